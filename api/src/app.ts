@@ -1,0 +1,147 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { HttpBindings } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createYoga } from 'graphql-yoga';
+import pino, { type Logger } from 'pino';
+import { authRoutes } from './auth/rest.ts';
+import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type Viewer } from './auth/sessions.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
+import type { AppEnv } from './http/env.ts';
+import { schema } from './graphql/schema.ts';
+import type { GraphQLContext } from './graphql/builder.ts';
+import { DomainError, TooManyRequestsError } from './shared/errors.ts';
+
+export interface App {
+  fetch: (request: Request, env?: Partial<HttpBindings>) => Promise<Response>;
+  config: Config;
+  database: Database;
+  secret: string;
+  logger: Logger;
+  /** Who a request is from, by its session cookie or its access token. */
+  viewerFor(headers: Headers): Promise<Viewer | null>;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** Use this database instead of the one the configuration names (tests). */
+  database?: DatabaseSource;
+  logger?: Logger;
+}
+
+// Without AUTH_SECRET (development only; config refuses production) the app makes a secret once
+// and keeps it in the data directory, so sessions survive restarts.
+async function resolveSecret(config: Config): Promise<string> {
+  if (config.auth.secret) return config.auth.secret;
+  const file = path.join(config.dataDir, 'auth-secret');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  await mkdir(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch(async () => {});
+  return (await readFile(file, 'utf8')).trim();
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const secret = await resolveSecret(config);
+  const database = await openDatabase(options.database ?? config.database, {
+    migrate: config.migrateOnStart || config.database.kind === 'embedded',
+  });
+  const db = database.prisma;
+  const maxAge = config.auth.sessionMaxAgeSeconds;
+
+  async function viewerFor(headers: Headers): Promise<Viewer | null> {
+    const bearer = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+    const sessionId = bearer
+      ? await sessionIdFromAccessToken(secret, bearer)
+      : await sessionIdFromCookies(headers.get('cookie'), secret);
+    return sessionId ? viewerForSession(db, sessionId, maxAge) : null;
+  }
+
+  const yoga = createYoga<{ viewer: Viewer }, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
+    landingPage: false,
+    logging: false,
+    context: ({ viewer }) => ({ config, db, viewer }),
+  });
+
+  const app = new Hono<AppEnv & { Bindings: Partial<HttpBindings> }>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const forwarded = config.trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+    c.set('clientAddress', forwarded || c.env?.incoming?.socket.remoteAddress || '127.0.0.1');
+    c.set('requestId', c.req.header('x-request-id')?.slice(0, 100) || randomUUID());
+    c.set('viewer', await viewerFor(c.req.raw.headers));
+    await next();
+    logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        userId: c.get('viewer')?.id,
+      },
+      'request',
+    );
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof DomainError) {
+      if (error instanceof TooManyRequestsError) c.header('Retry-After', String(error.retryAfterSeconds));
+      if (error.status === 401) return c.text('Unauthorized', 401);
+      return c.json({ message: error.message, code: error.code }, error.status as 400);
+    }
+    logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
+    return c.json({ message: 'Something went wrong on our side. Please try again.' }, 500);
+  });
+
+  app.get('/api/health', (c) => c.json({ ok: true }));
+  app.route(
+    '/',
+    authRoutes({
+      config,
+      db,
+      secret,
+      rules: { allowSignup: config.auth.allowSignup, scryptCost: config.auth.scryptCost },
+    }),
+  );
+
+  app.all('/graphql', (c) => {
+    const viewer = c.get('viewer');
+    const wantsGraphiQL =
+      c.req.method === 'GET' && !c.req.query('query') && (c.req.header('accept') ?? '').includes('text/html');
+    if (!viewer && !wantsGraphiQL) {
+      return c.json({ errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }] }, 401);
+    }
+    return yoga.fetch(c.req.raw, { viewer: viewer as Viewer });
+  });
+
+  app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+
+  if (existsSync(path.join(config.webDistDir, 'index.html'))) {
+    const root = path.relative(process.cwd(), config.webDistDir);
+    app.use('/*', serveStatic({ root }));
+    // Client-side routes: every other GET gets the app, which shows its own 404 page.
+    app.get('*', serveStatic({ root, path: 'index.html' }));
+  }
+
+  return {
+    fetch: async (request, env = {}) => app.fetch(request, env),
+    config,
+    database,
+    secret,
+    logger,
+    viewerFor,
+    async close() {
+      await database.close();
+    },
+  };
+}

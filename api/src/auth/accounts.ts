@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import type { Db } from '../infra/db/database.ts';
+import { ConflictError, ForbiddenError, TooManyRequestsError } from '../shared/errors.ts';
+import { parse } from '../shared/validation.ts';
+import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
+
+export interface AccountRules {
+  allowSignup: boolean;
+  scryptCost: number;
+}
+
+const signUpInput = z.object({
+  name: z.string().trim().min(1, 'Name is required.').max(200, 'Name is too long.'),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'Enter a valid email address.' })),
+  password: z.string().min(8, 'Password must be at least 8 characters.').max(1024, 'Password is too long.'),
+});
+
+export type SignUpInput = z.input<typeof signUpInput>;
+
+export function splitName(name: string): { firstName: string; lastName: string | null } {
+  const parts = name.trim().split(/\s+/);
+  const firstName = parts.shift() ?? '';
+  return { firstName, lastName: parts.length ? parts.join(' ') : null };
+}
+
+/** Creates a local account. `bypassSignupSetting` is for administrators (pnpm user:create). */
+export async function createLocalAccount(
+  db: Db,
+  rules: AccountRules,
+  input: SignUpInput,
+  options: { bypassSignupSetting?: boolean } = {},
+) {
+  if (!rules.allowSignup && !options.bypassSignupSetting) {
+    throw new ForbiddenError('Sign-up is turned off. Ask an administrator for an account.');
+  }
+  const { name, email, password } = parse(signUpInput, input);
+  const passwordHash = await hashPassword(password, rules.scryptCost);
+  const { firstName, lastName } = splitName(name);
+  const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
+  if (existing) throw new ConflictError('An account with this email already exists.');
+  try {
+    return await db.user.create({
+      data: { email, passwordHash, firstName, lastName, displayName: name.trim(), settings: { create: {} } },
+    });
+  } catch (error) {
+    // Two sign-ups for one address at the same moment: the unique index decides.
+    if ((error as { code?: string }).code === 'P2002') {
+      throw new ConflictError('An account with this email already exists.');
+    }
+    throw error;
+  }
+}
+
+// ───────────── sign-in with a password, slowed down after repeated failures ─────────────
+
+const FREE_FAILURES = 5;
+const BASE_LOCK_SECONDS = 30;
+const MAX_LOCK_SECONDS = 15 * 60;
+
+export class SignInLockedError extends TooManyRequestsError {}
+
+async function lockedFor(db: Db, keys: string[], now: Date): Promise<number> {
+  const rows = await db.signInThrottle.findMany({ where: { key: { in: keys }, lockedUntil: { gt: now } } });
+  return Math.max(0, ...rows.map((row) => Math.ceil(((row.lockedUntil?.getTime() ?? 0) - now.getTime()) / 1000)));
+}
+
+async function recordFailure(db: Db, key: string, now: Date) {
+  const row = await db.signInThrottle.upsert({
+    where: { key },
+    create: { key, failures: 1 },
+    update: { failures: { increment: 1 } },
+  });
+  if (row.failures >= FREE_FAILURES) {
+    const seconds = Math.min(MAX_LOCK_SECONDS, BASE_LOCK_SECONDS * 2 ** (row.failures - FREE_FAILURES));
+    await db.signInThrottle.update({
+      where: { key },
+      data: { lockedUntil: new Date(now.getTime() + seconds * 1000) },
+    });
+  }
+}
+
+/**
+ * Checks an e-mail and password. Returns the user, or null for wrong credentials; throws
+ * SignInLockedError while the account or the address is locked after repeated failures.
+ */
+export async function authenticateWithPassword(
+  db: Db,
+  rules: AccountRules,
+  credentials: { email: unknown; password: unknown },
+  clientAddress: string | undefined,
+) {
+  if (typeof credentials.email !== 'string' || typeof credentials.password !== 'string') return null;
+  const email = credentials.email.trim().toLowerCase();
+  const keys = [`email:${email}`, ...(clientAddress ? [`ip:${clientAddress}`] : [])];
+  const now = new Date();
+  const wait = await lockedFor(db, keys, now);
+  if (wait > 0) {
+    throw new SignInLockedError(`Too many failed sign-in attempts. Try again in ${wait} seconds.`, wait);
+  }
+  const user = await db.user.findUnique({ where: { email } });
+  const ok = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash(rules.scryptCost)));
+  if (!user?.passwordHash || !ok) {
+    await Promise.all(keys.map((key) => recordFailure(db, key, now)));
+    return null;
+  }
+  await db.signInThrottle.deleteMany({ where: { key: `email:${email}` } });
+  return user;
+}
+
+// ───────────── sign-in with Google ─────────────
+
+export interface VerifiedIdentity {
+  provider: string;
+  providerAccountId: string;
+  email: string;
+  emailVerified: boolean;
+  name?: string | null;
+  givenName?: string | null;
+  familyName?: string | null;
+  picture?: string | null;
+}
+
+/**
+ * Finds or creates the user behind an outside identity. An existing local account with the same
+ * address is linked only when the provider has verified that the address belongs to the person.
+ */
+export async function userForIdentity(db: Db, identity: VerifiedIdentity) {
+  const linked = await db.account.findUnique({
+    where: {
+      provider_providerAccountId: { provider: identity.provider, providerAccountId: identity.providerAccountId },
+    },
+    include: { user: true },
+  });
+  if (linked) return linked.user;
+  const email = identity.email.trim().toLowerCase();
+  if (!identity.emailVerified) {
+    throw new ForbiddenError('Your Google address is not verified.');
+  }
+  const fallback = splitName(identity.name ?? email.split('@')[0] ?? email);
+  return db.$transaction(async (tx) => {
+    const user =
+      (await tx.user.findUnique({ where: { email } })) ??
+      (await tx.user.create({
+        data: {
+          email,
+          emailVerified: new Date(),
+          displayName: identity.name ?? null,
+          firstName: identity.givenName ?? fallback.firstName,
+          lastName: identity.familyName ?? fallback.lastName,
+          profileImageUrl: identity.picture ?? null,
+          settings: { create: {} },
+        },
+      }));
+    await tx.account.create({
+      data: {
+        userId: user.id,
+        type: 'oidc',
+        provider: identity.provider,
+        providerAccountId: identity.providerAccountId,
+      },
+    });
+    return user;
+  });
+}

@@ -1,0 +1,105 @@
+import { decode } from '@auth/core/jwt';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Db } from '../infra/db/database.ts';
+
+export interface Viewer {
+  id: string;
+  email: string;
+  sessionId: string;
+}
+
+export const SESSION_COOKIE = 'authjs.session-token';
+export const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
+// How often a session's lastSeenAt and expiry are pushed forward while it is used.
+const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+
+export async function startSession(
+  db: Db,
+  userId: string,
+  maxAgeSeconds: number,
+  meta: { userAgent?: string | null; ipAddress?: string | null },
+) {
+  return db.session.create({
+    data: {
+      userId,
+      expiresAt: new Date(Date.now() + maxAgeSeconds * 1000),
+      userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      ipAddress: meta.ipAddress ?? null,
+    },
+  });
+}
+
+export async function endSession(db: Db, sessionId: string) {
+  await db.session.deleteMany({ where: { id: sessionId } });
+}
+
+/** The signed-in user behind a session id, or null when it ended or expired. */
+export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds: number): Promise<Viewer | null> {
+  const session = await db.session.findUnique({
+    where: { id: sessionId },
+    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true } } },
+  });
+  const now = Date.now();
+  if (!session || session.expiresAt.getTime() <= now) return null;
+  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    // Sliding expiry: an active session stays signed in, an idle one runs out.
+    await db.session.update({
+      where: { id: session.id },
+      data: { lastSeenAt: new Date(now), expiresAt: new Date(now + maxAgeSeconds * 1000) },
+    });
+  }
+  return { id: session.user.id, email: session.user.email, sessionId: session.id };
+}
+
+function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** The session id inside the Auth.js session cookie of a request, if the cookie is valid. */
+export async function sessionIdFromCookies(cookieHeader: string | null, secret: string): Promise<string | null> {
+  for (const name of [SECURE_SESSION_COOKIE, SESSION_COOKIE]) {
+    const token = readCookie(cookieHeader, name);
+    if (!token) continue;
+    try {
+      const payload = await decode({ token, secret, salt: name });
+      if (payload && typeof payload.sid === 'string') return payload.sid;
+    } catch {
+      // A tampered, expired or foreign cookie is simply no session.
+    }
+  }
+  return null;
+}
+
+// ───────────── short-lived access tokens (the spec's /api/auth/firebase-token) ─────────────
+
+const TOKEN_AUDIENCE = 'scoutbase:access';
+
+function tokenKey(secret: string) {
+  return new TextEncoder().encode(`${secret}:access-token`);
+}
+
+/** A token that stands for a session for a few minutes: for WebSockets and upload URLs. */
+export async function issueAccessToken(secret: string, viewer: Viewer, ttlSeconds = 300): Promise<string> {
+  return new SignJWT({ sid: viewer.sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(viewer.id)
+    .setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(tokenKey(secret));
+}
+
+/** The session id an access token stands for, or null if it is invalid or expired. */
+export async function sessionIdFromAccessToken(secret: string, token: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, tokenKey(secret), { audience: TOKEN_AUDIENCE, algorithms: ['HS256'] });
+    return typeof payload.sid === 'string' ? payload.sid : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,77 @@
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import type PrismaTypes from '../generated/pothos-types.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
+import type { AppContext, Viewer } from '../context.ts';
+import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
+
+/** Resolvers only ever run for a signed-in viewer: the HTTP layer refuses the rest with a 401. */
+export interface GraphQLContext extends AppContext {
+  viewer: Viewer;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    exposeDescriptions: true,
+    filterConnectionTotalCount: true,
+    // A resolver that ignores the selection it was handed would silently add queries.
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodesOnConnection: false,
+  },
+  errors: {
+    // A mutation that declares `errors: {}` returns these as typed results instead of throwing.
+    defaultTypes: [ValidationError, DomainError],
+  },
+});
+
+builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('JSON', JSONResolver);
+
+builder.queryType({ description: 'Everything a signed-in user can read.' });
+builder.mutationType({ description: 'Everything a signed-in user can change.' });
+
+// ───────────── errors: domain failures come back as typed results ─────────────
+
+export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
+  description: 'A failure the user can act on; message is meant to be shown as is.',
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    code: t.exposeString('code'),
+  }),
+});
+
+builder.objectType(DomainError, {
+  name: 'BaseError',
+  description: 'Any other refusal (not found, forbidden, conflict, too many requests).',
+  interfaces: [ErrorInterface],
+});
+
+builder.objectType(ValidationError, {
+  name: 'ValidationError',
+  description: 'Input that breaks a rule; field names the input at fault when there is one.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    field: t.exposeString('field', { nullable: true }),
+  }),
+});
+
+export { DomainError, UnauthorizedError };

@@ -1,0 +1,10 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.ts';
+// Each domain registers its types on the one builder when its module loads.
+import '../users/types.ts';
+
+export const schema = builder.toSchema();
+
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

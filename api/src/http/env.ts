@@ -1,0 +1,10 @@
+import type { Viewer } from '../context.ts';
+
+/** What the HTTP layer knows about a request before any route runs. */
+export interface AppEnv {
+  Variables: {
+    viewer: Viewer | null;
+    clientAddress: string;
+    requestId: string;
+  };
+}

@@ -1,0 +1,24 @@
+import type { Context } from 'hono';
+import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import type { AppEnv } from './env.ts';
+
+export function requireViewer(c: Context<AppEnv>) {
+  const viewer = c.get('viewer');
+  if (!viewer) throw new UnauthorizedError();
+  return viewer;
+}
+
+/** The JSON body of a request, or a 400 that says what is wrong with it. */
+export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
+    return Object.fromEntries((await c.req.formData()).entries());
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('The request body is not valid JSON.');
+  }
+}

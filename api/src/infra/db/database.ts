@@ -1,0 +1,48 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaClient } from '../../generated/prisma/client.ts';
+import type { DatabaseConfig } from '../../config.ts';
+import { applyMigrations } from './migrations.ts';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export type DatabaseSource = DatabaseConfig | { kind: 'pglite'; client: PGlite };
+
+export async function openDatabase(source: DatabaseSource, options: { migrate: boolean }): Promise<Database> {
+  let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  let closeDriver = async () => {};
+  if (source.kind === 'postgres') {
+    adapterFactory = new PrismaPg({ connectionString: source.url });
+  } else {
+    let client: PGlite;
+    if (source.kind === 'embedded') {
+      await mkdir(source.dataDir, { recursive: true });
+      client = await PGlite.create(source.dataDir, { extensions: { pg_trgm } });
+    } else {
+      client = source.client;
+    }
+    adapterFactory = new PrismaPGlite(client);
+    // prisma.$disconnect() leaves PGlite open, and an open file-backed PGlite keeps Node alive.
+    closeDriver = () => client.close();
+  }
+  if (options.migrate) await applyMigrations(adapterFactory);
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  return {
+    prisma,
+    adapterFactory,
+    async close() {
+      await prisma.$disconnect();
+      await closeDriver();
+    },
+  };
+}
