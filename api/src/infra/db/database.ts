@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { DatabaseConfig } from '../../config.ts';
@@ -22,7 +23,10 @@ export async function openDatabase(source: DatabaseSource, options: { migrate: b
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   let closeDriver = async () => {};
   if (source.kind === 'postgres') {
-    adapterFactory = new PrismaPg({ connectionString: source.url });
+    // Our own pool, so close() really ends its connections (Prisma's disconnect leaves them idle).
+    const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    adapterFactory = new PrismaPg(pool);
+    closeDriver = () => pool.end();
   } else {
     let client: PGlite;
     if (source.kind === 'embedded') {

@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+
+export interface IssuerAccount {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+  name: string;
+  given_name: string;
+  family_name: string;
+  picture?: string;
+}
+
+/**
+ * A real OpenID Connect issuer on 127.0.0.1 (the oidc-provider package) standing in for Google.
+ * Its login screen is replaced by `nextLogin`: whichever account a test sets signs in.
+ */
+export async function startOidcIssuer(client: { clientId: string; clientSecret: string; redirectUri: string }) {
+  const accounts = new Map<string, IssuerAccount>();
+  let nextLogin: string | undefined;
+  let provider: Provider | undefined;
+
+  const server: Server = createServer(async (req, res) => {
+    if (!provider) return res.end();
+    const interaction = req.url?.match(/^\/interaction\/([^/?]+)/);
+    if (interaction) {
+      if (!nextLogin) {
+        res.statusCode = 400;
+        return res.end('no account chosen for this sign-in');
+      }
+      await provider.interactionDetails(req, res);
+      return provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: nextLogin } },
+        { mergeWithLastSubmission: false },
+      );
+    }
+    return provider.callback()(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [client.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    // Put e-mail and name in the id token, where Auth.js reads them (Google does the same).
+    conformIdTokenClaims: false,
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name', 'picture'],
+    },
+    features: { devInteractions: { enabled: false } },
+    ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600 },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    async findAccount(_ctx, id) {
+      const account = accounts.get(id);
+      return account ? { accountId: id, claims: () => account } : undefined;
+    },
+    // First-party client: no consent screen, like Google for an app its users already trust.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { client: c, session } = ctx.oidc;
+      if (!c || !session?.accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId: c.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+  });
+
+  return {
+    issuer,
+    addAccount(account: IssuerAccount) {
+      accounts.set(account.sub, account);
+    },
+    loginAs(sub: string) {
+      nextLogin = sub;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { createApp, type App } from '../src/app.ts';
+import { readConfig, type Config } from '../src/config.ts';
+import type { DatabaseSource } from '../src/infra/db/database.ts';
+
+export const BASE = 'http://scoutbase.test';
+
+/** A fresh, migrated database of the kind this run tests (PGlite, or PostgreSQL when TEST_DATABASE_URL is set). */
+async function isolatedDatabase(): Promise<{ source: DatabaseSource; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const name = `scoutbase_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    // Cloning needs the template to itself, so test files starting together take turns.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+        break;
+      } catch (error) {
+        if (attempt > 50 || !/being accessed by other users/.test(String(error))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      }
+    }
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      source: { kind: 'postgres', url: url.toString() },
+      async drop() {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const snapshot = await readFile(inject('pgliteSnapshot'));
+  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]), extensions: { pg_trgm } });
+  return { source: { kind: 'pglite', client }, drop: async () => {} };
+}
+
+export interface TestApp extends App {
+  dataDir: string;
+  /** Sends a request to the app as a browser at BASE would. */
+  request(pathname: string, init?: RequestInit & { cookie?: string }): Promise<Response>;
+}
+
+export async function testApp(
+  env: Record<string, string> = {},
+  adjust: (config: Config) => Config = (c) => c,
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-data-'));
+  const config = adjust({
+    ...readConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      MIGRATE_ON_START: 'false',
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      ...env,
+    }),
+  });
+  // Tests sign many people up; the production cost of scrypt would only slow them down.
+  config.auth.scryptCost = 2 ** 10;
+  const database = await isolatedDatabase();
+  const app = await createApp(
+    { ...config, migrateOnStart: false },
+    { database: database.source, logger: pino({ level: 'silent' }) },
+  );
+  return {
+    ...app,
+    dataDir,
+    request(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.cookie) headers.set('cookie', init.cookie);
+      return app.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A tiny cookie jar: enough to follow Auth.js's sign-in as a browser does. */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+
+  store(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || /expires=Thu, 01 Jan 1970/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  get header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  has(name: string) {
+    return this.cookies.has(name);
+  }
+}
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+let counter = 0;
+export function person(overrides: Partial<Person> = {}): Person {
+  counter += 1;
+  return {
+    name: `Crew Member${counter}`,
+    email: `crew${counter}-${randomBytes(3).toString('hex')}@example.com`,
+    password: 'correct horse battery',
+    ...overrides,
+  };
+}
+
+/** Signs in with e-mail and password through Auth.js's credentials flow, as a script would. */
+export async function signIn(app: TestApp, who: Pick<Person, 'email' | 'password'>, jar = new CookieJar()) {
+  const csrfResponse = await app.request('/api/auth/csrf', { cookie: jar.header });
+  jar.store(csrfResponse);
+  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
+  const response = await app.request('/api/auth/callback/credentials', {
+    method: 'POST',
+    cookie: jar.header,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
+  });
+  jar.store(response);
+  return { jar, response };
+}
+
+/** Signs a new person up and in; returns their cookie jar and profile. */
+export async function signedInUser(app: TestApp, overrides: Partial<Person> = {}) {
+  const who = person(overrides);
+  const created = await app.request('/api/auth/signup', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
+  const { jar } = await signIn(app, who);
+  const user = (await (await app.request('/api/auth/user', { cookie: jar.header })).json()) as {
+    id: string;
+    email: string;
+  };
+  return { ...who, ...user, jar, cookie: jar.header };
+}
+
+/** Runs a GraphQL operation with a session cookie. */
+export async function graphql<T = Record<string, unknown>>(
+  app: TestApp,
+  cookie: string | undefined,
+  query: string,
+  variables: Record<string, unknown> = {},
+) {
+  const response = await app.request('/graphql', {
+    method: 'POST',
+    cookie,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
+  return { status: response.status, ...body };
+}

@@ -1,0 +1,25 @@
+// The spec's client contract (SPEC.md sections 5 and 7): every call sends the session cookie;
+// a response that is not ok becomes an Error "status: response text".
+
+export async function errorFromResponse(response: Response): Promise<Error> {
+  const text = (await response.text()) || response.statusText;
+  return new Error(`${response.status}: ${text}`);
+}
+
+export function isUnauthorizedError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^401: .*Unauthorized/.test(message);
+}
+
+/** Calls an /api path with JSON in and out, throwing errorFromResponse on failure. */
+export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    credentials: 'include',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw await errorFromResponse(response);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
