@@ -64,7 +64,7 @@ export async function startOidcIssuer(client: { clientId: string; clientSecret: 
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, id) {
       const account = accounts.get(id);
-      return account ? { accountId: id, claims: () => account } : undefined;
+      return account ? { accountId: id, claims: () => ({ ...account }) } : undefined;
     },
     // First-party client: no consent screen, like Google for an app its users already trust.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
