@@ -10,6 +10,9 @@ import pino, { type Logger } from 'pino';
 import { authRoutes } from './auth/rest.ts';
 import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type Viewer } from './auth/sessions.ts';
 import type { Config } from './config.ts';
+import type { Services } from './context.ts';
+import { createEvents } from './infra/events/pubsub.ts';
+import { dataRoutes } from './rest.ts';
 import { openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
 import type { AppEnv } from './http/env.ts';
 import { schema } from './graphql/schema.ts';
@@ -17,6 +20,7 @@ import type { GraphQLContext } from './graphql/builder.ts';
 import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 
 export interface App {
+  services: Services;
   fetch: (request: Request, env?: Partial<HttpBindings>) => Promise<Response>;
   config: Config;
   database: Database;
@@ -52,6 +56,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     migrate: config.migrateOnStart || config.database.kind === 'embedded',
   });
   const db = database.prisma;
+  const events = createEvents();
+  const services: Services = { config, db, events };
   const maxAge = config.auth.sessionMaxAgeSeconds;
 
   async function viewerFor(headers: Headers): Promise<Viewer | null> {
@@ -68,7 +74,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
     landingPage: false,
     logging: false,
-    context: ({ viewer }) => ({ config, db, viewer }),
+    context: ({ viewer }) => ({ ...services, viewer }),
   });
 
   const app = new Hono<AppEnv & { Bindings: Partial<HttpBindings> }>();
@@ -124,6 +130,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return yoga.fetch(c.req.raw, { viewer: viewer as Viewer });
   });
 
+  app.route('/', dataRoutes(services));
+
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   if (existsSync(path.join(config.webDistDir, 'index.html'))) {
@@ -135,6 +143,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   return {
     fetch: async (request, env = {}) => app.fetch(request, env),
+    services,
     config,
     database,
     secret,

@@ -1,12 +1,23 @@
 import type { Config } from './config.ts';
 import type { Db } from './infra/db/database.ts';
+import type { Events } from './infra/events/pubsub.ts';
 import type { Viewer } from './auth/sessions.ts';
 
-/** What every domain call gets: who is asking, and the app's infrastructure. */
-export interface AppContext {
+/** The app's infrastructure, built once at start. */
+export interface Services {
   config: Config;
   db: Db;
+  events: Events;
+}
+
+/** What every domain call gets: the services, and who is asking. */
+export interface AppContext extends Services {
   viewer: Viewer | null;
+}
+
+/** A domain call on behalf of a signed-in user. */
+export interface ViewerContext extends Services {
+  viewer: Viewer;
 }
 
 export type { Viewer };

@@ -5,13 +5,11 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
-import type { AppContext, Viewer } from '../context.ts';
+import type { ViewerContext } from '../context.ts';
 import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 
 /** Resolvers only ever run for a signed-in viewer: the HTTP layer refuses the rest with a 401. */
-export interface GraphQLContext extends AppContext {
-  viewer: Viewer;
-}
+export type GraphQLContext = ViewerContext;
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;

@@ -1,11 +1,17 @@
 import type { Context } from 'hono';
 import { UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import type { AppEnv } from './env.ts';
+import type { Services, ViewerContext } from '../context.ts';
 
 export function requireViewer(c: Context<AppEnv>) {
   const viewer = c.get('viewer');
   if (!viewer) throw new UnauthorizedError();
   return viewer;
+}
+
+/** The domain context for a signed-in request. */
+export function viewerContext(c: Context<AppEnv>, services: Services): ViewerContext {
+  return { ...services, viewer: requireViewer(c) };
 }
 
 /** The JSON body of a request, or a 400 that says what is wrong with it. */

@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import type { Services } from './context.ts';
+import type { AppEnv } from './http/env.ts';
+import { requireViewer } from './http/helpers.ts';
+
+/**
+ * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
+ * they are all mounted here behind one rule: no session, no data (401).
+ */
+export function dataRoutes(services: Services) {
+  const routes = new Hono<AppEnv>();
+  routes.use('/api/*', async (c, next) => {
+    requireViewer(c);
+    await next();
+  });
+  // Domain routers, one line each:
+  void services;
+  return routes;
+}
