@@ -21,6 +21,8 @@ import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 
 export interface App {
   services: Services;
+  /** Every route the HTTP layer serves (the authorization suite checks each data route has a case). */
+  routes: { method: string; path: string }[];
   fetch: (request: Request, env?: Partial<HttpBindings>) => Promise<Response>;
   config: Config;
   database: Database;
@@ -144,6 +146,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   return {
     fetch: async (request, env = {}) => app.fetch(request, env),
     services,
+    routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
     config,
     database,
     secret,
