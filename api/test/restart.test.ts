@@ -51,4 +51,4 @@ it('keeps accounts and sessions across a restart of the embedded database', asyn
   } finally {
     await second.close();
   }
-});
+}, 120_000); // a file-backed PGlite opens slowly when other test files load the cores
