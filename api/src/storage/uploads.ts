@@ -61,3 +61,15 @@ export async function claimUpload(
     metadata: upload.metadata,
   };
 }
+
+/**
+ * Hands the bytes behind deleted file records (and their versions) to the cleanup pass. Call it in
+ * the transaction that deletes the records: the bytes go only once the records are surely gone,
+ * and a crash in between leaves work the cleanup pass finishes, never orphaned bytes.
+ */
+export async function releaseObjects(tx: Prisma.TransactionClient, objectPaths: string[]) {
+  const ids = objectPaths.map(uploadIdFrom).filter((id): id is string => id !== null);
+  if (ids.length === 0) return 0;
+  const released = await tx.upload.updateMany({ where: { id: { in: ids } }, data: { status: 'released' } });
+  return released.count;
+}

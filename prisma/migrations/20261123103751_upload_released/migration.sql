@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "UploadStatus" ADD VALUE 'released';
