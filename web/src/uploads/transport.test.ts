@@ -1,0 +1,77 @@
+import { describe, expect, it, vi } from 'vitest';
+import { analyzeFile, RESUMABLE_THRESHOLD, type Transport, uploadFile } from './transport.ts';
+
+function fakeTransport(overrides: Partial<Record<string, unknown>> = {}) {
+  const calls: { method: string; url: string; body?: unknown }[] = [];
+  const transport: Transport = {
+    request: async <T>(method: string, url: string, body?: unknown) => {
+      calls.push({ method, url, body });
+      const answer = overrides[url];
+      if (answer instanceof Error) throw answer;
+      if (answer !== undefined) return answer as T;
+      if (url === '/api/objects/upload') return { uploadURL: '/objects/uploads/u1?token=t' } as T;
+      return { id: 'f1', name: 'a.png', objectPath: '/objects/uploads/u1', mimeType: 'image/png', size: 3 } as T;
+    },
+    put: vi.fn(async (_url: string, file: File, onProgress: (l: number, t: number) => void) => {
+      onProgress(file.size, file.size);
+    }),
+    resumable: vi.fn(async () => 'tus-url'),
+  };
+  return { transport, calls };
+}
+
+const photo = new File(['abc'], 'a.png', { type: 'image/png' });
+
+describe('uploadFile', () => {
+  it('asks for a URL, sends the bytes, then creates the record in the chosen folder', async () => {
+    const { transport, calls } = fakeTransport();
+    const progress: number[] = [];
+    const stored = await uploadFile(photo, { folderId: 'folder-1', onProgress: (l) => progress.push(l) }, transport);
+    expect(stored.id).toBe('f1');
+    expect(transport.put).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo, expect.any(Function), undefined);
+    expect(progress).toEqual([3]);
+    expect(calls[1]).toMatchObject({
+      method: 'POST',
+      url: '/api/files',
+      body: {
+        name: 'a.png',
+        originalName: 'a.png',
+        mimeType: 'image/png',
+        size: 3,
+        objectUrl: '/objects/uploads/u1?token=t',
+        folderId: 'folder-1',
+        isPublic: false,
+        tags: [],
+      },
+    });
+  });
+
+  it('names the step that failed with the spec messages', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(
+      uploadFile(photo, {}, fakeTransport({ '/api/objects/upload': new Error('500: x') }).transport),
+    ).rejects.toThrow('Failed to get upload URL');
+    await expect(uploadFile(photo, {}, fakeTransport({ '/api/files': new Error('400: x') }).transport)).rejects.toThrow(
+      'Failed to create file record',
+    );
+  });
+
+  it('goes resumable for large files when the server offers tus', async () => {
+    const big = new File([new Uint8Array(RESUMABLE_THRESHOLD + 1)], 'b.mp4', { type: 'video/mp4' });
+    const { transport } = fakeTransport({
+      '/api/objects/upload': { uploadURL: '/objects/uploads/u2?token=t', tusEndpoint: '/objects/tus' },
+    });
+    await uploadFile(big, {}, transport);
+    expect(transport.resumable).toHaveBeenCalled();
+    expect(transport.put).not.toHaveBeenCalled();
+  });
+
+  it('only logs a failed analysis', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { transport } = fakeTransport({ '/api/ai/analyze-file': new Error('503: down') });
+    await expect(
+      analyzeFile({ id: 'f1', name: 'a', objectPath: '/o', mimeType: 'image/png', size: 1 }, transport),
+    ).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalled();
+  });
+});
