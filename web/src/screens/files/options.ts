@@ -1,0 +1,45 @@
+// The file manager's sort options and search rule (SPEC.md sections 5 and 9).
+
+export const FILE_SORTS = [
+  { value: 'recent', label: 'Most Recent' },
+  { value: 'name', label: 'Name' },
+  { value: 'type', label: 'Type' },
+  { value: 'size', label: 'Size (largest first)' },
+] as const;
+export type FileSort = (typeof FILE_SORTS)[number]['value'];
+
+export function fileSortFrom(value: string | null | undefined): FileSort {
+  return FILE_SORTS.some((option) => option.value === value) ? (value as FileSort) : 'recent';
+}
+
+/** The server search runs only for queries longer than 2 characters. */
+export function serverSearchTerm(query: string | null | undefined): string | null {
+  const term = (query ?? '').trim();
+  return term.length > 2 ? term : null;
+}
+
+interface Sortable {
+  name: string;
+  mimeType: string;
+  size: number;
+  createdAt: string;
+}
+
+/** Orders a page of files in the browser the same way the server would. */
+export function sortFiles<T extends Sortable>(files: readonly T[], sort: FileSort): T[] {
+  const copy = [...files];
+  switch (sort) {
+    case 'name':
+      return copy.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }));
+    case 'type':
+      return copy.sort((a, b) => a.mimeType.localeCompare(b.mimeType) || a.name.localeCompare(b.name));
+    case 'size':
+      return copy.sort((a, b) => b.size - a.size);
+    default:
+      return copy.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+}
+
+export function searchCompleteText(count: number) {
+  return `Found ${count} ${count === 1 ? 'file' : 'files'} matching your search.`;
+}

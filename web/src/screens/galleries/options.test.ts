@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_GALLERY_FORM,
+  GALLERY_SORTS,
+  galleryInput,
+  gallerySortFrom,
+  parseTags,
+  projectInput,
+  visibleTags,
+} from './options.ts';
+
+describe('gallery form rules', () => {
+  it('parses comma-separated tags, trimmed, empty entries dropped', () => {
+    expect(parseTags(' loft, , warehouse ,Loft,  brick ')).toEqual(['loft', 'warehouse', 'brick']);
+    expect(parseTags('')).toEqual([]);
+  });
+
+  it('shows at most 3 tags plus +N', () => {
+    expect(visibleTags(['a', 'b', 'c', 'd', 'e'])).toEqual({ shown: ['a', 'b', 'c'], more: '+2' });
+    expect(visibleTags(['a', 'b', 'c'])).toEqual({ shown: ['a', 'b', 'c'], more: null });
+  });
+
+  it('requires a gallery name after trimming', () => {
+    expect(galleryInput({ ...EMPTY_GALLERY_FORM, name: '   ' })).toEqual({ error: 'Gallery name is required.' });
+    const result = galleryInput({ ...EMPTY_GALLERY_FORM, name: ' Loft ', tags: 'a, b', propertyType: 'studio' });
+    expect(result).toEqual({
+      input: {
+        name: 'Loft',
+        description: null,
+        tags: ['a', 'b'],
+        projectName: null,
+        movieTvShow: null,
+        location: null,
+        propertyType: 'studio',
+        style: null,
+        status: 'active',
+        isPublic: false,
+      },
+    });
+  });
+
+  it('requires a project name and defaults the type to campaign', () => {
+    expect(projectInput({ name: ' ', description: '', type: '' })).toEqual({ error: 'Project name is required.' });
+    expect(projectInput({ name: 'Ad', description: '', type: '' })).toEqual({
+      input: { name: 'Ad', description: null, type: 'campaign' },
+    });
+  });
+
+  it('offers the seven sorts with recent as the default', () => {
+    expect(GALLERY_SORTS.map((s) => s.value)).toEqual([
+      'recent',
+      'name',
+      'project',
+      'location',
+      'propertyType',
+      'style',
+      'status',
+    ]);
+    expect(gallerySortFrom(undefined)).toBe('recent');
+    expect(gallerySortFrom('style')).toBe('style');
+  });
+});

@@ -1,0 +1,142 @@
+// The galleries screen's fixed vocabularies and form rules (SPEC.md sections 5, 6 and 9).
+
+/** Tags are comma-separated, trimmed, empty entries dropped (and repeated ones kept once). */
+export function parseTags(text: string): string[] {
+  const tags: string[] = [];
+  const lower = new Set<string>();
+  for (const part of text.split(',')) {
+    const tag = part.trim();
+    if (!tag || lower.has(tag.toLowerCase())) continue;
+    lower.add(tag.toLowerCase());
+    tags.push(tag);
+  }
+  return tags;
+}
+
+/** A card shows at most 3 tags plus '+N'. */
+export function visibleTags(tags: readonly string[], max = 3): { shown: string[]; more: string | null } {
+  return { shown: tags.slice(0, max), more: tags.length > max ? `+${tags.length - max}` : null };
+}
+
+export const GALLERY_SORTS = [
+  { value: 'recent', label: 'Most Recent' },
+  { value: 'name', label: 'Name' },
+  { value: 'project', label: 'Project' },
+  { value: 'location', label: 'Location' },
+  { value: 'propertyType', label: 'Property Type' },
+  { value: 'style', label: 'Style' },
+  { value: 'status', label: 'Status' },
+] as const;
+export type GallerySort = (typeof GALLERY_SORTS)[number]['value'];
+
+export function gallerySortFrom(value: string | null | undefined): GallerySort {
+  return GALLERY_SORTS.some((option) => option.value === value) ? (value as GallerySort) : 'recent';
+}
+
+export const PROPERTY_TYPES = [
+  { value: 'residential', label: 'Residential' },
+  { value: 'commercial', label: 'Commercial' },
+  { value: 'industrial', label: 'Industrial' },
+  { value: 'outdoor', label: 'Outdoor' },
+  { value: 'studio', label: 'Studio' },
+] as const;
+
+export const STYLES = [
+  { value: 'modern', label: 'Modern' },
+  { value: 'vintage', label: 'Vintage' },
+  { value: 'rustic', label: 'Rustic' },
+  { value: 'minimalist', label: 'Minimalist' },
+  { value: 'industrial', label: 'Industrial' },
+  { value: 'traditional', label: 'Traditional' },
+] as const;
+
+export const STATUSES = [
+  { value: 'active', label: 'Active' },
+  { value: 'archived', label: 'Archived' },
+] as const;
+
+export const PROJECT_TYPES = [
+  { value: 'campaign', label: 'Campaign' },
+  { value: 'movie', label: 'Movie' },
+  { value: 'tv_show', label: 'TV Show' },
+  { value: 'commercial', label: 'Commercial' },
+] as const;
+export type ProjectType = (typeof PROJECT_TYPES)[number]['value'];
+
+export const PERMISSIONS = [
+  { value: 'read', label: 'View Only' },
+  { value: 'write', label: 'Edit Access' },
+] as const;
+export type Permission = (typeof PERMISSIONS)[number]['value'];
+
+export function labelOf(options: readonly { value: string; label: string }[], value: string | null | undefined) {
+  return options.find((option) => option.value === value)?.label ?? value ?? '';
+}
+
+export interface GalleryForm {
+  name: string;
+  description: string;
+  tags: string;
+  projectName: string;
+  movieTvShow: string;
+  location: string;
+  propertyType: string;
+  style: string;
+  status: string;
+  isPublic: boolean;
+}
+
+export const EMPTY_GALLERY_FORM: GalleryForm = {
+  name: '',
+  description: '',
+  tags: '',
+  projectName: '',
+  movieTvShow: '',
+  location: '',
+  propertyType: '',
+  style: '',
+  status: 'active',
+  isPublic: false,
+};
+
+/** The input the server takes, or the spec's message when the form cannot be sent. */
+export function galleryInput(form: GalleryForm):
+  | { error: string }
+  | {
+      input: {
+        name: string;
+        description: string | null;
+        tags: string[];
+        projectName: string | null;
+        movieTvShow: string | null;
+        location: string | null;
+        propertyType: string | null;
+        style: string | null;
+        status: string;
+        isPublic: boolean;
+      };
+    } {
+  const name = form.name.trim();
+  if (!name) return { error: 'Gallery name is required.' };
+  const optional = (value: string) => value.trim() || null;
+  return {
+    input: {
+      name,
+      description: optional(form.description),
+      tags: parseTags(form.tags),
+      projectName: optional(form.projectName),
+      movieTvShow: optional(form.movieTvShow),
+      location: optional(form.location),
+      propertyType: form.propertyType || null,
+      style: form.style || null,
+      status: form.status || 'active',
+      isPublic: form.isPublic,
+    },
+  };
+}
+
+export function projectInput(form: { name: string; description: string; type: string }) {
+  const name = form.name.trim();
+  if (!name) return { error: 'Project name is required.' } as const;
+  return { input: { name, description: form.description.trim() || null, type: form.type || 'campaign' } } as const;
+}
