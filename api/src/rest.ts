@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import type { Services } from './context.ts';
 import type { AppEnv } from './http/env.ts';
 import { requireViewer } from './http/helpers.ts';
+import { galleryRoutes } from './galleries/rest.ts';
+import { projectRoutes } from './projects/rest.ts';
 
 /**
  * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
@@ -14,6 +16,7 @@ export function dataRoutes(services: Services) {
     await next();
   });
   // Domain routers, one line each:
-  void services;
+  routes.route('/', galleryRoutes(services));
+  routes.route('/', projectRoutes(services));
   return routes;
 }

@@ -1,0 +1,610 @@
+import { z } from 'zod';
+import type { GalleryStyle, Prisma, PropertyType } from '../generated/prisma/client.ts';
+import type { ViewerContext } from '../context.ts';
+import { recordActivity } from '../activity/rules.ts';
+import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { isUuid, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { parse } from '../shared/validation.ts';
+import { type AccessMode, galleryAccessWhere, projectMemberWhere } from './access.ts';
+
+type Tx = Prisma.TransactionClient;
+
+export const PROPERTY_TYPES = [
+  'residential',
+  'commercial',
+  'industrial',
+  'outdoor',
+  'studio',
+] as const satisfies readonly PropertyType[];
+export const GALLERY_STYLES = [
+  'modern',
+  'vintage',
+  'rustic',
+  'minimalist',
+  'industrial',
+  'traditional',
+] as const satisfies readonly GalleryStyle[];
+export const GALLERY_SORTS = ['recent', 'name', 'project', 'location', 'propertyType', 'style', 'status'] as const;
+export type GallerySort = (typeof GALLERY_SORTS)[number];
+
+// ───────────── input ─────────────
+
+/** "a, b,,c " and ["a", " b,c"] both become ["a", "b", "c"]: trimmed, empties dropped, no repeats. */
+export function splitTags(value: string | string[]): string[] {
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(','));
+  return [...new Set(parts.map((t) => t.trim()).filter((t) => t !== ''))];
+}
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .max(max, `${label} is too long (at most ${max} characters).`)
+    .transform((v) => (v === '' ? null : v))
+    .nullish();
+
+// An empty select sends '' (the spec forbids empty option values, so '' only ever means "none").
+const optionalChoice = <T extends readonly [string, ...string[]]>(label: string, values: T) =>
+  z
+    .union([z.literal(''), z.enum(values)], { error: `${label} must be one of ${values.join(', ')}.` })
+    .transform((v) => (v === '' ? null : v))
+    .nullish();
+
+const nameField = z
+  .string({ error: 'Gallery name is required.' })
+  .trim()
+  .min(1, 'Gallery name is required.')
+  .max(200, 'Gallery name is too long (at most 200 characters).');
+
+const galleryFields = {
+  description: optionalText('Description', 5000),
+  tags: z
+    .union([z.string(), z.array(z.string({ error: 'Tags must be text.' }))], {
+      error: 'Tags must be a list or a comma-separated text.',
+    })
+    .transform(splitTags)
+    .pipe(z.array(z.string().max(100, 'A tag is too long (at most 100 characters).')).max(100, 'At most 100 tags.'))
+    .nullish(),
+  projectName: optionalText('Project name', 200),
+  movieTvShow: optionalText('Movie / TV show', 200),
+  location: optionalText('Location', 500),
+  propertyType: optionalChoice('Property type', PROPERTY_TYPES),
+  style: optionalChoice('Style', GALLERY_STYLES),
+  status: optionalText('Status', 50),
+  isPublic: z.boolean({ error: 'isPublic must be true or false.' }).nullish(),
+  notes: optionalText('Notes', 20000),
+};
+
+export const galleryCreateInput = z.strictObject({ name: nameField, ...galleryFields });
+export const galleryUpdateInput = z.strictObject({
+  name: nameField.optional(),
+  ...galleryFields,
+  coverImageId: z.string({ error: 'coverImageId must be a file id.' }).nullish(),
+});
+
+export type GalleryCreateInput = z.input<typeof galleryCreateInput>;
+export type GalleryUpdateInput = z.input<typeof galleryUpdateInput>;
+
+const fileIdsInput = z
+  .array(z.string({ error: 'fileIds must be a list of file ids.' }), { error: 'fileIds must be a list of file ids.' })
+  .min(1, 'Choose at least one file to add.')
+  .max(1000, 'At most 1000 files can be added at once.');
+
+const shareInput = z.strictObject({
+  projectId: z
+    .string({ error: 'Please select a project to share with.' })
+    .trim()
+    .min(1, 'Please select a project to share with.'),
+  permission: z
+    .enum(['read', 'write'], { error: 'Permission must be read or write.' })
+    .nullish()
+    .transform((v) => v ?? 'read'),
+});
+
+// ───────────── who may do what ─────────────
+
+export type GalleryAccess = 'owner' | 'write' | 'read';
+
+/** What the viewer may do with a gallery, given its owner and the viewer's active shares of it. */
+export function accessOf(viewerId: string, gallery: { ownerId: string; shares?: { permission: string }[] }) {
+  if (gallery.ownerId === viewerId) return 'owner';
+  return gallery.shares?.some((s) => s.permission === 'write') ? 'write' : 'read';
+}
+
+/** The active shares that give this viewer access: load them with any gallery you hand to accessOf. */
+export const viewerSharesSelect = (viewerId: string) =>
+  ({
+    where: { status: 'active', project: projectMemberWhere(viewerId) },
+    select: { permission: true },
+  }) satisfies Prisma.Gallery$sharesArgs;
+
+/**
+ * The gallery if the viewer may act on it: 404 if they cannot even see it, 403 if they see it but
+ * may not do this ('write': owner or write share; 'owner': the owner alone).
+ */
+export async function galleryFor(
+  ctx: ViewerContext,
+  galleryId: string,
+  need: AccessMode | 'owner' = 'read',
+  db: Tx = ctx.db,
+  refusal = 'You can only view this gallery.',
+) {
+  if (!isUuid(galleryId)) throw new NotFoundError('Gallery');
+  const gallery = await db.gallery.findFirst({
+    where: { id: galleryId, ...galleryAccessWhere(ctx.viewer.id) },
+    include: { shares: viewerSharesSelect(ctx.viewer.id) },
+  });
+  if (!gallery) throw new NotFoundError('Gallery');
+  const access = accessOf(ctx.viewer.id, gallery);
+  if (need === 'owner' && access !== 'owner') throw new ForbiddenError(refusal);
+  if (need === 'write' && access === 'read') throw new ForbiddenError(refusal);
+  return { ...gallery, access };
+}
+
+// ───────────── galleries ─────────────
+
+/** What a gallery card needs besides the gallery's own columns: a fixed number of queries per list. */
+export const galleryCardInclude = (viewerId: string) =>
+  ({
+    _count: { select: { items: true } },
+    coverImage: { select: { objectPath: true } },
+    shares: viewerSharesSelect(viewerId),
+  }) satisfies Prisma.GalleryInclude;
+
+export type GalleryCard = Prisma.GalleryGetPayload<{ include: ReturnType<typeof galleryCardInclude> }>;
+
+/** The REST shape: the spec's fields plus photoCount, coverImageUrl and what the viewer may do. */
+export function galleryJson(viewerId: string, g: GalleryCard) {
+  return {
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    tags: g.tags,
+    projectName: g.projectName,
+    movieTvShow: g.movieTvShow,
+    location: g.location,
+    propertyType: g.propertyType,
+    style: g.style,
+    status: g.status,
+    isPublic: g.isPublic,
+    coverImageId: g.coverImageId,
+    coverImageUrl: g.coverImage?.objectPath ?? null,
+    notes: g.notes,
+    photoCount: g._count.items,
+    ownerId: g.ownerId,
+    access: accessOf(viewerId, g),
+    createdAt: g.createdAt,
+    updatedAt: g.updatedAt,
+  };
+}
+
+export async function createGallery(ctx: ViewerContext, input: GalleryCreateInput | unknown) {
+  const data = parse(galleryCreateInput, input ?? {});
+  return ctx.db.$transaction(async (tx) => {
+    const gallery = await tx.gallery.create({
+      data: {
+        ownerId: ctx.viewer.id,
+        name: data.name,
+        description: data.description ?? null,
+        tags: data.tags ?? [],
+        projectName: data.projectName ?? null,
+        movieTvShow: data.movieTvShow ?? null,
+        location: data.location ?? null,
+        propertyType: data.propertyType ?? null,
+        style: data.style ?? null,
+        status: data.status ?? 'active',
+        isPublic: data.isPublic ?? false,
+        notes: data.notes ?? null,
+      },
+      include: galleryCardInclude(ctx.viewer.id),
+    });
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'gallery_created',
+      resourceType: 'gallery',
+      resourceId: gallery.id,
+      resourceName: gallery.name,
+    });
+    return gallery;
+  });
+}
+
+export async function getGallery(ctx: ViewerContext, galleryId: string) {
+  await galleryFor(ctx, galleryId);
+  return ctx.db.gallery.findUniqueOrThrow({ where: { id: galleryId }, include: galleryCardInclude(ctx.viewer.id) });
+}
+
+/** Owner and write-share members edit; only the owner decides whether the gallery is public. */
+export async function updateGallery(ctx: ViewerContext, galleryId: string, input: GalleryUpdateInput | unknown) {
+  const data = parse(galleryUpdateInput, input ?? {});
+  return ctx.db.$transaction(async (tx) => {
+    const gallery = await galleryFor(ctx, galleryId, 'write', tx);
+    if (data.isPublic != null && data.isPublic !== gallery.isPublic && gallery.access !== 'owner') {
+      throw new ForbiddenError('Only the gallery owner can make it public or private.');
+    }
+    if (data.coverImageId) {
+      const item = isUuid(data.coverImageId)
+        ? await tx.galleryItem.findUnique({
+            where: { galleryId_fileId: { galleryId, fileId: data.coverImageId } },
+            select: { fileId: true },
+          })
+        : null;
+      if (!item) throw new ValidationError('The cover image must be a photo in this gallery.', 'coverImageId');
+    }
+    const keep = <T>(v: T | null | undefined) => (v === undefined ? undefined : v);
+    return tx.gallery.update({
+      where: { id: galleryId },
+      data: {
+        name: data.name,
+        description: keep(data.description),
+        tags: data.tags === undefined ? undefined : (data.tags ?? []),
+        projectName: keep(data.projectName),
+        movieTvShow: keep(data.movieTvShow),
+        location: keep(data.location),
+        propertyType: keep(data.propertyType),
+        style: keep(data.style),
+        status: data.status === undefined ? undefined : (data.status ?? 'active'),
+        isPublic: data.isPublic ?? undefined,
+        notes: keep(data.notes),
+        coverImageId: keep(data.coverImageId),
+      },
+      include: galleryCardInclude(ctx.viewer.id),
+    });
+  });
+}
+
+export async function deleteGallery(ctx: ViewerContext, galleryId: string) {
+  await ctx.db.$transaction(async (tx) => {
+    await galleryFor(ctx, galleryId, 'owner', tx, 'Only the gallery owner can delete it.');
+    await tx.gallery.delete({ where: { id: galleryId } });
+  });
+}
+
+const ORDER: Record<GallerySort, Prisma.GalleryOrderByWithRelationInput[]> = {
+  recent: [],
+  name: [{ name: 'asc' }],
+  project: [{ projectName: { sort: 'asc', nulls: 'last' } }],
+  location: [{ location: { sort: 'asc', nulls: 'last' } }],
+  propertyType: [{ propertyType: { sort: 'asc', nulls: 'last' } }],
+  style: [{ style: { sort: 'asc', nulls: 'last' } }],
+  status: [{ status: 'asc' }],
+};
+
+export interface GalleryListOptions {
+  search?: string | null;
+  sort?: string | null;
+}
+
+function likePattern(text: string) {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The filter and order of a gallery list, all done by PostgreSQL. Tags match by substring and
+ * case-insensitively, which Prisma's array filters cannot say, so one SQL query finds those ids.
+ */
+export async function galleryListQuery(ctx: ViewerContext, options: GalleryListOptions = {}) {
+  const sort = (options.sort?.trim() || 'recent') as GallerySort;
+  if (!GALLERY_SORTS.includes(sort))
+    throw new ValidationError(`Sort must be one of ${GALLERY_SORTS.join(', ')}.`, 'sort');
+  const search = options.search?.trim() ?? '';
+  if (search.length > 200) throw new ValidationError('The search is too long (at most 200 characters).', 'search');
+  const where: Prisma.GalleryWhereInput[] = [galleryAccessWhere(ctx.viewer.id)];
+  if (search) {
+    const viewerId = ctx.viewer.id;
+    const tagged = await ctx.db.$queryRaw<{ id: string }[]>`
+      SELECT g.id::text AS id FROM "Gallery" g
+      WHERE (g."ownerId" = ${viewerId}::uuid OR EXISTS (
+              SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
+              WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${viewerId}::uuid))
+        AND EXISTS (SELECT 1 FROM unnest(g.tags) AS t(tag) WHERE t.tag ILIKE ${likePattern(search)})`;
+    const contains = { contains: search, mode: 'insensitive' } as const;
+    where.push({
+      OR: [
+        { name: contains },
+        { description: contains },
+        { movieTvShow: contains },
+        { location: contains },
+        ...(tagged.length ? [{ id: { in: tagged.map((r) => r.id) } }] : []),
+      ],
+    });
+  }
+  return {
+    where: { AND: where } satisfies Prisma.GalleryWhereInput,
+    orderBy: [...ORDER[sort], { createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.GalleryOrderByWithRelationInput[],
+  };
+}
+
+/** The galleries the viewer may see, searched and sorted, with cover, tags and photo count. */
+export async function listGalleries(ctx: ViewerContext, options: GalleryListOptions = {}) {
+  const { where, orderBy } = await galleryListQuery(ctx, options);
+  return ctx.db.gallery.findMany({ where, orderBy, include: galleryCardInclude(ctx.viewer.id), take: 1000 });
+}
+
+// ───────────── gallery items ─────────────
+
+export const galleryItemInclude = {
+  file: {
+    select: {
+      id: true,
+      name: true,
+      originalName: true,
+      mimeType: true,
+      size: true,
+      objectPath: true,
+      tags: true,
+      metadata: true,
+      createdAt: true,
+    },
+  },
+} satisfies Prisma.GalleryItemInclude;
+
+export type GalleryItemRow = Prisma.GalleryItemGetPayload<{ include: typeof galleryItemInclude }>;
+
+export function galleryItemJson(item: GalleryItemRow) {
+  return {
+    id: item.id,
+    galleryId: item.galleryId,
+    fileId: item.fileId,
+    position: item.position,
+    addedById: item.addedById,
+    createdAt: item.createdAt,
+    cursor: `${item.position}.${item.id}`,
+    file: { ...item.file, size: Number(item.file.size) },
+  };
+}
+
+/**
+ * Adds the viewer's own files to a gallery they may write, after the ones already there, in the
+ * order given. Files already in the gallery are left where they are. The owner hears about files
+ * a collaborator adds.
+ */
+export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, fileIds: string[] | unknown) {
+  const ids = [...new Set(parse(fileIdsInput, fileIds))];
+  if (!ids.every(isUuid)) throw new NotFoundError('File');
+  const { items, notification } = await ctx.db.$transaction(async (tx) => {
+    const gallery = await galleryFor(
+      ctx,
+      galleryId,
+      'write',
+      tx,
+      'You can only view this gallery; ask its owner for edit access.',
+    );
+    const files = await tx.file.findMany({
+      where: { id: { in: ids }, ownerId: ctx.viewer.id },
+      select: { id: true, name: true },
+    });
+    if (files.length !== ids.length) throw new NotFoundError('File');
+    const present = await tx.galleryItem.findMany({
+      where: { galleryId, fileId: { in: ids } },
+      select: { fileId: true },
+    });
+    const already = new Set(present.map((p) => p.fileId));
+    const toAdd = ids.filter((id) => !already.has(id));
+    if (toAdd.length === 0) return { items: [], notification: null };
+    const last = await tx.galleryItem.findFirst({
+      where: { galleryId },
+      orderBy: [{ position: 'desc' }],
+      select: { position: true },
+    });
+    const start = (last?.position ?? -1) + 1;
+    await tx.galleryItem.createMany({
+      data: toAdd.map((fileId, i) => ({ galleryId, fileId, position: start + i, addedById: ctx.viewer.id })),
+      skipDuplicates: true,
+    });
+    await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
+    const names = new Map(files.map((f) => [f.id, f.name]));
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'file_added_to_gallery',
+      resourceType: 'gallery',
+      resourceId: galleryId,
+      resourceName: gallery.name,
+      metadata: { fileCount: toAdd.length, fileNames: toAdd.slice(0, 10).map((id) => names.get(id) ?? '') },
+    });
+    let notification = null;
+    if (gallery.ownerId !== ctx.viewer.id) {
+      const adder = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
+      const what = toAdd.length === 1 ? `"${names.get(toAdd[0] as string)}"` : `${toAdd.length} files`;
+      notification = await writeNotification(tx, {
+        userId: gallery.ownerId,
+        type: 'file',
+        title: 'Files added to your gallery',
+        message: `${nameOf(adder)} added ${what} to "${gallery.name}".`,
+        link: `/galleries/${galleryId}`,
+      });
+    }
+    const items = await tx.galleryItem.findMany({
+      where: { galleryId, fileId: { in: toAdd } },
+      orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      include: galleryItemInclude,
+    });
+    return { items, notification };
+  });
+  if (notification) publishNotifications(ctx.events, [notification]);
+  return items;
+}
+
+/** Takes a file out of a gallery (the file itself stays); a cover that leaves stops being the cover. */
+export async function removeFileFromGallery(ctx: ViewerContext, galleryId: string, fileId: string) {
+  await ctx.db.$transaction(async (tx) => {
+    const gallery = await galleryFor(ctx, galleryId, 'write', tx);
+    if (!isUuid(fileId)) throw new NotFoundError('File');
+    const removed = await tx.galleryItem.deleteMany({ where: { galleryId, fileId } });
+    if (removed.count === 0) throw new NotFoundError('File');
+    await tx.gallery.update({
+      where: { id: galleryId },
+      data: { updatedAt: new Date(), ...(gallery.coverImageId === fileId && { coverImageId: null }) },
+    });
+  });
+}
+
+/**
+ * Moves one file to just before another (or to the end when `beforeFileId` is null). The items
+ * from the target on shift down by one in a single statement, so a 10,000-photo gallery reorders
+ * without loading it.
+ */
+export async function moveGalleryItem(
+  ctx: ViewerContext,
+  galleryId: string,
+  fileId: string,
+  beforeFileId: string | null,
+) {
+  return ctx.db.$transaction(async (tx) => {
+    await galleryFor(ctx, galleryId, 'write', tx);
+    const find = (id: string) =>
+      isUuid(id) ? tx.galleryItem.findUnique({ where: { galleryId_fileId: { galleryId, fileId: id } } }) : null;
+    const item = await find(fileId);
+    if (!item) throw new NotFoundError('File');
+    if (beforeFileId === fileId)
+      return tx.galleryItem.findUniqueOrThrow({ where: { id: item.id }, include: galleryItemInclude });
+    let position: number;
+    if (beforeFileId) {
+      const before = await find(beforeFileId);
+      if (!before) throw new ValidationError('The file to move before is not in this gallery.', 'beforeFileId');
+      position = before.position;
+      await tx.galleryItem.updateMany({
+        where: { galleryId, position: { gte: position }, id: { not: item.id } },
+        data: { position: { increment: 1 } },
+      });
+    } else {
+      const last = await tx.galleryItem.findFirst({ where: { galleryId }, orderBy: [{ position: 'desc' }] });
+      position = (last?.position ?? 0) + 1;
+    }
+    return tx.galleryItem.update({ where: { id: item.id }, data: { position }, include: galleryItemInclude });
+  });
+}
+
+/** One page of a gallery's photos in gallery order; `after` is the cursor of the last item seen. */
+export async function listGalleryItems(
+  ctx: ViewerContext,
+  galleryId: string,
+  { after, limit = 100 }: { after?: string | null; limit?: number } = {},
+) {
+  await galleryFor(ctx, galleryId);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+    throw new ValidationError('limit must be a whole number from 1 to 500.', 'limit');
+  }
+  let keyset: Prisma.GalleryItemWhereInput = {};
+  if (after) {
+    const match = /^(-?\d+)\.([0-9a-f-]{36})$/i.exec(after);
+    if (!match || !isUuid(match[2] as string))
+      throw new ValidationError('after is not a cursor from this list.', 'after');
+    const position = Number(match[1]);
+    keyset = { OR: [{ position: { gt: position } }, { position, id: { gt: match[2] } }] };
+  }
+  return ctx.db.galleryItem.findMany({
+    where: { galleryId, ...keyset },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+    take: limit,
+    include: galleryItemInclude,
+  });
+}
+
+// ───────────── sharing with projects ─────────────
+
+export const shareInclude = {
+  project: { select: { id: true, name: true, type: true } },
+} satisfies Prisma.GalleryShareInclude;
+export type ShareRow = Prisma.GalleryShareGetPayload<{ include: typeof shareInclude }>;
+
+export function shareJson(share: ShareRow) {
+  return {
+    id: share.id,
+    galleryId: share.galleryId,
+    projectId: share.projectId,
+    project: share.project,
+    permission: share.permission,
+    status: share.status,
+    sharedById: share.sharedById,
+    createdAt: share.createdAt,
+    updatedAt: share.updatedAt,
+  };
+}
+
+/**
+ * The owner shares a gallery with one of their projects. Sharing again with the same project
+ * changes the permission of the existing share. The project's other members are told.
+ */
+export async function shareGallery(ctx: ViewerContext, galleryId: string, input: unknown) {
+  const data = parse(shareInput, input ?? {});
+  const { share, notifications } = await ctx.db.$transaction(async (tx) => {
+    const gallery = await galleryFor(ctx, galleryId, 'owner', tx, 'Only the gallery owner can share it.');
+    const project = await projectForViewer(ctx, data.projectId, tx);
+    const existing = await tx.galleryShare.findUnique({
+      where: { galleryId_projectId: { galleryId, projectId: project.id } },
+    });
+    if (existing) {
+      const share = await tx.galleryShare.update({
+        where: { id: existing.id },
+        data: { permission: data.permission, status: 'active' },
+        include: shareInclude,
+      });
+      return { share, notifications: [] };
+    }
+    const share = await tx.galleryShare.create({
+      data: { galleryId, projectId: project.id, permission: data.permission, sharedById: ctx.viewer.id },
+      include: shareInclude,
+    });
+    const members = await tx.projectMember.findMany({ where: { projectId: project.id }, select: { userId: true } });
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'gallery_shared',
+      resourceType: 'gallery',
+      resourceId: galleryId,
+      resourceName: gallery.name,
+      metadata: {
+        sharedWith: members.length,
+        projectId: project.id,
+        projectName: project.name,
+        permission: data.permission,
+      },
+    });
+    const sharer = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
+    const notifications = [];
+    for (const member of members) {
+      if (member.userId === ctx.viewer.id) continue;
+      notifications.push(
+        await writeNotification(tx, {
+          userId: member.userId,
+          type: 'team',
+          title: 'Gallery shared with your project',
+          message: `${nameOf(sharer)} shared "${gallery.name}" with "${project.name}"${data.permission === 'write' ? ' with edit access' : ''}.`,
+          link: `/galleries/${galleryId}`,
+        }),
+      );
+    }
+    return { share, notifications };
+  });
+  publishNotifications(ctx.events, notifications);
+  return share;
+}
+
+/** The owner sees every share of the gallery; a member sees only the shares of their own projects. */
+export async function listShares(ctx: ViewerContext, galleryId: string) {
+  const gallery = await galleryFor(ctx, galleryId);
+  return ctx.db.galleryShare.findMany({
+    where: { galleryId, ...(gallery.access !== 'owner' && { project: projectMemberWhere(ctx.viewer.id) }) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: shareInclude,
+  });
+}
+
+/** Ends a share: the project's members lose access with the next request. */
+export async function revokeShare(ctx: ViewerContext, shareId: string) {
+  if (!isUuid(shareId)) throw new NotFoundError('Share');
+  return ctx.db.$transaction(async (tx) => {
+    const share = await tx.galleryShare.findFirst({
+      where: {
+        id: shareId,
+        OR: [{ gallery: { ownerId: ctx.viewer.id } }, { project: projectMemberWhere(ctx.viewer.id) }],
+      },
+      include: { ...shareInclude, gallery: { select: { ownerId: true } } },
+    });
+    if (!share) throw new NotFoundError('Share');
+    if (share.gallery.ownerId !== ctx.viewer.id) throw new ForbiddenError('Only the gallery owner can revoke a share.');
+    await tx.galleryShare.delete({ where: { id: shareId } });
+    return share;
+  });
+}
