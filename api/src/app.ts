@@ -18,6 +18,7 @@ import type { AppEnv } from './http/env.ts';
 import { schema } from './graphql/schema.ts';
 import type { GraphQLContext } from './graphql/builder.ts';
 import { DomainError, TooManyRequestsError } from './shared/errors.ts';
+import { startDueReminders } from './tasks/rules.ts';
 
 export interface App {
   services: Services;
@@ -143,6 +144,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.get('*', serveStatic({ root, path: 'index.html' }));
   }
 
+  const stopDueReminders = startDueReminders(services, config.tasks.dueReminderIntervalMs, (err) =>
+    logger.error({ err }, 'due reminder pass failed'),
+  );
+
   return {
     fetch: async (request, env = {}) => app.fetch(request, env),
     services,
@@ -153,6 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     viewerFor,
     async close() {
+      await stopDueReminders();
       await database.close();
     },
   };

@@ -38,6 +38,8 @@ const env = z.object({
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
+  // How often the server looks for tasks coming due; 0 turns due reminders off.
+  DUE_REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(86400).default(300),
 });
 
 export type DatabaseConfig = { kind: 'embedded'; dataDir: string } | { kind: 'postgres'; url: string };
@@ -54,6 +56,10 @@ export interface Config {
   trustProxy: boolean;
   logLevel: z.infer<typeof env>['LOG_LEVEL'];
   webDistDir: string;
+  tasks: {
+    /** Milliseconds between due-reminder passes; 0 means none run. */
+    dueReminderIntervalMs: number;
+  };
   auth: {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
     secret: string | undefined;
@@ -98,6 +104,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
+    tasks: { dueReminderIntervalMs: Math.round(e.DUE_REMINDER_INTERVAL_SECONDS * 1000) },
     auth: {
       secret: e.AUTH_SECRET,
       google:

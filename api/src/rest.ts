@@ -4,6 +4,7 @@ import type { AppEnv } from './http/env.ts';
 import { requireViewer } from './http/helpers.ts';
 import { galleryRoutes } from './galleries/rest.ts';
 import { projectRoutes } from './projects/rest.ts';
+import { taskRoutes } from './tasks/rest.ts';
 
 /**
  * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
@@ -18,5 +19,6 @@ export function dataRoutes(services: Services) {
   // Domain routers, one line each:
   routes.route('/', galleryRoutes(services));
   routes.route('/', projectRoutes(services));
+  routes.route('/', taskRoutes(services));
   return routes;
 }

@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 // Each domain registers its types on the one builder when its module loads.
 import '../users/types.ts';
+import '../tasks/types.ts';
 
 export const schema = builder.toSchema();
 

@@ -1,0 +1,384 @@
+import { z } from 'zod';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { Services, Viewer, ViewerContext } from '../context.ts';
+import type { Db } from '../infra/db/database.ts';
+import { recordActivity } from '../activity/rules.ts';
+import { galleryAccessWhere, projectMemberWhere } from '../galleries/access.ts';
+import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { parse } from '../shared/validation.ts';
+
+// ───────────────────────────── who sees what ─────────────────────────────
+
+/** Tasks a user may see: the ones they created and the ones assigned to them. */
+export function taskVisibleWhere(userId: string): Prisma.TaskWhereInput {
+  return { OR: [{ creatorId: userId }, { assigneeId: userId }] };
+}
+
+/** Overdue is derived, never stored: still pending and due before now. */
+export function overdueWhere(now: Date = new Date()): Prisma.TaskWhereInput {
+  return { status: 'pending', dueDate: { lt: now } };
+}
+
+export function isOverdue(task: { status: string; dueDate: Date | null }, now: Date = new Date()): boolean {
+  return task.status === 'pending' && task.dueDate !== null && task.dueDate.getTime() < now.getTime();
+}
+
+export interface TaskFilter {
+  status?: 'pending' | 'completed' | null;
+  /** true: only overdue tasks; false: only tasks that are not overdue. */
+  overdue?: boolean | null;
+}
+
+const filterInput = z.strictObject({
+  status: z.enum(['pending', 'completed'], { message: "status must be 'pending' or 'completed'." }).nullish(),
+  overdue: z.boolean({ message: 'overdue must be true or false.' }).nullish(),
+});
+
+/** The where clause of a task list: what the viewer may see, narrowed by the filter. */
+export function taskListWhere(viewer: Viewer, filter: TaskFilter = {}, now: Date = new Date()): Prisma.TaskWhereInput {
+  const f = parse(filterInput, filter);
+  const and: Prisma.TaskWhereInput[] = [taskVisibleWhere(viewer.id)];
+  if (f.status) and.push({ status: f.status });
+  if (f.overdue === true) and.push(overdueWhere(now));
+  if (f.overdue === false) and.push({ NOT: overdueWhere(now) });
+  return { AND: and };
+}
+
+/** Newest first; the id breaks ties so cursors are stable. */
+export const taskOrder: Prisma.TaskOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+// The record shape REST answers and the assistant reads: the task plus the names a card shows.
+const taskSelect = {
+  id: true,
+  title: true,
+  description: true,
+  priority: true,
+  status: true,
+  creatorId: true,
+  assigneeId: true,
+  dueDate: true,
+  completedAt: true,
+  galleryId: true,
+  createdAt: true,
+  updatedAt: true,
+  creator: { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } },
+  assignee: { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } },
+  gallery: { select: { id: true, name: true } },
+} satisfies Prisma.TaskSelect;
+
+type TaskRow = Prisma.TaskGetPayload<{ select: typeof taskSelect }>;
+
+export function nameOf(user: {
+  email: string;
+  displayName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+}) {
+  return user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email);
+}
+
+function present(task: TaskRow, now = new Date()) {
+  const person = (u: TaskRow['creator'] | null) => (u ? { id: u.id, email: u.email, displayName: nameOf(u) } : null);
+  return {
+    ...task,
+    creator: person(task.creator),
+    assignee: person(task.assignee),
+    isOverdue: isOverdue(task, now),
+  };
+}
+
+export type TaskRecord = ReturnType<typeof present>;
+
+// ───────────────────────────── input ─────────────────────────────
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const assigneeMessage = 'You can assign a task to yourself or to a member of one of your projects.';
+const galleryMessage = 'The related gallery does not exist or you cannot see it.';
+
+const title = z
+  .string({ message: 'Task title is required.' })
+  .refine((v) => v.trim() !== '', 'Task title is required.');
+const description = z
+  .string({ message: 'description must be text.' })
+  .nullish()
+  .transform((v) => (v == null || v.trim() === '' ? null : v));
+const priority = z.enum(['low', 'medium', 'high'], { message: "Priority must be 'low', 'medium' or 'high'." });
+const dueDate = z
+  .union([z.string(), z.null()], { message: 'Due date must be an ISO date and time, or null.' })
+  .transform((v, ctx) => {
+    if (v === null || v.trim() === '') return null;
+    const date = new Date(v);
+    // Only ISO-8601 dates: `Date` alone would also read "tomorrow-ish" formats differently per engine.
+    if (
+      !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) ||
+      Number.isNaN(date.getTime())
+    ) {
+      ctx.addIssue({ code: 'custom', message: 'Due date must be an ISO date and time, or null.' });
+      return z.NEVER;
+    }
+    return date;
+  });
+const optionalId = (message: string) =>
+  z.union([z.string(), z.null()], { message }).transform((v, ctx) => {
+    if (v === null || v === '') return null;
+    if (!uuid.test(v)) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return v.toLowerCase();
+  });
+
+export const createTaskInput = z.strictObject({
+  title,
+  description: description.optional(),
+  priority: priority.nullish().transform((v) => v ?? 'medium'),
+  dueDate: dueDate.optional(),
+  assigneeId: optionalId(assigneeMessage).optional(),
+  galleryId: optionalId(galleryMessage).optional(),
+});
+
+export const updateTaskInput = z.strictObject({
+  title: title.optional(),
+  description: description.optional(),
+  priority: priority.optional(),
+  dueDate: dueDate.optional(),
+  assigneeId: optionalId(assigneeMessage).optional(),
+  galleryId: optionalId(galleryMessage).optional(),
+});
+
+export type CreateTaskInput = z.input<typeof createTaskInput>;
+export type UpdateTaskInput = z.input<typeof updateTaskInput>;
+
+// ───────────────────────────── checks ─────────────────────────────
+
+/** The viewer may assign to themselves or to anyone who shares a project with them. */
+async function checkAssignee(db: Db | Prisma.TransactionClient, viewer: Viewer, assigneeId: string) {
+  if (assigneeId === viewer.id) return;
+  const allowed = await db.user.count({
+    where: { id: assigneeId, memberships: { some: { project: projectMemberWhere(viewer.id) } } },
+  });
+  if (!allowed) throw new ValidationError(assigneeMessage, 'assigneeId');
+}
+
+async function checkGallery(db: Db | Prisma.TransactionClient, userId: string, galleryId: string) {
+  const found = await db.gallery.count({ where: { id: galleryId, AND: [galleryAccessWhere(userId, 'read')] } });
+  if (!found) throw new ValidationError(galleryMessage, 'galleryId');
+}
+
+async function assignmentNotice(
+  tx: Prisma.TransactionClient,
+  viewer: Viewer,
+  task: { id: string; title: string },
+  assigneeId: string,
+) {
+  const by = await tx.user.findUniqueOrThrow({
+    where: { id: viewer.id },
+    select: { email: true, displayName: true, firstName: true, lastName: true },
+  });
+  return writeNotification(tx, {
+    userId: assigneeId,
+    type: 'task',
+    title: 'New task assigned',
+    message: `${nameOf(by)} assigned you "${task.title}".`,
+    link: `/tasks?task=${task.id}`,
+  });
+}
+
+/** A task the viewer may see, or a 404 (also for tasks that exist but are not theirs). */
+async function visibleTask(db: Db, viewer: Viewer, id: string) {
+  if (!uuid.test(id)) throw new NotFoundError('Task');
+  const task = await db.task.findFirst({ where: { id, AND: [taskVisibleWhere(viewer.id)] } });
+  if (!task) throw new NotFoundError('Task');
+  return task;
+}
+
+// ───────────────────────────── operations ─────────────────────────────
+
+export async function listTasks(ctx: ViewerContext, filter: TaskFilter = {}): Promise<TaskRecord[]> {
+  const now = new Date();
+  const rows = await ctx.db.task.findMany({
+    where: taskListWhere(ctx.viewer, filter, now),
+    orderBy: taskOrder,
+    select: taskSelect,
+  });
+  return rows.map((t) => present(t, now));
+}
+
+export async function getTask(ctx: ViewerContext, id: string): Promise<TaskRecord> {
+  await visibleTask(ctx.db, ctx.viewer, id);
+  return present(await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect }));
+}
+
+export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Promise<TaskRecord> {
+  const data = parse(createTaskInput, input);
+  const { viewer } = ctx;
+  const notices: { id: string; userId: string }[] = [];
+  const created = await ctx.db.$transaction(async (tx) => {
+    if (data.assigneeId) await checkAssignee(tx, viewer, data.assigneeId);
+    if (data.galleryId) await checkGallery(tx, viewer.id, data.galleryId);
+    const task = await tx.task.create({
+      data: {
+        creatorId: viewer.id,
+        title: data.title.trim(),
+        description: data.description ?? null,
+        priority: data.priority,
+        dueDate: data.dueDate ?? null,
+        assigneeId: data.assigneeId ?? null,
+        galleryId: data.galleryId ?? null,
+      },
+      select: taskSelect,
+    });
+    await recordActivity(tx, {
+      userId: viewer.id,
+      action: 'task_created',
+      resourceType: 'task',
+      resourceId: task.id,
+      resourceName: task.title,
+      metadata: { priority: task.priority, ...(task.assigneeId ? { assigneeId: task.assigneeId } : {}) },
+    });
+    if (task.assigneeId && task.assigneeId !== viewer.id) {
+      notices.push(await assignmentNotice(tx, viewer, task, task.assigneeId));
+    }
+    return task;
+  });
+  publishNotifications(ctx.events, notices);
+  return present(created);
+}
+
+/** Changes a task; only its creator may (the assignee may only complete it). */
+export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTaskInput): Promise<TaskRecord> {
+  const { viewer } = ctx;
+  const task = await visibleTask(ctx.db, viewer, id);
+  if (task.creatorId !== viewer.id) throw new ForbiddenError('Only the person who created this task can change it.');
+  const data = parse(updateTaskInput, input);
+  const notices: { id: string; userId: string }[] = [];
+  const updated = await ctx.db.$transaction(async (tx) => {
+    if (data.assigneeId) await checkAssignee(tx, viewer, data.assigneeId);
+    if (data.galleryId) await checkGallery(tx, viewer.id, data.galleryId);
+    const dueChanged =
+      data.dueDate !== undefined && (data.dueDate?.getTime() ?? null) !== (task.dueDate?.getTime() ?? null);
+    const row = await tx.task.update({
+      where: { id },
+      data: {
+        ...(data.title !== undefined && { title: data.title.trim() }),
+        ...(data.description !== undefined && { description: data.description }),
+        ...(data.priority !== undefined && { priority: data.priority }),
+        ...(data.assigneeId !== undefined && { assigneeId: data.assigneeId }),
+        ...(data.galleryId !== undefined && { galleryId: data.galleryId }),
+        // A new due date deserves its own reminder.
+        ...(dueChanged && { dueDate: data.dueDate, dueNotifiedAt: null }),
+      },
+      select: taskSelect,
+    });
+    if (row.assigneeId && row.assigneeId !== task.assigneeId && row.assigneeId !== viewer.id) {
+      notices.push(await assignmentNotice(tx, viewer, row, row.assigneeId));
+    }
+    return row;
+  });
+  publishNotifications(ctx.events, notices);
+  return present(updated);
+}
+
+/** Marks a task done; its creator or its assignee may. Completing twice changes nothing. */
+export async function completeTask(ctx: ViewerContext, id: string): Promise<TaskRecord> {
+  const { viewer } = ctx;
+  const task = await visibleTask(ctx.db, viewer, id);
+  if (task.status !== 'completed') {
+    await ctx.db.$transaction(async (tx) => {
+      // The status test makes two concurrent completions record one activity.
+      const done = await tx.task.updateMany({
+        where: { id, status: 'pending' },
+        data: { status: 'completed', completedAt: new Date() },
+      });
+      if (done.count === 1) {
+        await recordActivity(tx, {
+          userId: viewer.id,
+          action: 'task_completed',
+          resourceType: 'task',
+          resourceId: id,
+          resourceName: task.title,
+        });
+      }
+    });
+  }
+  return present(await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect }));
+}
+
+export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: string }> {
+  const task = await visibleTask(ctx.db, ctx.viewer, id);
+  if (task.creatorId !== ctx.viewer.id)
+    throw new ForbiddenError('Only the person who created this task can delete it.');
+  await ctx.db.task.delete({ where: { id } });
+  return { id };
+}
+
+// ───────────────────────────── due reminders ─────────────────────────────
+
+export const DUE_SOON_MS = 24 * 60 * 60 * 1000;
+const REMINDER_BATCH = 200;
+
+/**
+ * One pass of due reminders: every pending task due within the next 24 hours (or already past due)
+ * that has not been reminded of its current due date tells its assignee (or its creator when no
+ * one is assigned), once. Safe to run on several instances at once: a task is claimed by setting
+ * dueNotifiedAt before the notification is written, in the same transaction.
+ */
+export async function sendDueReminders(services: Services, now: Date = new Date()): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const due = await services.db.task.findMany({
+      where: { status: 'pending', dueNotifiedAt: null, dueDate: { lte: new Date(now.getTime() + DUE_SOON_MS) } },
+      select: { id: true, title: true, dueDate: true, creatorId: true, assigneeId: true },
+      orderBy: { dueDate: 'asc' },
+      take: REMINDER_BATCH,
+    });
+    const notices: { id: string; userId: string }[] = [];
+    for (const task of due) {
+      const notice = await services.db.$transaction(async (tx) => {
+        const claimed = await tx.task.updateMany({
+          where: { id: task.id, status: 'pending', dueNotifiedAt: null, dueDate: task.dueDate },
+          data: { dueNotifiedAt: now },
+        });
+        if (claimed.count !== 1 || !task.dueDate) return null;
+        const overdue = task.dueDate.getTime() < now.getTime();
+        return writeNotification(tx, {
+          userId: task.assigneeId ?? task.creatorId,
+          type: 'task',
+          title: overdue ? 'Task overdue' : 'Task due soon',
+          message: overdue
+            ? `"${task.title}" was due ${task.dueDate.toISOString()}.`
+            : `"${task.title}" is due ${task.dueDate.toISOString()}.`,
+          link: `/tasks?task=${task.id}`,
+        });
+      });
+      if (notice) notices.push(notice);
+    }
+    publishNotifications(services.events, notices);
+    sent += notices.length;
+    if (due.length < REMINDER_BATCH) return sent;
+  }
+}
+
+/** Runs the reminder pass every `intervalMs`; returns the function that stops it. */
+export function startDueReminders(
+  services: Services,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
+  if (intervalMs <= 0) return async () => {};
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sendDueReminders(services)
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,403 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { sendDueReminders } from './rules.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+let app: TestApp;
+let alice: User;
+let bob: User; // shares a project with alice
+let carol: User; // shares nothing with anyone
+
+beforeAll(async () => {
+  app = await testApp();
+  [alice, bob, carol] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
+  const db = app.database.prisma;
+  const project = await db.project.create({ data: { name: 'Night Shoot', ownerId: alice.id } });
+  await db.projectMember.createMany({
+    data: [
+      { projectId: project.id, userId: alice.id, role: 'owner' },
+      { projectId: project.id, userId: bob.id, role: 'member' },
+    ],
+  });
+});
+afterAll(() => app.close());
+
+async function call(user: User | null, method: string, path: string, body?: unknown) {
+  const response = await app.request(path, {
+    method,
+    cookie: user?.cookie,
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+const hour = 3600_000;
+const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+
+describe('creating tasks', () => {
+  it('creates with defaults and records task_created activity', async () => {
+    const res = await call(alice, 'POST', '/api/tasks', { title: '  Scout the warehouse  ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      title: 'Scout the warehouse',
+      description: null,
+      priority: 'medium',
+      status: 'pending',
+      dueDate: null,
+      completedAt: null,
+      assigneeId: null,
+      creatorId: alice.id,
+      isOverdue: false,
+    });
+    const activity = await app.database.prisma.activity.findMany({ where: { resourceId: res.body.id } });
+    expect(activity).toMatchObject([{ action: 'task_created', resourceType: 'task', userId: alice.id }]);
+  });
+
+  it.each([
+    [{ title: '' }, 'Task title is required.'],
+    [{ title: '    ' }, 'Task title is required.'],
+    [{}, 'Task title is required.'],
+    [{ title: 42 }, 'Task title is required.'],
+    [{ title: 'x', priority: 'urgent' }, "Priority must be 'low', 'medium' or 'high'."],
+    [{ title: 'x', dueDate: 'next tuesday' }, 'Due date must be an ISO date and time, or null.'],
+    [{ title: 'x', dueDate: '2026-13-45T00:00:00Z' }, 'Due date must be an ISO date and time, or null.'],
+    [{ title: 'x', dueDate: 12345 }, 'Due date must be an ISO date and time, or null.'],
+    [
+      { title: 'x', assigneeId: 'not-a-user' },
+      'You can assign a task to yourself or to a member of one of your projects.',
+    ],
+    [{ title: 'x', galleryId: 'nope' }, 'The related gallery does not exist or you cannot see it.'],
+    [{ title: 'x', colour: 'red' }, 'Unrecognized key: "colour"'],
+  ])('refuses %j with a clear 400', async (body, message) => {
+    const res = await call(alice, 'POST', '/api/tasks', body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+  });
+
+  it('refuses malformed JSON and non-objects with a 400', async () => {
+    expect((await call(alice, 'POST', '/api/tasks', '{"title":')).status).toBe(400);
+    expect((await call(alice, 'POST', '/api/tasks', '[1,2]')).status).toBe(400);
+  });
+
+  it('accepts every priority, a description, and null or ISO due dates', async () => {
+    const res = await call(alice, 'POST', '/api/tasks', {
+      title: 'Permits',
+      description: 'City hall',
+      priority: 'high',
+      dueDate: '2030-01-02T10:00:00.000Z',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ priority: 'high', description: 'City hall', dueDate: '2030-01-02T10:00:00.000Z' });
+    const low = await call(alice, 'POST', '/api/tasks', { title: 'Low', priority: 'low', dueDate: null });
+    expect(low.body).toMatchObject({ priority: 'low', dueDate: null });
+  });
+});
+
+describe('assignment', () => {
+  it('assigns to yourself without a notification', async () => {
+    const before = await app.database.prisma.notification.count({ where: { userId: alice.id } });
+    const res = await call(alice, 'POST', '/api/tasks', { title: 'Mine', assigneeId: alice.id });
+    expect(res.status).toBe(201);
+    expect(res.body.assignee).toMatchObject({ id: alice.id });
+    expect(await app.database.prisma.notification.count({ where: { userId: alice.id } })).toBe(before);
+  });
+
+  it('assigns to a project member, who is notified and sees the task', async () => {
+    const res = await call(alice, 'POST', '/api/tasks', { title: 'Bring the drone', assigneeId: bob.id });
+    expect(res.status).toBe(201);
+    const notes = await app.database.prisma.notification.findMany({ where: { userId: bob.id } });
+    expect(notes).toEqual([expect.objectContaining({ type: 'task', title: 'New task assigned', isRead: false })]);
+    expect(notes[0]?.message).toContain('Bring the drone');
+    const bobs = await call(bob, 'GET', '/api/tasks');
+    expect(bobs.body.map((t: { id: string }) => t.id)).toContain(res.body.id);
+    expect((await call(bob, 'GET', `/api/tasks/${res.body.id}`)).status).toBe(200);
+  });
+
+  it('refuses someone who shares no project, with a 400', async () => {
+    const res = await call(alice, 'POST', '/api/tasks', { title: 'Nope', assigneeId: carol.id });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('You can assign a task to yourself or to a member of one of your projects.');
+    expect(await app.database.prisma.task.count({ where: { title: 'Nope' } })).toBe(0);
+  });
+
+  it('notifies the new assignee when a task is reassigned', async () => {
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Reassign me' });
+    const res = await call(alice, 'PATCH', `/api/tasks/${created.body.id}`, { assigneeId: bob.id });
+    expect(res.status).toBe(200);
+    expect(res.body.assigneeId).toBe(bob.id);
+    expect(
+      await app.database.prisma.notification.count({ where: { userId: bob.id, message: { contains: 'Reassign me' } } }),
+    ).toBe(1);
+    expect((await call(alice, 'PATCH', `/api/tasks/${created.body.id}`, { assigneeId: carol.id })).status).toBe(400);
+  });
+});
+
+describe('related gallery', () => {
+  it('links a gallery the creator can read and refuses one they cannot', async () => {
+    const db = app.database.prisma;
+    const own = await db.gallery.create({ data: { name: 'Docks', ownerId: alice.id } });
+    const foreign = await db.gallery.create({ data: { name: 'Secret', ownerId: carol.id } });
+    const ok = await call(alice, 'POST', '/api/tasks', { title: 'Shoot docks', galleryId: own.id });
+    expect(ok.status).toBe(201);
+    expect(ok.body.gallery).toEqual({ id: own.id, name: 'Docks' });
+    const refused = await call(alice, 'POST', '/api/tasks', { title: 'Peek', galleryId: foreign.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('The related gallery does not exist or you cannot see it.');
+  });
+
+  it('accepts a gallery shared with a project of the creator', async () => {
+    const db = app.database.prisma;
+    const project = await db.project.create({ data: { name: 'Shared', ownerId: carol.id } });
+    await db.projectMember.createMany({
+      data: [
+        { projectId: project.id, userId: carol.id, role: 'owner' },
+        { projectId: project.id, userId: alice.id },
+      ],
+    });
+    const gallery = await db.gallery.create({ data: { name: 'Carol shares', ownerId: carol.id } });
+    await db.galleryShare.create({ data: { galleryId: gallery.id, projectId: project.id, sharedById: carol.id } });
+    const ok = await call(alice, 'POST', '/api/tasks', { title: 'Use shared', galleryId: gallery.id });
+    expect(ok.status).toBe(201);
+    await db.projectMember.delete({ where: { projectId_userId: { projectId: project.id, userId: alice.id } } });
+  });
+});
+
+describe('editing, completing, deleting', () => {
+  it('lets the creator edit, and only the creator', async () => {
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Edit me', assigneeId: bob.id });
+    const id = created.body.id;
+    const edited = await call(alice, 'PATCH', `/api/tasks/${id}`, {
+      title: 'Edited',
+      priority: 'high',
+      description: 'd',
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ title: 'Edited', priority: 'high', description: 'd' });
+    expect((await call(alice, 'PATCH', `/api/tasks/${id}`, { title: '  ' })).body.message).toBe(
+      'Task title is required.',
+    );
+    const byAssignee = await call(bob, 'PATCH', `/api/tasks/${id}`, { title: 'Mine now' });
+    expect(byAssignee.status).toBe(403);
+    expect((await call(bob, 'DELETE', `/api/tasks/${id}`)).status).toBe(403);
+    expect((await call(carol, 'PATCH', `/api/tasks/${id}`, { title: 'x' })).status).toBe(404);
+    expect((await call(alice, 'GET', `/api/tasks/${id}`)).body.title).toBe('Edited');
+  });
+
+  it('completes once (creator or assignee), sets completedAt, and completing twice is harmless', async () => {
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Finish', assigneeId: bob.id });
+    const id = created.body.id;
+    expect((await call(carol, 'PATCH', `/api/tasks/${id}/complete`)).status).toBe(404);
+    const done = await call(bob, 'PATCH', `/api/tasks/${id}/complete`);
+    expect(done.status).toBe(200);
+    expect(done.body.status).toBe('completed');
+    expect(Date.parse(done.body.completedAt)).toBeGreaterThan(Date.now() - 60_000);
+    const again = await call(alice, 'PATCH', `/api/tasks/${id}/complete`);
+    expect(again.status).toBe(200);
+    expect(again.body.completedAt).toBe(done.body.completedAt);
+    const activity = await app.database.prisma.activity.findMany({
+      where: { resourceId: id, action: 'task_completed' },
+    });
+    expect(activity).toHaveLength(1);
+    expect(activity[0]?.userId).toBe(bob.id);
+  });
+
+  it('deletes for the creator; unknown and malformed ids are 404', async () => {
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Delete me' });
+    expect((await call(alice, 'DELETE', `/api/tasks/${created.body.id}`)).status).toBe(200);
+    expect((await call(alice, 'GET', `/api/tasks/${created.body.id}`)).status).toBe(404);
+    expect((await call(alice, 'DELETE', '/api/tasks/not-a-uuid')).status).toBe(404);
+    expect((await call(alice, 'PATCH', '/api/tasks/00000000-0000-4000-8000-000000000000/complete')).status).toBe(404);
+  });
+});
+
+describe('overdue', () => {
+  it('is derived from status and due date, and filters', async () => {
+    const late = await call(carol, 'POST', '/api/tasks', { title: 'Late', dueDate: iso(-hour) });
+    const soon = await call(carol, 'POST', '/api/tasks', { title: 'Soon', dueDate: iso(hour) });
+    const lateDone = await call(carol, 'POST', '/api/tasks', { title: 'Late but done', dueDate: iso(-2 * hour) });
+    await call(carol, 'PATCH', `/api/tasks/${lateDone.body.id}/complete`);
+    expect(late.body.isOverdue).toBe(true);
+    expect(soon.body.isOverdue).toBe(false);
+
+    const overdue = await call(carol, 'GET', '/api/tasks?overdue=true');
+    expect(overdue.body.map((t: { title: string }) => t.title)).toEqual(['Late']);
+    const notOverdue = await call(carol, 'GET', '/api/tasks?overdue=false');
+    expect(notOverdue.body.map((t: { title: string }) => t.title).sort()).toEqual(['Late but done', 'Soon']);
+    const completed = await call(carol, 'GET', '/api/tasks?status=completed');
+    expect(completed.body.map((t: { title: string }) => t.title)).toEqual(['Late but done']);
+    expect(completed.body[0].isOverdue).toBe(false);
+    const pending = await call(carol, 'GET', '/api/tasks?status=pending');
+    expect(pending.body.map((t: { title: string }) => t.title)).toEqual(['Soon', 'Late']);
+
+    // Nothing is stored: moving the due date into the future makes it not overdue at once.
+    const moved = await call(carol, 'PATCH', `/api/tasks/${late.body.id}`, { dueDate: iso(5 * hour) });
+    expect(moved.body.isOverdue).toBe(false);
+    expect((await call(carol, 'GET', '/api/tasks?overdue=true')).body).toEqual([]);
+  });
+
+  it('refuses bad filters with a 400', async () => {
+    expect((await call(carol, 'GET', '/api/tasks?status=done')).status).toBe(400);
+    expect((await call(carol, 'GET', '/api/tasks?overdue=maybe')).status).toBe(400);
+  });
+});
+
+describe('due reminders', () => {
+  it('notifies the assignee (or creator) once per due date, and again after the due date changes', async () => {
+    const db = app.database.prisma;
+    const dave = await signedInUser(app);
+    const project = await db.project.create({ data: { name: 'Reminders', ownerId: dave.id } });
+    const erin = await signedInUser(app);
+    await db.projectMember.createMany({
+      data: [
+        { projectId: project.id, userId: dave.id, role: 'owner' },
+        { projectId: project.id, userId: erin.id },
+      ],
+    });
+    const assigned = await call(dave, 'POST', '/api/tasks', {
+      title: 'Due soon',
+      dueDate: iso(2 * hour),
+      assigneeId: erin.id,
+    });
+    const own = await call(dave, 'POST', '/api/tasks', { title: 'Already late', dueDate: iso(-hour) });
+    await call(dave, 'POST', '/api/tasks', { title: 'Far off', dueDate: iso(72 * hour) });
+    await call(dave, 'POST', '/api/tasks', { title: 'No date' });
+    const done = await call(dave, 'POST', '/api/tasks', { title: 'Done late', dueDate: iso(-hour) });
+    await call(dave, 'PATCH', `/api/tasks/${done.body.id}/complete`);
+
+    await sendDueReminders(app.services);
+    const reminders = (userId: string) =>
+      db.notification.findMany({
+        where: { userId, title: { in: ['Task due soon', 'Task overdue'] } },
+        orderBy: { title: 'asc' },
+      });
+    expect((await reminders(erin.id)).map((n) => [n.title, n.message.includes('Due soon')])).toEqual([
+      ['Task due soon', true],
+    ]);
+    expect((await reminders(dave.id)).map((n) => [n.title, n.message.includes('Already late')])).toEqual([
+      ['Task overdue', true],
+    ]);
+    expect((await db.task.findUniqueOrThrow({ where: { id: assigned.body.id } })).dueNotifiedAt).not.toBeNull();
+
+    // A second pass sends nothing new.
+    await sendDueReminders(app.services);
+    expect(await reminders(erin.id)).toHaveLength(1);
+    expect(await reminders(dave.id)).toHaveLength(1);
+
+    // A new due date resets the reminder; the same due date does not.
+    await call(dave, 'PATCH', `/api/tasks/${own.body.id}`, { dueDate: own.body.dueDate });
+    expect((await db.task.findUniqueOrThrow({ where: { id: own.body.id } })).dueNotifiedAt).not.toBeNull();
+    await call(dave, 'PATCH', `/api/tasks/${own.body.id}`, { dueDate: iso(3 * hour) });
+    expect((await db.task.findUniqueOrThrow({ where: { id: own.body.id } })).dueNotifiedAt).toBeNull();
+    await sendDueReminders(app.services);
+    expect((await reminders(dave.id)).map((n) => n.title)).toEqual(['Task due soon', 'Task overdue']);
+
+    // Tasks beyond 24 hours are reminded once time catches up.
+    await sendDueReminders(app.services, new Date(Date.now() + 60 * hour));
+    expect((await reminders(dave.id)).filter((n) => n.message.includes('Far off'))).toHaveLength(1);
+  });
+
+  it('publishes each reminder to the recipient', async () => {
+    const frank = await signedInUser(app);
+    await call(frank, 'POST', '/api/tasks', { title: 'Publish me', dueDate: iso(hour) });
+    const seen: unknown[] = [];
+    const iterator = app.services.events.subscribe('notification:added', frank.id)[Symbol.asyncIterator]();
+    const next = iterator.next().then((r) => seen.push(r.value));
+    await sendDueReminders(app.services);
+    await next;
+    await iterator.return?.();
+    expect(seen).toEqual([{ notificationId: expect.any(String) }]);
+  });
+});
+
+describe('GraphQL', () => {
+  it('creates, lists with filters, completes and deletes with typed errors', async () => {
+    const created = await graphql<{
+      createTask: { __typename: string; data?: { id: string; title: string; priority: string } };
+    }>(
+      app,
+      carol.cookie,
+      `mutation { createTask(title: "GQL task", priority: high, dueDate: "2000-01-01T00:00:00Z") {
+        __typename ... on MutationCreateTaskSuccess { data { id title priority isOverdue } } } }`,
+    );
+    expect(created.data?.createTask.__typename).toBe('MutationCreateTaskSuccess');
+    const id = created.data?.createTask.data?.id as string;
+
+    const invalid = await graphql<{ createTask: { __typename: string; message: string } }>(
+      app,
+      carol.cookie,
+      `mutation { createTask(title: "   ") { __typename ... on ValidationError { message field } } }`,
+    );
+    expect(invalid.data?.createTask).toMatchObject({
+      __typename: 'ValidationError',
+      message: 'Task title is required.',
+    });
+
+    const list = await graphql<{
+      tasks: { totalCount: number; edges: { node: { id: string; isOverdue: boolean } }[] };
+    }>(
+      app,
+      carol.cookie,
+      '{ tasks(overdue: true, first: 10) { totalCount edges { node { id title isOverdue creator { email } } } } }',
+    );
+    expect(list.errors).toBeUndefined();
+    expect(list.data?.tasks.edges.map((e) => e.node.id)).toContain(id);
+    expect(list.data?.tasks.edges.every((e) => e.node.isOverdue)).toBe(true);
+    expect(list.data?.tasks.totalCount).toBe(list.data?.tasks.edges.length);
+
+    // Strangers neither see nor change it.
+    const peek = await graphql<{ node: unknown }>(app, alice.cookie, `{ node(id: "${id}") { id } }`);
+    expect(peek.data?.node).toBeNull();
+    const steal = await graphql<{ completeTask: { __typename: string } }>(
+      app,
+      alice.cookie,
+      `mutation { completeTask(id: "${id}") { __typename } }`,
+    );
+    expect(steal.data?.completeTask.__typename).toBe('BaseError');
+
+    const done = await graphql<{ completeTask: { data: { status: string; completedAt: string; isOverdue: boolean } } }>(
+      app,
+      carol.cookie,
+      `mutation { completeTask(id: "${id}") { ... on MutationCompleteTaskSuccess { data { status completedAt isOverdue } } } }`,
+    );
+    expect(done.data?.completeTask.data).toMatchObject({ status: 'completed', isOverdue: false });
+
+    const deleted = await graphql<{ deleteTask: { data: string } }>(
+      app,
+      carol.cookie,
+      `mutation { deleteTask(id: "${id}") { ... on MutationDeleteTaskSuccess { data } } }`,
+    );
+    expect(deleted.data?.deleteTask.data).toBe(id);
+  });
+
+  it('updates with assignee global ids and refuses strangers as assignees', async () => {
+    const bobNode = Buffer.from(`User:${bob.id}`).toString('base64');
+    const carolNode = Buffer.from(`User:${carol.id}`).toString('base64');
+    const created = await graphql<{ createTask: { data: { id: string } } }>(
+      app,
+      alice.cookie,
+      `mutation { createTask(title: "GQL assign") { ... on MutationCreateTaskSuccess { data { id } } } }`,
+    );
+    const id = created.data?.createTask.data.id;
+    const ok = await graphql<{ updateTask: { data: { assignee: { email: string } } } }>(
+      app,
+      alice.cookie,
+      `mutation($id: ID!, $who: ID) { updateTask(id: $id, assigneeId: $who, dueDate: null) {
+        ... on MutationUpdateTaskSuccess { data { assignee { email } dueDate } } } }`,
+      { id, who: bobNode },
+    );
+    expect(ok.data?.updateTask.data.assignee.email).toBe(bob.email);
+    const refused = await graphql<{ updateTask: { __typename: string; message: string } }>(
+      app,
+      alice.cookie,
+      `mutation($id: ID!, $who: ID) { updateTask(id: $id, assigneeId: $who) { __typename ... on Error { message } } }`,
+      { id, who: carolNode },
+    );
+    expect(refused.data?.updateTask).toMatchObject({
+      __typename: 'ValidationError',
+      message: 'You can assign a task to yourself or to a member of one of your projects.',
+    });
+  });
+});

@@ -1,0 +1,170 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
+import { builder } from '../graphql/builder.ts';
+import { ValidationError } from '../shared/errors.ts';
+import {
+  completeTask,
+  createTask,
+  deleteTask,
+  isOverdue,
+  taskListWhere,
+  taskOrder,
+  taskVisibleWhere,
+  updateTask,
+} from './rules.ts';
+
+export const TaskPriorityEnum = builder.enumType(TaskPriority, {
+  name: 'TaskPriority',
+  description: 'How urgent a task is; medium unless said otherwise.',
+});
+
+export const TaskStatusEnum = builder.enumType(TaskStatus, {
+  name: 'TaskStatus',
+  description: 'pending until someone completes it.',
+});
+
+export const TaskType = builder.prismaNode('Task', {
+  description: 'Something to do, created by one person and optionally assigned to another.',
+  id: { field: 'id' },
+  // node(id:) reaches only tasks the viewer created or was assigned.
+  findUnique: (id, ctx) => ({ id, AND: [taskVisibleWhere(ctx.viewer.id)] }),
+  fields: (t) => ({
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    priority: t.expose('priority', { type: TaskPriorityEnum }),
+    status: t.expose('status', { type: TaskStatusEnum }),
+    dueDate: t.expose('dueDate', { type: 'DateTime', nullable: true, description: 'When it is due, if ever.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    isOverdue: t.boolean({
+      description: 'Pending and due before now. Derived on every read, never stored.',
+      select: { status: true, dueDate: true },
+      resolve: (task) => isOverdue(task),
+    }),
+    creator: t.relation('creator', { description: 'Who created the task; only they can edit or delete it.' }),
+    assignee: t.relation('assignee', {
+      nullable: true,
+      description: 'Who should do it (may complete it); null when unassigned.',
+    }),
+    relatedGalleryId: t.id({
+      nullable: true,
+      description: 'Global id of the gallery the task is about, if any.',
+      select: { galleryId: true },
+      resolve: (task) => (task.galleryId ? encodeGlobalID('Gallery', task.galleryId) : null),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+/** Accepts a Relay global id of the given type, or a raw uuid (what the REST API uses). */
+function rawId(value: string | null | undefined, typename: string, field: string): string | null | undefined {
+  if (value === undefined || value === null || value === '') return value === '' ? null : value;
+  if (/^[0-9a-f-]{36}$/i.test(value)) return value;
+  try {
+    const [type, id] = Buffer.from(value, 'base64').toString('utf8').split(':');
+    if (type === typename && id) return id;
+  } catch {}
+  throw new ValidationError(`${field} is not a ${typename} id.`, field);
+}
+
+builder.queryField('tasks', (t) =>
+  t.prismaConnection({
+    type: 'Task',
+    cursor: 'id',
+    description: 'Tasks the viewer created or was assigned, newest first.',
+    args: {
+      status: t.arg({ type: TaskStatusEnum, required: false }),
+      overdue: t.arg.boolean({
+        required: false,
+        description: 'true: only overdue tasks (pending, due before now); false: only the others.',
+      }),
+    },
+    totalCount: (_connection, { status, overdue }, ctx) =>
+      ctx.db.task.count({ where: taskListWhere(ctx.viewer, { status, overdue }) }),
+    resolve: (query, _root, { status, overdue }, ctx) =>
+      ctx.db.task.findMany({ ...query, where: taskListWhere(ctx.viewer, { status, overdue }), orderBy: taskOrder }),
+  }),
+);
+
+builder.mutationField('createTask', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description: "Creates a task. Title required; priority medium by default. Emits 'task_created' activity.",
+    errors: {},
+    args: {
+      title: t.arg.string({ required: true }),
+      description: t.arg.string({ required: false }),
+      priority: t.arg({ type: TaskPriorityEnum, required: false }),
+      dueDate: t.arg({ type: 'DateTime', required: false }),
+      assigneeId: t.arg.id({ required: false, description: 'Yourself or a member of one of your projects.' }),
+      galleryId: t.arg.id({ required: false, description: 'A gallery you can see.' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const task = await createTask(ctx, {
+        title: args.title,
+        description: args.description,
+        priority: args.priority,
+        dueDate: args.dueDate ? args.dueDate.toISOString() : null,
+        assigneeId: rawId(args.assigneeId?.toString(), 'User', 'assigneeId'),
+        galleryId: rawId(args.galleryId?.toString(), 'Gallery', 'galleryId'),
+      });
+      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
+    },
+  }),
+);
+
+builder.mutationField('updateTask', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description: 'Changes a task you created. Omitted arguments stay as they are; null clears.',
+    errors: {},
+    args: {
+      id: t.arg.globalID({ required: true }),
+      title: t.arg.string({ required: false }),
+      description: t.arg.string({ required: false }),
+      priority: t.arg({ type: TaskPriorityEnum, required: false }),
+      dueDate: t.arg({ type: 'DateTime', required: false }),
+      assigneeId: t.arg.id({ required: false }),
+      galleryId: t.arg.id({ required: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const input: Record<string, unknown> = {};
+      if (args.title !== undefined) input.title = args.title ?? '';
+      if (args.description !== undefined) input.description = args.description;
+      if (args.priority != null) input.priority = args.priority;
+      if (args.dueDate !== undefined) input.dueDate = args.dueDate ? args.dueDate.toISOString() : null;
+      if (args.assigneeId !== undefined)
+        input.assigneeId = rawId(args.assigneeId?.toString() ?? null, 'User', 'assigneeId');
+      if (args.galleryId !== undefined)
+        input.galleryId = rawId(args.galleryId?.toString() ?? null, 'Gallery', 'galleryId');
+      const task = await updateTask(ctx, args.id.id, input);
+      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
+    },
+  }),
+);
+
+builder.mutationField('completeTask', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description: 'Marks a task completed (its creator or assignee may). Completing twice is harmless.',
+    errors: {},
+    args: { id: t.arg.globalID({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const task = await completeTask(ctx, args.id.id);
+      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
+    },
+  }),
+);
+
+builder.mutationField('deleteTask', (t) =>
+  t.field({
+    type: 'ID',
+    description: 'Deletes a task you created; answers its global id.',
+    errors: {},
+    args: { id: t.arg.globalID({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { id } = await deleteTask(ctx, args.id.id);
+      return encodeGlobalID('Task', id);
+    },
+  }),
+);
