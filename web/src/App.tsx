@@ -1,33 +1,71 @@
-import { Suspense } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
-import type { AppViewerQuery } from './__generated__/AppViewerQuery.graphql';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { AuthProvider, useAuth } from './auth/auth.tsx';
+import { goToSignIn } from './auth/signIn.ts';
+import { Button } from './ui/Button.tsx';
+import { FullScreenSpinner } from './ui/Spinner.tsx';
+import { Toaster } from './ui/toast.tsx';
 
-function Greeting() {
-  const data = useLazyLoadQuery<AppViewerQuery>(
-    graphql`
-      query AppViewerQuery {
-        viewer {
-          displayName
-          email
-        }
-      }
-    `,
-    {},
-  );
+// Every screen is its own chunk: signed-out visitors never download Relay or the signed-in shell.
+const LandingPage = lazy(() => import('./screens/landing/LandingPage.tsx'));
+const LegalPage = lazy(() => import('./screens/legal/LegalPage.tsx'));
+const Shell = lazy(() => import('./shell/Shell.tsx'));
+const DashboardScreen = lazy(() => import('./screens/dashboard/DashboardScreen.tsx'));
+const GalleriesScreen = lazy(() => import('./screens/galleries/GalleriesScreen.tsx'));
+const GalleryScreen = lazy(() => import('./screens/gallery/GalleryScreen.tsx'));
+const FilesScreen = lazy(() => import('./screens/files/FilesScreen.tsx'));
+const TasksScreen = lazy(() => import('./screens/tasks/TasksScreen.tsx'));
+const SettingsScreen = lazy(() => import('./screens/settings/SettingsScreen.tsx'));
+const NotFound = lazy(() => import('./screens/notfound/NotFound.tsx'));
+
+export const LEGAL_PATHS = ['/privacy', '/cookies', '/dmca', '/nda', '/terms'] as const;
+
+function AuthError({ error }: { error: string }) {
   return (
-    <p className="text-lg">
-      Signed in as <strong>{data.viewer.displayName}</strong> ({data.viewer.email})
-    </p>
+    <div className="flex min-h-screen flex-col items-center justify-center gap-4 bg-slate-50 p-6 text-center dark:bg-slate-950">
+      <p role="alert" className="text-lg font-medium text-red-700 dark:text-red-400">
+        Authentication Error: {error}
+      </p>
+      <Button onClick={() => goToSignIn()}>Sign In</Button>
+    </div>
+  );
+}
+
+function AppRoutes() {
+  const { state } = useAuth();
+  if (state.status === 'loading') return <FullScreenSpinner />;
+  if (state.status === 'error') return <AuthError error={state.error} />;
+  return (
+    <Suspense fallback={<FullScreenSpinner />}>
+      <Routes>
+        {LEGAL_PATHS.map((path) => (
+          <Route key={path} path={path} element={<LegalPage />} />
+        ))}
+        {state.status === 'signedIn' ? (
+          <Route element={<Shell />}>
+            <Route index element={<DashboardScreen />} />
+            <Route path="galleries" element={<GalleriesScreen />} />
+            <Route path="galleries/:id" element={<GalleryScreen />} />
+            <Route path="files" element={<FilesScreen />} />
+            <Route path="tasks" element={<TasksScreen />} />
+            <Route path="settings" element={<SettingsScreen />} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        ) : (
+          <Route path="*" element={<LandingPage />} />
+        )}
+      </Routes>
+    </Suspense>
   );
 }
 
 export function App() {
   return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="mb-4 text-2xl font-semibold">Scoutbase</h1>
-      <Suspense fallback={<p>Loading</p>}>
-        <Greeting />
-      </Suspense>
-    </main>
+    <BrowserRouter>
+      <AuthProvider>
+        <AppRoutes />
+        <Toaster />
+      </AuthProvider>
+    </BrowserRouter>
   );
 }

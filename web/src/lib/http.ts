@@ -1,3 +1,5 @@
+import { handledAsUnauthorized } from './unauthorized.ts';
+
 // The spec's client contract (SPEC.md sections 5 and 7): every call sends the session cookie;
 // a response that is not ok becomes an Error "status: response text".
 
@@ -22,4 +24,14 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
   if (!response.ok) throw await errorFromResponse(response);
   const text = await response.text();
   return (text ? JSON.parse(text) : null) as T;
+}
+
+/** apiRequest for data calls: a 401 raises the logged-out toast and goes to sign-in. */
+export async function dataRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+  try {
+    return await apiRequest<T>(method, url, body);
+  } catch (error) {
+    handledAsUnauthorized(error);
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
-import { errorFromResponse } from '../lib/http.ts';
 import { Environment, Network, RecordSource, Store, type FetchFunction } from 'relay-runtime';
+import { errorFromResponse, isUnauthorizedError } from '../lib/http.ts';
+import { handleUnauthorized } from '../lib/unauthorized.ts';
 
 const fetchGraphQL: FetchFunction = async (operation, variables) => {
   const response = await fetch('/graphql', {
@@ -8,7 +9,11 @@ const fetchGraphQL: FetchFunction = async (operation, variables) => {
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ query: operation.text, variables }),
   });
-  if (!response.ok) throw await errorFromResponse(response);
+  if (!response.ok) {
+    const error = await errorFromResponse(response);
+    if (isUnauthorizedError(error)) handleUnauthorized();
+    throw error;
+  }
   return response.json();
 };
 

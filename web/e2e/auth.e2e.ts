@@ -1,0 +1,97 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, DESKTOP, launchBrowser, MOBILE, newUser, screenshot, signedInPage } from './support.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('signing up and in', () => {
+  it('shows the landing page to signed-out visitors, on any path', async () => {
+    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto('/tasks');
+    await page.getByText('Authorized Access Only').waitFor();
+    expect(await page.getByText('LAST UPDATE: 9.3.2025').isVisible()).toBe(true);
+    await screenshot(page, 'landing-desktop');
+    await page.setViewportSize(MOBILE);
+    await screenshot(page, 'landing-mobile');
+    await context.close();
+  });
+
+  it('signs up from the landing page and lands on the dashboard', async () => {
+    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const page = await context.newPage();
+    const user = newUser('Marta Ruiz');
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByLabel('Full name').fill(user.name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByRole('button', { name: 'Sign Out' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByRole('banner').getByText('Marta Ruiz').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('refuses a taken e-mail with the server message', async () => {
+    const { context, user } = await signedInPage(browser);
+    const fresh = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const page = await fresh.newPage();
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.getByLabel('Full name').fill('Someone Else');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('another long password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('An account with this email already exists.').waitFor();
+    await fresh.close();
+    await context.close();
+  });
+
+  it('signs in through /api/login with e-mail and password', async () => {
+    const { context, user } = await signedInPage(browser);
+    await context.clearCookies();
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Sign In with Google' }).first().click();
+    await page.waitForURL(/\/api\/auth\/signin/);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: /sign in with email and password/i }).click();
+    await page.getByRole('button', { name: 'Sign Out' }).waitFor();
+    await context.close();
+  });
+
+  it('signs out back to the landing page', async () => {
+    const { context, page } = await signedInPage(browser);
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByText('You have been successfully logged out').waitFor();
+    await page.getByText('Authorized Access Only').waitFor();
+    const me = await context.request.get('/api/auth/user');
+    expect(me.status()).toBe(401);
+    await context.close();
+  });
+
+  it('shows the 404 page inside the shell for unknown paths', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/no/such/page' });
+    await page.getByText('404 Page Not Found').waitFor();
+    await screenshot(page, 'not-found-desktop');
+    await context.close();
+  });
+
+  it('shows legal pages to everyone', async () => {
+    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto('/privacy');
+    await page.getByRole('heading', { name: 'Privacy Policy' }).waitFor();
+    await page.goto('/terms');
+    await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,100 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { errorFromResponse } from '../lib/http.ts';
+import { toast } from '../ui/toast.tsx';
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string;
+  profileImageUrl: string | null;
+}
+
+export type AuthState =
+  | { status: 'loading' }
+  | { status: 'signedOut' }
+  | { status: 'signedIn'; user: AuthUser }
+  | { status: 'error'; error: string };
+
+interface AuthContextValue {
+  state: AuthState;
+  /** Replace the signed-in user after a profile change. */
+  setUser(user: AuthUser): void;
+  /** Ends the session; false (after an error toast) when that failed. */
+  signOut(): Promise<boolean>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+async function fetchUser(): Promise<AuthState> {
+  try {
+    const response = await fetch('/api/auth/user', { credentials: 'include', headers: { accept: 'application/json' } });
+    if (response.status === 401) return { status: 'signedOut' };
+    if (!response.ok) throw await errorFromResponse(response);
+    return { status: 'signedIn', user: (await response.json()) as AuthUser };
+  } catch (error) {
+    return {
+      status: 'error',
+      error: error instanceof Error && error.message ? error.message : 'Failed to check authentication status',
+    };
+  }
+}
+
+/** Auth.js sign-out: a CSRF-protected form post; the session row ends on the server. */
+async function postSignOut() {
+  const csrf = await fetch('/api/auth/csrf', { credentials: 'include' });
+  if (!csrf.ok) throw await errorFromResponse(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await fetch('/api/auth/signout', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
+    body: new URLSearchParams({ csrfToken, callbackUrl: '/' }),
+  });
+  if (!response.ok) throw await errorFromResponse(response);
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ status: 'loading' });
+
+  useEffect(() => {
+    let active = true;
+    void fetchUser().then((next) => {
+      if (active) setState(next);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const setUser = useCallback((user: AuthUser) => setState({ status: 'signedIn', user }), []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await postSignOut();
+      setState({ status: 'signedOut' });
+      toast({ title: 'Logged out', description: 'You have been successfully logged out' });
+      return true;
+    } catch {
+      toast({ title: 'Error', description: 'Failed to logout', variant: 'destructive' });
+      return false;
+    }
+  }, []);
+
+  const value = useMemo(() => ({ state, setUser, signOut }), [state, setUser, signOut]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth outside AuthProvider');
+  return value;
+}
+
+/** The signed-in user; only for components under the signed-in shell. */
+export function useViewer(): AuthUser {
+  const { state } = useAuth();
+  if (state.status !== 'signedIn') throw new Error('useViewer needs a signed-in user');
+  return state.user;
+}

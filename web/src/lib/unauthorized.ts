@@ -1,0 +1,27 @@
+import { toast } from '../ui/toast.tsx';
+import { isUnauthorizedError } from './http.ts';
+
+// SPEC.md section 4: a data call that finds the session gone says so, then goes to sign-in
+// after 500 ms. Several calls failing together redirect once.
+
+export const LOGIN_REDIRECT_DELAY_MS = 500;
+let redirecting = false;
+
+export function loginUrl(): string {
+  const back = `${window.location.pathname}${window.location.search}`;
+  return `/api/login?callbackUrl=${encodeURIComponent(back)}`;
+}
+
+export function handleUnauthorized(title = 'Unauthorized') {
+  if (redirecting) return;
+  redirecting = true;
+  toast({ title, description: 'You are logged out. Logging in again...', variant: 'destructive' });
+  setTimeout(() => window.location.assign(loginUrl()), LOGIN_REDIRECT_DELAY_MS);
+}
+
+/** Call from a catch: handles a 401 and says so, so the caller can skip its own error toast. */
+export function handledAsUnauthorized(error: unknown, title?: string): boolean {
+  if (!isUnauthorizedError(error)) return false;
+  handleUnauthorized(title);
+  return true;
+}

@@ -1,0 +1,215 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { goToSignIn, signInWithPassword, signUp } from '../../auth/signIn.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Field, Input } from '../../ui/Field.tsx';
+import { FolderIcon, GalleryIcon, SearchIcon, ShieldIcon, UsersIcon } from '../../ui/icons.tsx';
+
+const FEATURES = [
+  {
+    icon: FolderIcon,
+    title: 'File Management',
+    text: 'Folders, drag-and-drop upload, version control and search for every file of the production.',
+  },
+  {
+    icon: GalleryIcon,
+    title: 'Photo Galleries',
+    text: 'Location photos with metadata, geographic data, tagging and collaborative notes.',
+  },
+  {
+    icon: ShieldIcon,
+    title: 'Access Control',
+    text: 'Granular permissions: share galleries with a project as view only or with edit access.',
+  },
+  {
+    icon: UsersIcon,
+    title: 'Team Collaboration',
+    text: 'Assign tasks, track progress and keep the whole crew on the same page.',
+  },
+  {
+    icon: SearchIcon,
+    title: 'Smart Search',
+    text: 'Tag-based search, content indexing and filters to find the right shot fast.',
+  },
+  {
+    icon: ShieldIcon,
+    title: 'Enterprise Security',
+    text: 'Encryption and audit trails for confidential productions.',
+  },
+];
+
+function signInError(): string | null {
+  const error = new URLSearchParams(window.location.search).get('error');
+  return error ? 'Failed to sign in with Google' : null;
+}
+
+function SignUpForm({ onCancel }: { onCancel: () => void }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const input = {
+      name: String(data.get('name') ?? ''),
+      email: String(data.get('email') ?? ''),
+      password: String(data.get('password') ?? ''),
+    };
+    setPending(true);
+    setError(null);
+    try {
+      await signUp(input);
+      await signInWithPassword(input.email, input.password);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Sign-up failed');
+      setPending(false);
+    }
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Create your account"
+      className="mx-auto mt-8 w-full max-w-md space-y-4 rounded-xl border border-slate-200 bg-white p-6 text-left shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 className="text-lg font-semibold text-slate-900 dark:text-slate-100">Create your account</h2>
+      <Field label="Full name" htmlFor="signup-name">
+        <Input id="signup-name" name="name" autoComplete="name" required />
+      </Field>
+      <Field label="Email" htmlFor="signup-email">
+        <Input id="signup-email" name="email" type="email" autoComplete="email" required />
+      </Field>
+      <Field label="Password" htmlFor="signup-password">
+        <Input
+          id="signup-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+        />
+      </Field>
+      {error && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Button type="submit" disabled={pending} className="flex-1">
+          {pending ? 'Getting Started...' : 'Create Account'}
+        </Button>
+        <Button variant="outline" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function LandingPage() {
+  const [signingIn, setSigningIn] = useState(false);
+  const [signingUp, setSigningUp] = useState(false);
+  const error = signInError();
+
+  function signIn() {
+    setSigningIn(true);
+    goToSignIn(window.location.pathname === '/' ? '/' : window.location.pathname + window.location.search);
+  }
+
+  return (
+    <div className="min-h-screen bg-gradient-to-b from-slate-50 to-white text-slate-900 dark:from-slate-950 dark:to-slate-900 dark:text-slate-100">
+      <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
+        <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-4">
+          <div className="flex items-center gap-2">
+            <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 font-bold text-white">
+              S
+            </span>
+            <span className="text-lg font-semibold">Scoutbase</span>
+          </div>
+          <Button onClick={signIn} disabled={signingIn}>
+            {signingIn ? 'Signing in...' : 'Sign In with Google'}
+          </Button>
+        </div>
+      </header>
+
+      <main>
+        <section className="mx-auto max-w-4xl px-4 py-16 text-center sm:py-24">
+          <p className="inline-flex items-center gap-2 rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">
+            <ShieldIcon className="h-4 w-4" /> Authorized Access Only
+          </p>
+          <h1 className="mt-6 text-4xl font-bold tracking-tight sm:text-5xl">
+            The location scouting workspace for film, TV and campaign teams
+          </h1>
+          <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-400">
+            Files, photo galleries, tasks and an AI assistant in one place, on set and in the office.
+          </p>
+          {!signingUp && (
+            <div className="mt-8 flex justify-center">
+              <Button size="lg" onClick={() => setSigningUp(true)}>
+                Get Started
+              </Button>
+            </div>
+          )}
+          {signingUp && <SignUpForm onCancel={() => setSigningUp(false)} />}
+          {error && (
+            <p role="alert" className="mt-4 text-sm text-red-600 dark:text-red-400">
+              {error}
+            </p>
+          )}
+        </section>
+
+        <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 pb-16">
+          <h2 id="features" className="sr-only">
+            Features
+          </h2>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {FEATURES.map((feature) => (
+              <div
+                key={feature.title}
+                className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+              >
+                <feature.icon className="h-8 w-8 text-indigo-600 dark:text-indigo-400" />
+                <h3 className="mt-4 font-semibold">{feature.title}</h3>
+                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{feature.text}</p>
+              </div>
+            ))}
+          </div>
+        </section>
+
+        <section className="mx-auto max-w-4xl px-4 pb-20 text-center">
+          <h2 className="text-2xl font-semibold">Ready to scout?</h2>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">Sign in with your production account.</p>
+          <Button size="lg" className="mt-6" onClick={signIn} disabled={signingIn}>
+            {signingIn ? 'Signing in...' : 'Sign In with Google'}
+          </Button>
+        </section>
+      </main>
+
+      <footer className="border-t border-slate-200 py-6 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4">
+          <span>LAST UPDATE: 9.3.2025</span>
+          <LegalLinks />
+        </div>
+      </footer>
+    </div>
+  );
+}
+
+export function LegalLinks() {
+  const links = [
+    ['/privacy', 'Privacy Policy'],
+    ['/cookies', 'Cookie Policy'],
+    ['/dmca', 'DMCA Policy'],
+    ['/nda', 'NDA'],
+    ['/terms', 'Terms of Service'],
+  ] as const;
+  return (
+    <nav aria-label="Legal" className="flex flex-wrap gap-4">
+      {links.map(([to, label]) => (
+        <Link key={to} to={to} className="hover:text-slate-900 hover:underline dark:hover:text-slate-100">
+          {label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

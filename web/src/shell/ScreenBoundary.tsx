@@ -1,0 +1,35 @@
+import { Component, type ReactNode } from 'react';
+import { isUnauthorizedError } from '../lib/http.ts';
+import { Button } from '../ui/Button.tsx';
+
+interface State {
+  error: Error | null;
+}
+
+/** Catches a screen's failed query; a 401 shows nothing because the redirect to sign-in is on its way. */
+export class ScreenBoundary extends Component<{ children: ReactNode; resetKey?: string }, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: Error): State {
+    return { error };
+  }
+
+  override componentDidUpdate(previous: { resetKey?: string }) {
+    if (previous.resetKey !== this.props.resetKey && this.state.error) this.setState({ error: null });
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    if (isUnauthorizedError(error)) return null;
+    return (
+      <div role="alert" className="mx-auto max-w-md py-16 text-center">
+        <h2 className="text-lg font-semibold text-slate-900 dark:text-slate-100">Something went wrong</h2>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{error.message}</p>
+        <Button className="mt-6" onClick={() => this.setState({ error: null })}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+}

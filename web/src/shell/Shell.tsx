@@ -1,0 +1,231 @@
+import { Suspense, useState, type FormEvent } from 'react';
+import { RelayEnvironmentProvider } from 'react-relay';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useAuth, useViewer } from '../auth/auth.tsx';
+import { initials } from '../lib/format.ts';
+import { createEnvironment } from '../relay/environment.ts';
+import { Button, ButtonLink } from '../ui/Button.tsx';
+import {
+  FolderIcon,
+  GalleryIcon,
+  HomeIcon,
+  LogOutIcon,
+  SearchIcon,
+  SettingsIcon,
+  TasksIcon,
+  UploadIcon,
+} from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { isActivePath } from './navigation.ts';
+import { AssistantSlot } from './AssistantSlot.tsx';
+import { NotificationBellSlot } from './NotificationBellSlot.tsx';
+import { ScreenBoundary } from './ScreenBoundary.tsx';
+import { StorageUsageSlot } from './StorageUsageSlot.tsx';
+
+const environment = createEnvironment();
+
+export const NAV_ITEMS = [
+  { to: '/', label: 'Dashboard', icon: HomeIcon },
+  { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
+  { to: '/files', label: 'File Manager', icon: FolderIcon },
+  { to: '/tasks', label: 'Tasks', icon: TasksIcon },
+  { to: '/settings', label: 'Settings', icon: SettingsIcon },
+] as const;
+
+const MOBILE_ITEMS = [
+  { to: '/', label: 'Home', icon: HomeIcon },
+  { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
+  { to: '/tasks', label: 'Tasks', icon: TasksIcon },
+] as const;
+
+function HeaderSearch() {
+  const navigate = useNavigate();
+  const [query, setQuery] = useState('');
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const q = query.trim();
+    if (!q) return;
+    navigate(`/files?search=${encodeURIComponent(q)}`);
+  }
+  return (
+    <form aria-label="Search" onSubmit={submit} className="relative hidden max-w-md flex-1 md:flex">
+      <label htmlFor="header-search" className="sr-only">
+        Search
+      </label>
+      <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
+      <input
+        id="header-search"
+        type="search"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        placeholder="Search files, tags, or galleries..."
+        className="h-9 w-full rounded-md border border-slate-300 bg-slate-50 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:bg-white focus:outline-none focus:ring-2 focus:ring-indigo-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:focus:bg-slate-900"
+      />
+    </form>
+  );
+}
+
+export function Avatar({
+  user,
+  className = 'h-8 w-8 text-xs',
+}: {
+  user: {
+    firstName?: string | null;
+    lastName?: string | null;
+    displayName?: string | null;
+    email?: string | null;
+    profileImageUrl?: string | null;
+  };
+  className?: string;
+}) {
+  if (user.profileImageUrl) {
+    return <img src={user.profileImageUrl} alt="" className={`${className} rounded-full object-cover`} />;
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className={`${className} flex shrink-0 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-700 dark:bg-indigo-900 dark:text-indigo-200`}
+    >
+      {initials(user)}
+    </span>
+  );
+}
+
+function Header() {
+  const user = useViewer();
+  const { signOut } = useAuth();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  async function onSignOut() {
+    setSigningOut(true);
+    if (await signOut()) navigate('/');
+    else setSigningOut(false);
+  }
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
+      <div className="flex h-14 items-center gap-3 px-3 sm:px-4">
+        <Link to="/" className="flex items-center gap-2" aria-label="Scoutbase home">
+          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 font-bold text-white">
+            S
+          </span>
+          <span className="hidden text-base font-semibold text-slate-900 sm:inline dark:text-slate-100">Scoutbase</span>
+        </Link>
+        <Link
+          to="/"
+          className="hidden rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 lg:inline dark:text-slate-300 dark:hover:bg-slate-800"
+        >
+          Dashboard
+        </Link>
+        <div className="flex flex-1 justify-center">
+          <HeaderSearch />
+        </div>
+        <NotificationBellSlot />
+        <Link
+          to="/settings"
+          className="flex items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
+          <Avatar user={user} />
+          <span className="hidden max-w-40 truncate text-sm font-medium text-slate-800 sm:inline dark:text-slate-200">
+            {user.displayName || user.email}
+          </span>
+        </Link>
+        <Button variant="ghost" size="sm" onClick={onSignOut} disabled={signingOut}>
+          <LogOutIcon className="h-4 w-4" />
+          <span className="hidden sm:inline">Sign Out</span>
+          <span className="sr-only sm:hidden">Sign Out</span>
+        </Button>
+      </div>
+    </header>
+  );
+}
+
+function Sidebar() {
+  const { pathname } = useLocation();
+  return (
+    <aside className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-64 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4 md:flex dark:border-slate-800 dark:bg-slate-950">
+      <ButtonLink to="/files?upload=true" className="w-full">
+        <UploadIcon className="h-4 w-4" />
+        Upload Files
+      </ButtonLink>
+      <nav aria-label="Main" className="flex flex-col gap-1">
+        {NAV_ITEMS.map((item) => {
+          const active = isActivePath(item.to, pathname);
+          return (
+            <NavLink
+              key={item.to}
+              to={item.to}
+              aria-current={active ? 'page' : undefined}
+              className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
+                active
+                  ? 'bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300'
+                  : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+              }`}
+            >
+              <item.icon className="h-5 w-5" />
+              {item.label}
+            </NavLink>
+          );
+        })}
+      </nav>
+      <div className="mt-auto">
+        <StorageUsageSlot />
+      </div>
+    </aside>
+  );
+}
+
+function MobileNav() {
+  const { pathname } = useLocation();
+  return (
+    <nav
+      aria-label="Mobile"
+      className="fixed inset-x-0 bottom-0 z-40 flex border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)] md:hidden dark:border-slate-800 dark:bg-slate-950"
+    >
+      {MOBILE_ITEMS.map((item) => {
+        const active = isActivePath(item.to, pathname);
+        return (
+          <Link
+            key={item.to}
+            to={item.to}
+            aria-current={active ? 'page' : undefined}
+            className={`flex flex-1 flex-col items-center gap-1 py-2 text-xs font-medium ${
+              active ? 'text-indigo-600 dark:text-indigo-400' : 'text-slate-600 dark:text-slate-400'
+            }`}
+          >
+            <item.icon className="h-6 w-6" />
+            {item.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+export default function Shell() {
+  const { pathname } = useLocation();
+  return (
+    <RelayEnvironmentProvider environment={environment}>
+      <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        <Header />
+        <div className="flex">
+          <Sidebar />
+          <main className="min-w-0 flex-1 px-4 pt-6 pb-24 sm:px-6 md:pb-10 lg:px-8">
+            <ScreenBoundary resetKey={pathname}>
+              <Suspense
+                fallback={
+                  <div className="flex justify-center py-24">
+                    <Spinner className="h-8 w-8" />
+                  </div>
+                }
+              >
+                <Outlet />
+              </Suspense>
+            </ScreenBoundary>
+          </main>
+        </div>
+        <MobileNav />
+        <AssistantSlot />
+      </div>
+    </RelayEnvironmentProvider>
+  );
+}
