@@ -5,7 +5,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { authRoutes } from './auth/rest.ts';
 import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type Viewer } from './auth/sessions.ts';
@@ -31,6 +31,8 @@ export interface App {
   logger: Logger;
   /** Who a request is from, by its session cookie or its access token. */
   viewerFor(headers: Headers): Promise<Viewer | null>;
+  /** The GraphQL server (the WebSocket transport of subscriptions runs operations through it). */
+  yoga: YogaServerInstance<{ viewer: Viewer }, GraphQLContext>;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     migrate: config.migrateOnStart || config.database.kind === 'embedded',
   });
   const db = database.prisma;
-  const events = createEvents();
+  const events = createEvents({ redisUrl: config.redisUrl, logger });
   const services: Services = { config, db, events };
   const maxAge = config.auth.sessionMaxAgeSeconds;
 
@@ -157,8 +159,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     secret,
     logger,
     viewerFor,
+    yoga,
     async close() {
       await stopDueReminders();
+      await events.close();
       await database.close();
     },
   };

@@ -40,6 +40,16 @@ const env = z.object({
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
   // How often the server looks for tasks coming due; 0 turns due reminders off.
   DUE_REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(86400).default(300),
+  REDIS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\/[^/\s]+/, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379')
+      .optional(),
+  ),
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: optionalText.pipe(z.url({ message: 'must be a URL' }).optional()),
+  ANTHROPIC_MODEL: z.string().trim().min(1).default('claude-sonnet-4-5'),
+  AI_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
 });
 
 export type DatabaseConfig = { kind: 'embedded'; dataDir: string } | { kind: 'postgres'; url: string };
@@ -59,6 +69,16 @@ export interface Config {
   tasks: {
     /** Milliseconds between due-reminder passes; 0 means none run. */
     dueReminderIntervalMs: number;
+  };
+  /** Live updates go through Redis when set, so several instances share them; in-process otherwise. */
+  redisUrl: string | undefined;
+  ai: {
+    /** Without a key the assistant runs offline (no Claude). */
+    anthropicApiKey: string | undefined;
+    /** Where the Messages API lives (tests point it at a local fake). */
+    anthropicBaseUrl: string | undefined;
+    model: string;
+    timeoutMs: number;
   };
   auth: {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
@@ -105,6 +125,13 @@ export function readConfig(source: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     tasks: { dueReminderIntervalMs: Math.round(e.DUE_REMINDER_INTERVAL_SECONDS * 1000) },
+    redisUrl: e.REDIS_URL,
+    ai: {
+      anthropicApiKey: e.ANTHROPIC_API_KEY,
+      anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+      model: e.ANTHROPIC_MODEL,
+      timeoutMs: Math.round(e.AI_TIMEOUT_SECONDS * 1000),
+    },
     auth: {
       secret: e.AUTH_SECRET,
       google:

@@ -1,6 +1,7 @@
 import { serve, type HttpBindings } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, readConfig } from './config.ts';
+import { attachSubscriptions } from './live/websocket.ts';
 
 let config: ReturnType<typeof readConfig>;
 try {
@@ -27,6 +28,9 @@ const server = serve(
   },
 );
 
+// Subscriptions over WebSocket share the HTTP server and the /graphql path.
+const subscriptions = attachSubscriptions(server, app);
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -38,6 +42,7 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, 10_000);
   force.unref();
+  await subscriptions.close();
   server.close(async () => {
     await app.close();
     process.exit(0);

@@ -47,6 +47,8 @@ async function isolatedDatabase(): Promise<{ source: DatabaseSource; drop(): Pro
 
 export interface TestApp extends App {
   dataDir: string;
+  /** The database this app runs on, so a second instance can share it (multi-instance tests). */
+  databaseSource: DatabaseSource;
   /** Sends a request to the app as a browser at BASE would. */
   request(pathname: string, init?: RequestInit & { cookie?: string }): Promise<Response>;
 }
@@ -77,6 +79,7 @@ export async function testApp(
   return {
     ...app,
     dataDir,
+    databaseSource: database.source,
     request(pathname, init = {}) {
       const headers = new Headers(init.headers);
       if (init.cookie) headers.set('cookie', init.cookie);

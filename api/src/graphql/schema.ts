@@ -3,6 +3,7 @@ import { builder } from './builder.ts';
 // Each domain registers its types on the one builder when its module loads.
 import '../users/types.ts';
 import '../tasks/types.ts';
+import '../live/types.ts';
 
 export const schema = builder.toSchema();
 

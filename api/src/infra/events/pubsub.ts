@@ -1,4 +1,7 @@
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 
 /**
  * The one pub/sub for live updates. Topics are per user, so a subscriber only ever receives its
@@ -7,10 +10,139 @@ import { createPubSub } from 'graphql-yoga';
 export type Channels = {
   /** A notification was written for this user. */
   'notification:added': [userId: string, payload: { notificationId: string }];
+  /** Some (ids) or all of this user's notifications were marked read. */
+  'notification:read': [userId: string, payload: { ids?: string[]; all?: true }];
+  /** Bytes of one of this user's uploads arrived, or the upload changed state. */
+  'upload:progress': [userId: string, payload: { uploadId: string; received: number; total: number; status: string }];
+  /** A piece of the assistant's reply to this user, as it is written. */
+  'assistant:delta': [userId: string, payload: AssistantDelta];
 };
 
-export function createEvents(options?: Parameters<typeof createPubSub<Channels>>[0]) {
-  return createPubSub<Channels>(options);
+export interface AssistantDelta {
+  /** The conversation the reply belongs to (already its final id for a new conversation). */
+  conversationId: string;
+  /** Echo of the client's streamId, so a browser can tell its own request's reply apart. */
+  streamId: string | null;
+  /** Text to append to what has arrived so far. */
+  delta: string;
+  /** The last piece: the reply is complete (or failed, then `error` says so). */
+  done: boolean;
+  error: string | null;
+}
+
+type TopicEvent = CustomEvent<unknown>;
+type PubSubTarget = NonNullable<NonNullable<Parameters<typeof createPubSub<Channels>>[0]>['eventTarget']>;
+
+export interface EventsOptions {
+  /** Share events through Redis with every instance on the same server. */
+  redisUrl?: string;
+  logger?: Pick<Logger, 'warn' | 'error' | 'info'>;
+}
+
+/**
+ * Wraps the Redis event target so that an outage neither crashes the app (ioredis rejects
+ * commands while the server is away; the target does not catch them) nor silences this
+ * instance: while Redis cannot take a publish, the event still reaches this instance's own
+ * subscribers. ioredis reconnects and re-subscribes by itself when Redis returns.
+ */
+function resilientRedisTarget(redisUrl: string, logger: EventsOptions['logger']) {
+  const options = {
+    // Keep retrying for ever, backing off to 2 s between attempts.
+    retryStrategy: (times: number) => Math.min(times * 100, 2000),
+    maxRetriesPerRequest: null,
+    lazyConnect: false,
+  };
+  // A publish while Redis is away must fail at once (we then deliver locally), not queue up.
+  const publisher = new Redis(redisUrl, { ...options, enableOfflineQueue: false });
+  const subscriber = new Redis(redisUrl, options);
+  let down = false;
+  for (const [name, client] of [
+    ['publish', publisher],
+    ['subscribe', subscriber],
+  ] as const) {
+    client.on('error', (error: Error) => {
+      if (!down)
+        logger?.error({ err: error, client: name }, 'Redis is unreachable: live updates stay on this instance');
+      down = true;
+    });
+    client.on('ready', () => {
+      if (down) logger?.info({ client: name }, 'Redis is back: live updates are shared again');
+      down = false;
+    });
+  }
+
+  const local = new EventTarget();
+  const redisTarget = createRedisEventTarget<TopicEvent>({
+    publishClient: {
+      publish: (channel: string, message: string) =>
+        publisher.publish(channel, message).catch((error: Error) => {
+          logger?.warn({ err: error, channel }, 'could not publish through Redis; delivering on this instance only');
+          local.dispatchEvent(new CustomEvent(channel, { detail: message === '' ? null : JSON.parse(message) }));
+          return 0;
+        }),
+    } as unknown as Redis,
+    subscribeClient: {
+      on: (event: string, listener: (...args: unknown[]) => void) => subscriber.on(event, listener),
+      subscribe: (channel: string) =>
+        subscriber
+          .subscribe(channel)
+          .catch((error: Error) => logger?.warn({ err: error, channel }, 'subscribe failed')),
+      unsubscribe: (channel: string) =>
+        subscriber
+          .unsubscribe(channel)
+          .catch((error: Error) => logger?.warn({ err: error, channel }, 'unsubscribe failed')),
+    } as unknown as Redis,
+  });
+
+  type Listener = Parameters<typeof redisTarget.addEventListener>[1];
+  const target: PubSubTarget = {
+    addEventListener(type: string, listener: Listener) {
+      redisTarget.addEventListener(type, listener);
+      local.addEventListener(type, listener as EventListener);
+    },
+    removeEventListener(type: string, listener: Listener) {
+      redisTarget.removeEventListener(type, listener);
+      local.removeEventListener(type, listener as EventListener);
+    },
+    dispatchEvent(event: TopicEvent) {
+      if (publisher.status === 'ready') return redisTarget.dispatchEvent(event);
+      return local.dispatchEvent(new CustomEvent(event.type, { detail: event.detail }));
+    },
+  };
+
+  return {
+    target,
+    /** Resolves once both connections are up (tests; the app starts without waiting). */
+    async ready() {
+      await Promise.all(
+        [publisher, subscriber].map(
+          (client) =>
+            client.status === 'ready' ||
+            new Promise<void>((resolve) => {
+              client.once('ready', () => resolve());
+            }),
+        ),
+      );
+    },
+    async close() {
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+export function createEvents(options: EventsOptions = {}) {
+  if (!options.redisUrl) {
+    return Object.assign(createPubSub<Channels>(), {
+      ready: async () => {},
+      close: async () => {},
+    });
+  }
+  const redis = resilientRedisTarget(options.redisUrl, options.logger);
+  return Object.assign(createPubSub<Channels>({ eventTarget: redis.target }), {
+    ready: redis.ready,
+    close: redis.close,
+  });
 }
 
 export type Events = ReturnType<typeof createEvents>;

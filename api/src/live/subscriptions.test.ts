@@ -1,0 +1,311 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { collect, listen, secondInstance, wsClient } from '../../test/live.ts';
+import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import type { App } from '../app.ts';
+import { createEvents } from '../infra/events/pubsub.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const NOTIFICATION_ADDED = 'subscription { notificationAdded { notificationId unreadCount } }';
+const UNREAD = 'subscription { unreadNotificationCount }';
+
+async function notify(app: App, userId: string, title = 'Call sheet ready') {
+  const n = await writeNotification(app.services.db, { userId, type: 'other', title, message: 'See the call sheet.' });
+  publishNotifications(app.services.events, [n]);
+  return n;
+}
+
+/** Repeats `act` until `done` holds: a subscription is live only once its (Redis) subscribe went through. */
+async function until(done: () => boolean, act: () => Promise<unknown>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await act();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('subscriptions across two instances on one Redis', () => {
+  let a: TestApp;
+  let b: Awaited<ReturnType<typeof secondInstance>>;
+  let serverA: Awaited<ReturnType<typeof listen>>;
+  let serverB: Awaited<ReturnType<typeof listen>>;
+
+  beforeAll(async () => {
+    a = await testApp({ REDIS_URL });
+    b = await secondInstance(a);
+    await Promise.all([a.services.events.ready(), b.services.events.ready()]);
+    serverA = await listen(a);
+    serverB = await listen(b);
+  });
+  afterAll(async () => {
+    await serverA?.close();
+    await serverB?.close();
+    await b?.close();
+    await a?.close();
+  });
+
+  it('delivers an event published through instance A to a graphql-ws subscriber on instance B', async () => {
+    const alice = await signedInUser(a);
+    const client = wsClient(serverB.ws, { cookie: alice.cookie });
+    const sub = collect<{ notificationAdded: { notificationId: string; unreadCount: number } }>(
+      client,
+      NOTIFICATION_ADDED,
+    );
+    const sent: string[] = [];
+    await until(
+      () => sub.results.length > 0,
+      async () => sent.push((await notify(a, alice.id)).id),
+    );
+    const first = sub.results[0]?.data?.notificationAdded;
+    expect(sent.map((id) => encodeGlobalID('Notification', id))).toContain(first?.notificationId);
+    expect(first?.unreadCount).toBeGreaterThanOrEqual(1);
+    await client.dispose();
+  });
+
+  it('never carries another user’s events', async () => {
+    const alice = await signedInUser(a);
+    const bob = await signedInUser(a);
+    const aliceClient = wsClient(serverB.ws, { cookie: alice.cookie });
+    const bobClient = wsClient(serverB.ws, { cookie: bob.cookie });
+    const aliceSub = collect<{ notificationAdded: { notificationId: string } }>(aliceClient, NOTIFICATION_ADDED);
+    const bobSub = collect<{ notificationAdded: { notificationId: string } }>(bobClient, NOTIFICATION_ADDED);
+    const bobsIds = new Set<string>();
+    const alicesIds = new Set<string>();
+    // Both subscriptions are live once each has heard one of its own events.
+    await until(
+      () => aliceSub.results.length > 0 && bobSub.results.length > 0,
+      async () => {
+        alicesIds.add(encodeGlobalID('Notification', (await notify(a, alice.id, 'For Alice')).id));
+        bobsIds.add(encodeGlobalID('Notification', (await notify(a, bob.id, 'For Bob')).id));
+      },
+    );
+    // Then a burst of Alice's events: Bob hears none of them.
+    for (let i = 0; i < 5; i++) alicesIds.add(encodeGlobalID('Notification', (await notify(a, alice.id)).id));
+    await aliceSub.next(6);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const r of bobSub.results) expect(bobsIds).toContain(r.data?.notificationAdded.notificationId);
+    for (const r of aliceSub.results) expect(alicesIds).toContain(r.data?.notificationAdded.notificationId);
+    await aliceClient.dispose();
+    await bobClient.dispose();
+  });
+
+  it('admits a connection by the token of /api/auth/firebase-token', async () => {
+    const alice = await signedInUser(a);
+    const { token } = (await (await a.request('/api/auth/firebase-token', { cookie: alice.cookie })).json()) as {
+      token: string;
+    };
+    const client = wsClient(serverA.ws, { token });
+    const sub = collect<{ unreadNotificationCount: number }>(client, UNREAD);
+    await sub.next(1);
+    expect(sub.results[0]?.data?.unreadNotificationCount).toBe(0);
+    await until(
+      () => sub.results.length > 1,
+      () => notify(b, alice.id),
+    );
+    expect(sub.results.at(-1)?.data?.unreadNotificationCount).toBeGreaterThanOrEqual(1);
+    await client.dispose();
+  });
+
+  it.each([
+    ['no credentials', {}],
+    ['a forged token', { token: 'not-a-token' }],
+    ['a forged cookie', { cookie: 'authjs.session-token=forged' }],
+  ])('refuses a subscription with %s', async (_name, auth) => {
+    const client = wsClient(serverB.ws, auth);
+    const sub = collect(client, UNREAD);
+    const { failure } = await sub.ended();
+    expect(sub.results).toEqual([]);
+    expect(failure).toBeDefined();
+    expect(client.closes).toContain(4403);
+    await client.dispose();
+  });
+});
+
+describe('subscriptions over server-sent events', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await testApp();
+  });
+  afterAll(() => app?.close());
+
+  async function sse(cookie: string | undefined, query: string) {
+    return app.request('/graphql', {
+      method: 'POST',
+      cookie,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query }),
+    });
+  }
+
+  /** Reads `data:` payloads from an event stream until `count` have arrived. */
+  async function readEvents(response: Response, count: number, onFirst?: () => Promise<unknown>) {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const events: unknown[] = [];
+    let buffer = '';
+    while (events.length < count) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+          .join('');
+        if (data) {
+          events.push(JSON.parse(data));
+          if (events.length === 1) await onFirst?.();
+        }
+        end = buffer.indexOf('\n\n');
+      }
+    }
+    await reader.cancel();
+    return events;
+  }
+
+  it('streams the unread count to the signed-in user', async () => {
+    const alice = await signedInUser(app);
+    const response = await sse(alice.cookie, UNREAD);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = await readEvents(response, 2, () => notify(app, alice.id));
+    expect(events).toEqual([{ data: { unreadNotificationCount: 0 } }, { data: { unreadNotificationCount: 1 } }]);
+  });
+
+  it('refuses a subscription without a session', async () => {
+    const response = await sse(undefined, UNREAD);
+    expect(response.status).toBe(401);
+  });
+
+  it('carries upload progress only to its owner', async () => {
+    const alice = await signedInUser(app);
+    const bob = await signedInUser(app);
+    const live = await sse(alice.cookie, 'subscription { uploadProgress { uploadId percent status } }');
+    const read = readEvents(live, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    app.services.events.publish('upload:progress', bob.id, {
+      uploadId: 'bobs',
+      received: 1,
+      total: 2,
+      status: 'uploading',
+    });
+    app.services.events.publish('upload:progress', alice.id, {
+      uploadId: 'alices',
+      received: 50,
+      total: 200,
+      status: 'uploading',
+    });
+    expect(await read).toEqual([
+      { data: { uploadProgress: { uploadId: 'alices', percent: 25, status: 'uploading' } } },
+    ]);
+  });
+});
+
+describe('a Redis outage', () => {
+  // A Redis of our own, so stopping it disturbs nobody else's tests.
+  let redis: ChildProcess | undefined;
+  let port: number;
+  let a: TestApp;
+  let b: Awaited<ReturnType<typeof secondInstance>>;
+  let serverA: Awaited<ReturnType<typeof listen>>;
+  let serverB: Awaited<ReturnType<typeof listen>>;
+  const logged: string[] = [];
+
+  async function startRedis() {
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    // Ready when it answers a connection.
+    for (let i = 0; i < 100; i++) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        }).on('error', () => resolve(false));
+      });
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('redis-server did not start');
+  }
+
+  async function stopRedis() {
+    const child = redis;
+    if (!child || child.exitCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  beforeAll(async () => {
+    port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    await startRedis();
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
+    a = await testApp({ REDIS_URL: `redis://127.0.0.1:${port}` });
+    b = await secondInstance(a);
+    // Instance A logs to our list: the outage must be reported.
+    await a.services.events.close();
+    a.services.events = createEvents({ redisUrl: `redis://127.0.0.1:${port}`, logger });
+    await Promise.all([a.services.events.ready(), b.services.events.ready()]);
+    serverA = await listen(a);
+    serverB = await listen(b);
+  });
+  afterAll(async () => {
+    await serverA?.close();
+    await serverB?.close();
+    await b?.close();
+    await a?.close();
+    await stopRedis();
+  });
+
+  it('is logged, does not crash the app, and events flow again when Redis returns', async () => {
+    const alice = await signedInUser(a);
+    const onA = collect<{ notificationAdded: { notificationId: string } }>(
+      wsClient(serverA.ws, { cookie: alice.cookie }),
+      NOTIFICATION_ADDED,
+    );
+    const onB = collect<{ notificationAdded: { notificationId: string } }>(
+      wsClient(serverB.ws, { cookie: alice.cookie }),
+      NOTIFICATION_ADDED,
+    );
+    await until(
+      () => onA.results.length > 0 && onB.results.length > 0,
+      () => notify(a, alice.id),
+    );
+
+    await stopRedis();
+    await new Promise((r) => setTimeout(r, 300));
+    const heardOnA = onA.results.length;
+    // Publishing while Redis is away neither throws nor goes unheard on this instance.
+    await notify(a, alice.id, 'During the outage');
+    await onA.next(heardOnA + 1);
+    expect((await a.request('/api/health')).status).toBe(200);
+    expect(logged.some((line) => line.includes('Redis is unreachable'))).toBe(true);
+
+    await startRedis();
+    await Promise.all([a.services.events.ready(), b.services.events.ready()]);
+    const heardOnB = onB.results.length;
+    await until(
+      () => onB.results.length > heardOnB,
+      () => notify(a, alice.id, 'After the outage'),
+      10_000,
+    );
+    expect(logged.some((line) => line.includes('Redis is back'))).toBe(true);
+  });
+});

@@ -1,0 +1,115 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { Repeater } from 'graphql-yoga';
+import { builder } from '../graphql/builder.ts';
+import type { AssistantDelta } from '../infra/events/pubsub.ts';
+import { ownEvents, unreadCount, uploadProgressOf } from './rules.ts';
+
+// Subscriptions carry only the subscriber's own events: every topic is keyed by the viewer's id,
+// taken from the session that opened the subscription, never from an argument.
+
+builder.subscriptionType({ description: 'Live updates for the signed-in user.' });
+
+const NotificationAddedEvent = builder
+  .objectRef<{ notificationId: string; unreadCount: number }>('NotificationAddedEvent')
+  .implement({
+    description: 'A new notification for the signed-in user.',
+    fields: (t) => ({
+      notificationId: t.id({
+        description: 'The global id of the Notification.',
+        resolve: (e) => encodeGlobalID('Notification', e.notificationId),
+      }),
+      unreadCount: t.exposeInt('unreadCount', { description: 'Unread notifications now, this one included.' }),
+    }),
+  });
+
+builder.subscriptionField('notificationAdded', (t) =>
+  t.field({
+    type: NotificationAddedEvent,
+    description: 'Each notification written for the signed-in user, as it is written.',
+    subscribe: (_root, _args, ctx) => ownEvents(ctx, 'notification:added'),
+    resolve: async (event, _args, ctx) => ({
+      notificationId: event.notificationId,
+      unreadCount: await unreadCount(ctx),
+    }),
+  }),
+);
+
+builder.subscriptionField('unreadNotificationCount', (t) =>
+  t.int({
+    description: 'How many notifications are unread: now, then each time it may have changed.',
+    subscribe: (_root, _args, ctx) =>
+      new Repeater<null>(async (push, stop) => {
+        const added = ownEvents(ctx, 'notification:added');
+        const read = ownEvents(ctx, 'notification:read');
+        const forward = async (events: AsyncIterable<unknown>) => {
+          for await (const _ of events) await push(null);
+        };
+        await push(null);
+        void forward(added).catch(stop);
+        void forward(read).catch(stop);
+        await stop;
+        await Promise.all([added.return?.(), read.return?.()]);
+      }),
+    resolve: (_event, _args, ctx) => unreadCount(ctx),
+  }),
+);
+
+const UploadProgress = builder
+  .objectRef<{ uploadId: string; received: number; total: number; status: string }>('UploadProgress')
+  .implement({
+    description: 'How far one of the signed-in user’s uploads has come.',
+    fields: (t) => ({
+      uploadId: t.exposeID('uploadId'),
+      received: t.exposeFloat('received', { description: 'Bytes received so far.' }),
+      total: t.exposeFloat('total', { description: 'Bytes expected in all (0 when unknown).' }),
+      percent: t.int({
+        description: '0–100.',
+        resolve: (p) => (p.total > 0 ? Math.min(100, Math.floor((p.received / p.total) * 100)) : 0),
+      }),
+      status: t.exposeString('status'),
+    }),
+  });
+
+builder.subscriptionField('uploadProgress', (t) =>
+  t.field({
+    type: UploadProgress,
+    description: 'Progress of the signed-in user’s uploads (only the one named, when uploadId is given).',
+    args: { uploadId: t.arg.id({ required: false }) },
+    subscribe: (_root, args, ctx) => uploadProgressOf(ctx, args.uploadId ? String(args.uploadId) : null),
+    resolve: (p) => p,
+  }),
+);
+
+const AssistantReplyDelta = builder.objectRef<AssistantDelta>('AssistantReplyDelta').implement({
+  description: 'A piece of the assistant’s reply as it is written.',
+  fields: (t) => ({
+    conversationId: t.id({
+      description: 'The global id of the conversation (final even for a conversation the message starts).',
+      resolve: (d) => encodeGlobalID('AssistantConversation', d.conversationId),
+    }),
+    streamId: t.exposeString('streamId', {
+      nullable: true,
+      description: 'The streamId the message was sent with, if any.',
+    }),
+    delta: t.exposeString('delta', { description: 'Text to append to the reply so far.' }),
+    done: t.exposeBoolean('done', { description: 'True on the last piece.' }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Set on the last piece when the reply failed; nothing of it was saved.',
+    }),
+  }),
+});
+
+builder.subscriptionField('assistantReply', (t) =>
+  t.field({
+    type: AssistantReplyDelta,
+    description:
+      'The assistant’s replies to the signed-in user as they stream (optionally one conversation or stream).',
+    args: {
+      streamId: t.arg.string({ required: false }),
+    },
+    subscribe: (_root, args, ctx) =>
+      ownEvents(ctx, 'assistant:delta', (d) => !args.streamId || d.streamId === args.streamId),
+    resolve: (d) => d,
+  }),
+);

@@ -1,0 +1,69 @@
+import type { Server } from 'node:http';
+import type { Http2SecureServer, Http2Server } from 'node:http2';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { App } from '../app.ts';
+import type { Viewer } from '../auth/sessions.ts';
+
+type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
+
+/**
+ * GraphQL over WebSocket (graphql-ws) on the app's own HTTP server and path (/graphql), for
+ * browsers that subscribe to live updates. A connection is admitted only for a signed-in person:
+ * the session cookie of the upgrade request, or the short-lived token of GET
+ * /api/auth/firebase-token sent as the connection's `token` (or `Authorization: Bearer …`) param.
+ */
+export function attachSubscriptions(server: Server | Http2Server | Http2SecureServer, app: App) {
+  const wss = new WebSocketServer({ server: server as Server, path: '/graphql' });
+  const viewers = new WeakMap<object, Viewer>();
+
+  const disposable = useServer<Record<string, unknown> | undefined>(
+    {
+      execute: (args) => (args.rootValue as Enveloped).execute(args as ExecutionArgs),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args as ExecutionArgs),
+      onConnect: async (ctx) => {
+        const headers = new Headers();
+        const cookie = ctx.extra.request.headers.cookie;
+        if (cookie) headers.set('cookie', cookie);
+        const params = ctx.connectionParams ?? {};
+        const bearer =
+          (typeof params.token === 'string' && params.token) ||
+          (typeof params.authorization === 'string' && params.authorization.replace(/^Bearer\s+/i, '')) ||
+          (typeof params.Authorization === 'string' && params.Authorization.replace(/^Bearer\s+/i, ''));
+        if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+        const viewer = await app.viewerFor(headers).catch(() => null);
+        if (!viewer) return false; // closes with 4403 Forbidden
+        viewers.set(ctx.extra.socket, viewer);
+        return true;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const viewer = viewers.get(ctx.extra.socket);
+        if (!viewer) return [new GraphQLError('Unauthorized')];
+        const enveloped = app.yoga.getEnveloped({ viewer, params: payload, request: ctx.extra.request });
+        const document = enveloped.parse(payload.query);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        return {
+          schema: enveloped.schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: enveloped,
+        };
+      },
+      onError: (_ctx, _id, _payload, errors) => {
+        app.logger.warn({ errors: errors.map((e) => e.message) }, 'subscription error');
+      },
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { type HttpBindings, serve } from '@hono/node-server';
+import { type Client, createClient } from 'graphql-ws';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { type App, createApp } from '../src/app.ts';
+import { attachSubscriptions } from '../src/live/websocket.ts';
+import type { TestApp } from './harness.ts';
+
+/** An app listening on a real port, with WebSocket subscriptions attached as main.ts does. */
+export async function listen(app: App) {
+  const server = serve({ fetch: (req, env) => app.fetch(req, env as HttpBindings), port: 0, hostname: '127.0.0.1' });
+  if (!server.listening) await once(server, 'listening');
+  const subscriptions = attachSubscriptions(server, app);
+  const { port } = server.address() as AddressInfo;
+  return {
+    http: `http://127.0.0.1:${port}`,
+    ws: `ws://127.0.0.1:${port}/graphql`,
+    async close() {
+      await subscriptions.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/**
+ * A second instance of `first`'s app: same database and secret (so the same sessions are valid),
+ * with its own pub/sub. Closing it leaves the shared database to `first`.
+ */
+export async function secondInstance(first: TestApp, env: { redisUrl?: string } = {}) {
+  const app = await createApp(
+    { ...first.config, redisUrl: env.redisUrl ?? first.config.redisUrl },
+    { database: first.databaseSource, logger: pino({ level: 'silent' }) },
+  );
+  return Object.assign(app, {
+    async close() {
+      await app.services.events.close();
+      if (first.databaseSource.kind === 'postgres') await app.database.close();
+    },
+  });
+}
+
+/** A graphql-ws client that connects like a browser with this cookie (and/or a token). */
+export function wsClient(url: string, auth: { cookie?: string; token?: string } = {}) {
+  class BrowserSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers: auth.cookie ? { cookie: auth.cookie } : {} });
+    }
+  }
+  const closes: number[] = [];
+  const client = createClient({
+    url,
+    webSocketImpl: BrowserSocket,
+    connectionParams: auth.token ? { token: auth.token } : undefined,
+    retryAttempts: 0,
+    lazy: true,
+    on: { closed: (event) => closes.push((event as { code: number }).code) },
+  });
+  return Object.assign(client, { closes });
+}
+
+/** Collects a subscription's results; `next(n)` waits until n have arrived. */
+export function collect<T = Record<string, unknown>>(client: Client, query: string, variables = {}) {
+  const results: { data?: T; errors?: readonly { message: string }[] }[] = [];
+  let failure: unknown;
+  let completed = false;
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  const unsubscribe = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (value) => {
+        results.push(value as (typeof results)[number]);
+        wake();
+      },
+      error: (error) => {
+        failure = error;
+        wake();
+      },
+      complete: () => {
+        completed = true;
+        wake();
+      },
+    },
+  );
+  return {
+    results,
+    get failure() {
+      return failure;
+    },
+    get completed() {
+      return completed;
+    },
+    unsubscribe,
+    async next(count: number, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (results.length < count) {
+        if (failure !== undefined) throw new Error(`subscription failed: ${JSON.stringify(failure)}`);
+        if (completed) throw new Error('subscription completed early');
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`timed out waiting for ${count} results, got ${results.length}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, left);
+        });
+      }
+      return results;
+    },
+    /** Waits until the subscription ends with an error (or closes), returning what ended it. */
+    async ended(timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (failure === undefined && !completed && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, deadline - Date.now());
+        });
+      }
+      return { failure, completed };
+    },
+  };
+}
