@@ -135,8 +135,12 @@ export function galleryInput(form: GalleryForm):
   };
 }
 
-export function projectInput(form: { name: string; description: string; type: string }) {
+export function projectInput(form: {
+  name: string;
+  description: string;
+  type: string;
+}): { error: string } | { input: { name: string; description: string | null; type: string } } {
   const name = form.name.trim();
-  if (!name) return { error: 'Project name is required.' } as const;
-  return { input: { name, description: form.description.trim() || null, type: form.type || 'campaign' } } as const;
+  if (!name) return { error: 'Project name is required.' };
+  return { input: { name, description: form.description.trim() || null, type: form.type || 'campaign' } };
 }

@@ -1,0 +1,185 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { Link } from 'react-router-dom';
+import { formatAge } from '../../lib/format.ts';
+import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
+
+export interface GalleryCardData {
+  id: string;
+  name: string;
+  description?: string | null;
+  location?: string | null;
+  movieTvShow?: string | null;
+  propertyType?: string | null;
+  tags: readonly string[];
+  isPublic: boolean;
+  photoCount: number;
+  /** The cover's thumbnail URL, or null for no cover. */
+  coverUrl?: string | null;
+  createdAt: string;
+}
+
+export interface GalleryCardActions {
+  onEdit: () => void;
+  onShare: () => void;
+  onDelete: () => void;
+}
+
+const menuItemClass =
+  'block w-full px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100 dark:text-slate-200 dark:data-focus:bg-slate-800';
+
+export function PublicBadge({ isPublic }: { isPublic: boolean }) {
+  return (
+    <span
+      className={`rounded-full px-2 py-0.5 text-xs font-medium ${
+        isPublic
+          ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200'
+          : 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'
+      }`}
+    >
+      {isPublic ? 'Public' : 'Private'}
+    </span>
+  );
+}
+
+export function photoCountText(count: number) {
+  return `${count} ${count === 1 ? 'photo' : 'photos'}`;
+}
+
+export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData; actions: GalleryCardActions }) {
+  const { shown, more } = visibleTags(gallery.tags);
+  const href = `/galleries/${encodeURIComponent(gallery.id)}`;
+  return (
+    <article
+      data-testid="gallery-card"
+      className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md dark:border-slate-700 dark:bg-slate-900"
+    >
+      <Link
+        to={href}
+        className="block focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
+        aria-label={`Open gallery ${gallery.name}`}
+      >
+        <div className="aspect-video w-full bg-slate-100 dark:bg-slate-800">
+          {gallery.coverUrl ? (
+            <img src={gallery.coverUrl} alt="" loading="lazy" className="h-full w-full object-cover" />
+          ) : (
+            <div className="flex h-full items-center justify-center text-slate-400" aria-hidden="true">
+              <svg
+                viewBox="0 0 24 24"
+                className="h-10 w-10"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.5"
+                aria-hidden="true"
+              >
+                <rect x="3" y="5" width="18" height="14" rx="2" />
+                <circle cx="8.5" cy="10" r="1.5" />
+                <path d="M21 16l-5-5-9 8" />
+              </svg>
+            </div>
+          )}
+        </div>
+      </Link>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="min-w-0 flex-1 truncate text-base font-semibold text-slate-900 dark:text-slate-100">
+            <Link to={href} className="hover:underline focus:outline-none focus-visible:underline">
+              {gallery.name}
+            </Link>
+          </h3>
+          <PublicBadge isPublic={gallery.isPublic} />
+          <Menu>
+            <MenuButton
+              className="-mr-1 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-100"
+              aria-label={`Actions for ${gallery.name}`}
+            >
+              <svg viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor" aria-hidden="true">
+                <circle cx="10" cy="4" r="1.5" />
+                <circle cx="10" cy="10" r="1.5" />
+                <circle cx="10" cy="16" r="1.5" />
+              </svg>
+            </MenuButton>
+            <MenuItems
+              anchor="bottom end"
+              className="z-40 w-44 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+            >
+              <MenuItem>
+                <Link to={href} className={menuItemClass}>
+                  View Gallery
+                </Link>
+              </MenuItem>
+              <MenuItem>
+                <button type="button" onClick={actions.onEdit} className={menuItemClass}>
+                  Edit Gallery
+                </button>
+              </MenuItem>
+              <MenuItem>
+                <button type="button" onClick={actions.onShare} className={menuItemClass}>
+                  Share Gallery
+                </button>
+              </MenuItem>
+              <MenuItem>
+                <button
+                  type="button"
+                  onClick={actions.onDelete}
+                  className={`${menuItemClass} text-red-600 dark:text-red-400`}
+                >
+                  Delete Gallery
+                </button>
+              </MenuItem>
+            </MenuItems>
+          </Menu>
+        </div>
+        {gallery.description && (
+          <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-400">{gallery.description}</p>
+        )}
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          {[
+            gallery.movieTvShow,
+            gallery.location,
+            gallery.propertyType && labelOf(PROPERTY_TYPES, gallery.propertyType),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+        {shown.length > 0 && (
+          <ul className="flex flex-wrap gap-1" aria-label="Tags">
+            {shown.map((tag) => (
+              <li
+                key={tag}
+                className="rounded bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+              >
+                {tag}
+              </li>
+            ))}
+            {more && (
+              <li className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+                {more}
+              </li>
+            )}
+          </ul>
+        )}
+        <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-500 dark:text-slate-400">
+          <span data-testid="photo-count">{photoCountText(gallery.photoCount)}</span>
+          <time dateTime={gallery.createdAt}>{formatAge(gallery.createdAt)}</time>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function GalleryCardSkeleton() {
+  return (
+    <div
+      data-testid="gallery-skeleton"
+      aria-hidden="true"
+      className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700"
+    >
+      <div className="aspect-video w-full animate-pulse bg-slate-200 dark:bg-slate-800" />
+      <div className="space-y-2 p-4">
+        <div className="h-4 w-2/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+        <div className="h-3 w-full animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+        <div className="h-3 w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import { type ReactNode, useEffect } from 'react';
+import { formatDateTime, formatFileSize } from '../../lib/format.ts';
+import { formatCoordinates, type Photo, previewUrl } from './photos.ts';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs uppercase tracking-wide text-slate-400">{label}</dt>
+      <dd className="text-sm text-slate-100">{children}</dd>
+    </div>
+  );
+}
+
+/** One photo at preview size with its metadata; arrow keys move through the gallery. */
+export function Lightbox({
+  photos,
+  index,
+  onIndex,
+  onClose,
+  actions,
+}: {
+  photos: readonly Photo[];
+  index: number | null;
+  onIndex: (index: number) => void;
+  onClose: () => void;
+  actions?: (photo: Photo) => ReactNode;
+}) {
+  const photo = index === null ? undefined : photos[index];
+  const hasPrev = index !== null && index > 0;
+  const hasNext = index !== null && index < photos.length - 1;
+
+  useEffect(() => {
+    if (index === null) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'ArrowLeft' && hasPrev) onIndex(index - 1);
+      if (event.key === 'ArrowRight' && hasNext) onIndex(index + 1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [index, hasPrev, hasNext, onIndex]);
+
+  const navButton =
+    'absolute top-1/2 -translate-y-1/2 rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-30';
+
+  return (
+    <Dialog open={photo !== undefined} onClose={onClose} className="relative z-50">
+      <div className="fixed inset-0 bg-black/90" aria-hidden="true" />
+      <div className="fixed inset-0 flex flex-col lg:flex-row">
+        {photo && (
+          <DialogPanel className="flex h-full w-full flex-col lg:flex-row" data-testid="lightbox">
+            <div className="relative flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
+              <img
+                key={photo.id}
+                src={previewUrl(photo.objectPath)}
+                alt={photo.name}
+                className="max-h-full max-w-full object-contain"
+              />
+              <button
+                type="button"
+                className={`${navButton} left-2`}
+                onClick={() => hasPrev && onIndex((index ?? 0) - 1)}
+                disabled={!hasPrev}
+                aria-label="Previous photo"
+              >
+                <svg
+                  viewBox="0 0 20 20"
+                  className="h-6 w-6"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <path d="M12 4l-6 6 6 6" />
+                </svg>
+              </button>
+              <button
+                type="button"
+                className={`${navButton} right-2`}
+                onClick={() => hasNext && onIndex((index ?? 0) + 1)}
+                disabled={!hasNext}
+                aria-label="Next photo"
+              >
+                <svg
+                  viewBox="0 0 20 20"
+                  className="h-6 w-6"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <path d="M8 4l6 6-6 6" />
+                </svg>
+              </button>
+            </div>
+            <aside className="max-h-[40vh] w-full overflow-y-auto border-t border-white/10 bg-slate-950 p-4 lg:max-h-none lg:w-80 lg:border-t-0 lg:border-l">
+              <div className="flex items-start justify-between gap-2">
+                <DialogTitle className="text-base font-semibold break-all text-white">{photo.name}</DialogTitle>
+                <button
+                  type="button"
+                  onClick={onClose}
+                  className="rounded p-1 text-slate-300 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+                  aria-label="Close"
+                >
+                  <svg viewBox="0 0 20 20" className="h-5 w-5" aria-hidden="true">
+                    <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                  </svg>
+                </button>
+              </div>
+              <p className="mt-1 text-xs text-slate-400">
+                {(index ?? 0) + 1} of {photos.length}
+              </p>
+              <dl className="mt-4 space-y-3">
+                <Fact label="Camera">{[photo.camera, photo.lens].filter(Boolean).join(' · ') || 'Unknown'}</Fact>
+                <Fact label="Taken">{photo.takenAt ? formatDateTime(photo.takenAt) : 'Unknown'}</Fact>
+                <Fact label="Dimensions">
+                  {photo.width && photo.height ? `${photo.width} × ${photo.height}` : 'Unknown'}
+                </Fact>
+                <Fact label="Location">
+                  {photo.gps ? (
+                    <a
+                      className="underline hover:text-indigo-300"
+                      href={`https://www.openstreetmap.org/?mlat=${photo.gps.latitude}&mlon=${photo.gps.longitude}#map=16/${photo.gps.latitude}/${photo.gps.longitude}`}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      {formatCoordinates(photo.gps)}
+                    </a>
+                  ) : (
+                    'No GPS data'
+                  )}
+                </Fact>
+                <Fact label="Size">{formatFileSize(photo.size)}</Fact>
+                {photo.tags.length > 0 && <Fact label="Tags">{photo.tags.join(', ')}</Fact>}
+              </dl>
+              <div className="mt-4 flex flex-wrap gap-2">
+                <a
+                  href={photo.objectPath}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="rounded-md border border-white/20 px-3 py-1.5 text-sm text-white hover:bg-white/10"
+                >
+                  Open original
+                </a>
+                {actions?.(photo)}
+              </div>
+            </aside>
+          </DialogPanel>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,102 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { columnsFor, gridUrl, type Photo } from './photos.ts';
+
+const GAP = 8;
+
+/**
+ * The gallery's photos as a grid of thumbnails. Only the rows in view (plus a few) are in the DOM,
+ * so 10,000 photos scroll as smoothly as 10; reaching the end asks for the next page.
+ */
+export function PhotoGrid({
+  photos,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  onOpen,
+  coverId,
+}: {
+  photos: readonly Photo[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  onOpen: (index: number) => void;
+  coverId?: string | null;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const columns = columnsFor(width);
+  const cell = width > 0 ? (width - GAP * (columns - 1)) / columns : 180;
+  const rowCount = Math.ceil(photos.length / columns);
+
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => cell + GAP,
+    overscan: 4,
+  });
+
+  // Row height depends on the width; re-measure when the columns change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cell is the trigger
+  useEffect(() => virtualizer.measure(), [cell, virtualizer]);
+
+  const rows = virtualizer.getVirtualItems();
+  const lastRow = rows[rows.length - 1];
+  useEffect(() => {
+    if (lastRow && lastRow.index >= rowCount - 3 && hasMore && !loadingMore) onLoadMore();
+  }, [lastRow, rowCount, hasMore, loadingMore, onLoadMore]);
+
+  return (
+    <div ref={scrollRef} data-testid="photo-grid" className="h-[calc(100vh-16rem)] min-h-80 overflow-y-auto rounded-lg">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+        {rows.map((row) => {
+          const start = row.index * columns;
+          return (
+            <div
+              key={row.key}
+              className="absolute left-0 flex w-full"
+              style={{ top: row.start, height: cell, gap: GAP }}
+            >
+              {photos.slice(start, start + columns).map((photo, i) => (
+                <button
+                  key={photo.id}
+                  type="button"
+                  onClick={() => onOpen(start + i)}
+                  className="relative shrink-0 overflow-hidden rounded-md bg-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-slate-800"
+                  style={{ width: cell, height: cell }}
+                  aria-label={`Open ${photo.name}`}
+                  data-testid="photo-tile"
+                >
+                  <img
+                    src={gridUrl(photo.objectPath)}
+                    alt={photo.name}
+                    loading="lazy"
+                    decoding="async"
+                    className="h-full w-full object-cover"
+                    draggable={false}
+                  />
+                  {photo.id === coverId && (
+                    <span className="absolute top-1 left-1 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
+                      Cover
+                    </span>
+                  )}
+                </button>
+              ))}
+            </div>
+          );
+        })}
+      </div>
+      {loadingMore && <p className="py-3 text-center text-sm text-slate-500">Loading more photos…</p>}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// What the gallery screen knows about a photo, derived from a file record and the metadata the
+// storage layer read from its bytes (contracts: File.metadata.image {width, height, takenAt,
+// camera, lens, gps {latitude, longitude}}).
+
+export interface GeoPoint {
+  latitude: number;
+  longitude: number;
+}
+
+export interface Photo {
+  /** The file id. */
+  id: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  objectPath: string;
+  width?: number;
+  height?: number;
+  takenAt?: string;
+  camera?: string;
+  lens?: string;
+  gps?: GeoPoint;
+  tags: readonly string[];
+}
+
+export function gridUrl(objectPath: string) {
+  return `${objectPath}?variant=grid`;
+}
+
+export function previewUrl(objectPath: string) {
+  return `${objectPath}?variant=preview`;
+}
+
+function finite(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/** Reads the image facts out of a file's metadata JSON, ignoring anything malformed. */
+export function imageFacts(metadata: unknown): Pick<Photo, 'width' | 'height' | 'takenAt' | 'camera' | 'lens' | 'gps'> {
+  const image = (metadata as { image?: Record<string, unknown> } | null)?.image;
+  if (!image || typeof image !== 'object') return {};
+  const gps = image.gps as Record<string, unknown> | undefined;
+  const latitude = finite(gps?.latitude);
+  const longitude = finite(gps?.longitude);
+  return {
+    width: finite(image.width),
+    height: finite(image.height),
+    takenAt: text(image.takenAt),
+    camera: text(image.camera),
+    lens: text(image.lens),
+    gps:
+      latitude !== undefined && longitude !== undefined && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+        ? { latitude, longitude }
+        : undefined,
+  };
+}
+
+export function isPhoto(mimeType: string) {
+  return mimeType.startsWith('image/');
+}
+
+export function formatCoordinates({ latitude, longitude }: GeoPoint) {
+  const lat = `${Math.abs(latitude).toFixed(5)}° ${latitude >= 0 ? 'N' : 'S'}`;
+  const lon = `${Math.abs(longitude).toFixed(5)}° ${longitude >= 0 ? 'E' : 'W'}`;
+  return `${lat}, ${lon}`;
+}
+
+/** How many grid columns fit a width: at least 2 on a phone, tiles of about 180 px on desktops. */
+export function columnsFor(width: number) {
+  if (width <= 0) return 2;
+  return Math.max(2, Math.min(8, Math.floor(width / 180)));
+}
