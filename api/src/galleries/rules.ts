@@ -6,6 +6,7 @@ import { publishNotifications, writeNotification } from '../notifications/rules.
 import { isUuid, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
+import { optionalText, requiredText } from './input.ts';
 import { type AccessMode, galleryAccessWhere, projectMemberWhere } from './access.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -36,14 +37,6 @@ export function splitTags(value: string | string[]): string[] {
   return [...new Set(parts.map((t) => t.trim()).filter((t) => t !== ''))];
 }
 
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text.` })
-    .trim()
-    .max(max, `${label} is too long (at most ${max} characters).`)
-    .transform((v) => (v === '' ? null : v))
-    .nullish();
-
 // An empty select sends '' (the spec forbids empty option values, so '' only ever means "none").
 const optionalChoice = <T extends readonly [string, ...string[]]>(label: string, values: T) =>
   z
@@ -51,11 +44,7 @@ const optionalChoice = <T extends readonly [string, ...string[]]>(label: string,
     .transform((v) => (v === '' ? null : v))
     .nullish();
 
-const nameField = z
-  .string({ error: 'Gallery name is required.' })
-  .trim()
-  .min(1, 'Gallery name is required.')
-  .max(200, 'Gallery name is too long (at most 200 characters).');
+const nameField = requiredText('Gallery name is required.', 200, 'Gallery name is too long (at most 200 characters).');
 
 const galleryFields = {
   description: optionalText('Description', 5000),
@@ -86,16 +75,16 @@ export const galleryUpdateInput = z.strictObject({
 export type GalleryCreateInput = z.input<typeof galleryCreateInput>;
 export type GalleryUpdateInput = z.input<typeof galleryUpdateInput>;
 
-const fileIdsInput = z
-  .array(z.string({ error: 'fileIds must be a list of file ids.' }), { error: 'fileIds must be a list of file ids.' })
-  .min(1, 'Choose at least one file to add.')
-  .max(1000, 'At most 1000 files can be added at once.');
+const fileIdsInput = z.preprocess(
+  (v) => (v == null ? [] : v),
+  z
+    .array(z.string({ error: 'fileIds must be a list of file ids.' }), { error: 'fileIds must be a list of file ids.' })
+    .min(1, 'Choose at least one file to add.')
+    .max(1000, 'At most 1000 files can be added at once.'),
+);
 
 const shareInput = z.strictObject({
-  projectId: z
-    .string({ error: 'Please select a project to share with.' })
-    .trim()
-    .min(1, 'Please select a project to share with.'),
+  projectId: requiredText('Please select a project to share with.', 100, 'Project not found.'),
   permission: z
     .enum(['read', 'write'], { error: 'Permission must be read or write.' })
     .nullish()

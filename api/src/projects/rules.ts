@@ -5,23 +5,12 @@ import { projectMemberWhere } from '../galleries/access.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
+import { optionalText, requiredText } from '../galleries/input.ts';
 
 export const PROJECT_TYPES = ['campaign', 'movie', 'tv_show', 'commercial'] as const satisfies readonly ProjectType[];
 
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text.` })
-    .trim()
-    .max(max, `${label} is too long (at most ${max} characters).`)
-    .transform((v) => (v === '' ? null : v))
-    .nullish();
-
 export const projectInput = z.strictObject({
-  name: z
-    .string({ error: 'Project name is required.' })
-    .trim()
-    .min(1, 'Project name is required.')
-    .max(200, 'Project name is too long (at most 200 characters).'),
+  name: requiredText('Project name is required.', 200, 'Project name is too long (at most 200 characters).'),
   description: optionalText('Description', 5000),
   type: z
     .enum(PROJECT_TYPES, { error: `Project type must be one of ${PROJECT_TYPES.join(', ')}.` })
@@ -30,12 +19,12 @@ export const projectInput = z.strictObject({
 });
 
 export const memberInput = z.strictObject({
-  email: z
-    .string({ error: 'Enter the e-mail address of the person to add.' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Enter the e-mail address of the person to add.')
-    .pipe(z.email({ error: 'Enter a valid e-mail address.' })),
+  email: requiredText('Enter the e-mail address of the person to add.', 320, 'That e-mail address is too long.').pipe(
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.email({ error: 'Enter a valid e-mail address.' })),
+  ),
 });
 
 /** The person's name as others see it. */

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { addFilesToGallery } from './rules.ts';
+import { call, makeFile, makeGallery } from './testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let app: TestApp;
+let owner: User;
+beforeAll(async () => {
+  app = await testApp();
+  owner = await signedInUser(app);
+});
+afterAll(() => app.close());
+
+const ids = (items: { fileId: string }[]) => items.map((i) => i.fileId);
+
+describe('gallery items', () => {
+  it('adds files in the order given, ignores duplicates, removes and reorders', async () => {
+    const g = await makeGallery(app, owner.cookie);
+    const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((n) => makeFile(app, owner.id, `${n}.jpg`)));
+    if (!a || !b || !c || !d) throw new Error('files');
+    const first = await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, {
+      fileIds: [b.id, a.id, b.id],
+    });
+    expect(first.status).toBe(201);
+    expect(ids(first.body)).toEqual([b.id, a.id]);
+    const second = await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, {
+      fileIds: [a.id, c.id, d.id],
+    });
+    expect(ids(second.body)).toEqual([c.id, d.id]);
+    const list = async () => ids((await call(app, owner.cookie, 'GET', `/api/galleries/${g.id}/items`)).body);
+    expect(await list()).toEqual([b.id, a.id, c.id, d.id]);
+
+    // Move d before a, then b to the end.
+    expect(
+      (await call(app, owner.cookie, 'PATCH', `/api/galleries/${g.id}/items/${d.id}`, { beforeFileId: a.id })).status,
+    ).toBe(200);
+    expect(await list()).toEqual([b.id, d.id, a.id, c.id]);
+    await call(app, owner.cookie, 'PATCH', `/api/galleries/${g.id}/items/${b.id}`, { beforeFileId: null });
+    expect(await list()).toEqual([d.id, a.id, c.id, b.id]);
+    const badMove = await call(app, owner.cookie, 'PATCH', `/api/galleries/${g.id}/items/${b.id}`, { beforeFileId: 7 });
+    expect(badMove.status).toBe(400);
+
+    expect((await call(app, owner.cookie, 'DELETE', `/api/galleries/${g.id}/items/${a.id}`)).status).toBe(200);
+    expect(await list()).toEqual([d.id, c.id, b.id]);
+    expect((await call(app, owner.cookie, 'DELETE', `/api/galleries/${g.id}/items/${a.id}`)).status).toBe(404);
+
+    const activity = await app.database.prisma.activity.findMany({
+      where: { resourceId: g.id, action: 'file_added_to_gallery' },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(activity.map((x) => x.metadata)).toEqual([
+      { fileCount: 2, fileNames: ['b.jpg', 'a.jpg'] },
+      { fileCount: 2, fileNames: ['c.jpg', 'd.jpg'] },
+    ]);
+  });
+
+  it.each([
+    [{}, 400, 'Choose at least one file to add.'],
+    [{ fileIds: [] }, 400, 'Choose at least one file to add.'],
+    [{ fileIds: 'abc' }, 400, 'fileIds must be a list of file ids.'],
+    [{ fileIds: ['not-a-uuid'] }, 404, 'File not found'],
+    [{ fileIds: [randomUUID()] }, 404, 'File not found'],
+  ])('refuses %j', async (body, status, message) => {
+    const g = await makeGallery(app, owner.cookie);
+    const answer = await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, body);
+    expect(answer.status).toBe(status);
+    expect(answer.body.message).toContain(message);
+  });
+
+  it('addFilesToGallery serves other domains', async () => {
+    const g = await makeGallery(app, owner.cookie);
+    const f = await makeFile(app, owner.id);
+    const ctx = { ...app.services, viewer: { id: owner.id, email: owner.email, sessionId: 's' } };
+    expect(ids(await addFilesToGallery(ctx, g.id, [f.id]))).toEqual([f.id]);
+  });
+
+  it('pages through 10,000 photos by keyset, quickly at the far end', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Huge' });
+    const db = app.database.prisma;
+    const upload = await makeFile(app, owner.id);
+    const total = 10_000;
+    const fileIds = Array.from({ length: total }, () => randomUUID());
+    for (let i = 0; i < total; i += 2000) {
+      const chunk = fileIds.slice(i, i + 2000);
+      await db.file.createMany({
+        data: chunk.map((id, j) => ({
+          id,
+          ownerId: owner.id,
+          name: `frame-${i + j}.jpg`,
+          originalName: `frame-${i + j}.jpg`,
+          objectUrl: upload.objectUrl,
+          objectPath: upload.objectPath,
+        })),
+      });
+      await db.galleryItem.createMany({
+        data: chunk.map((fileId, j) => ({ galleryId: g.id, fileId, position: i + j, addedById: owner.id })),
+      });
+    }
+    // Walk to the end in pages of 500; the last pages must cost what the first ones do.
+    let after: string | undefined;
+    let seen = 0;
+    const timings: number[] = [];
+    for (;;) {
+      const started = performance.now();
+      const page = await call(
+        app,
+        owner.cookie,
+        'GET',
+        `/api/galleries/${g.id}/items?limit=500${after ? `&after=${after}` : ''}`,
+      );
+      timings.push(performance.now() - started);
+      expect(page.status).toBe(200);
+      if (page.body.length === 0) break;
+      expect(page.body[0].file.name).toBe(`frame-${seen}.jpg`);
+      seen += page.body.length;
+      after = page.body.at(-1).cursor;
+    }
+    expect(seen).toBe(total);
+    const early = Math.max(...timings.slice(1, 4));
+    const late = Math.max(...timings.slice(-4, -1));
+    expect(late).toBeLessThan(Math.max(early * 3, 250));
+
+    const gallery = await call(app, owner.cookie, 'GET', `/api/galleries/${g.id}`);
+    expect(gallery.body.photoCount).toBe(total);
+    const bad = await call(app, owner.cookie, 'GET', `/api/galleries/${g.id}/items?after=zzz`);
+    expect(bad.status).toBe(400);
+    expect((await call(app, owner.cookie, 'GET', `/api/galleries/${g.id}/items?limit=0`)).status).toBe(400);
+  });
+});

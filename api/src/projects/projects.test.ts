@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { call, makeProject } from '../galleries/testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let app: TestApp;
+let owner: User;
+let member: User;
+let outsider: User;
+beforeAll(async () => {
+  app = await testApp();
+  owner = await signedInUser(app, { name: 'Pat Producer' });
+  member = await signedInUser(app);
+  outsider = await signedInUser(app);
+});
+afterAll(() => app.close());
+
+describe('creating projects', () => {
+  it('creates a campaign by default and makes the creator its owner member', async () => {
+    const { status, body } = await call(app, owner.cookie, 'POST', '/api/projects', {
+      name: '  Spring spot ',
+      description: '',
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({
+      name: 'Spring spot',
+      description: null,
+      type: 'campaign',
+      ownerId: owner.id,
+      memberCount: 1,
+    });
+    const members = await app.database.prisma.projectMember.findMany({ where: { projectId: body.id } });
+    expect(members).toEqual([expect.objectContaining({ userId: owner.id, role: 'owner' })]);
+  });
+
+  it.each(['campaign', 'movie', 'tv_show', 'commercial'])('accepts the type %s', async (type) => {
+    expect((await makeProject(app, owner.cookie, { type })).type).toBe(type);
+  });
+
+  it.each([
+    [{}, 'Project name is required.'],
+    [{ name: '   ' }, 'Project name is required.'],
+    [{ name: null }, 'Project name is required.'],
+    [{ name: 'x', type: 'documentary' }, 'Project type must be one of campaign, movie, tv_show, commercial.'],
+  ])('refuses %j', async (input, message) => {
+    const { status, body } = await call(app, owner.cookie, 'POST', '/api/projects', input);
+    expect(status).toBe(400);
+    expect(body.message).toBe(message);
+  });
+
+  it("lists only the viewer's projects, newest first", async () => {
+    const mine = await signedInUser(app);
+    const first = await makeProject(app, mine.cookie, { name: 'First' });
+    const second = await makeProject(app, mine.cookie, { name: 'Second' });
+    const list = await call(app, mine.cookie, 'GET', '/api/projects');
+    expect(list.body.map((p: { id: string }) => p.id)).toEqual([second.id, first.id]);
+  });
+});
+
+describe('members', () => {
+  let projectId: string;
+  beforeAll(async () => {
+    projectId = (await makeProject(app, owner.cookie, { name: 'Night Shoot' })).id;
+  });
+
+  it('the owner adds an existing user by e-mail; they are told and see the project', async () => {
+    const { status, body } = await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/members`, {
+      email: `  ${member.email.toUpperCase()} `,
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ userId: member.id, role: 'member', user: { email: member.email } });
+    const note = await app.database.prisma.notification.findFirstOrThrow({ where: { userId: member.id } });
+    expect(note).toMatchObject({ type: 'team', title: 'Added to a project' });
+    expect(note.message).toBe('Pat Producer added you to the project "Night Shoot".');
+
+    const list = await call(app, member.cookie, 'GET', '/api/projects');
+    expect(list.body.map((p: { id: string }) => p.id)).toContain(projectId);
+    const project = await call(app, member.cookie, 'GET', `/api/projects/${projectId}`);
+    expect(project.body).toMatchObject({ name: 'Night Shoot', role: 'member' });
+    expect(project.body.members.map((m: { userId: string }) => m.userId)).toEqual([owner.id, member.id]);
+  });
+
+  it('says clearly what is wrong with an e-mail', async () => {
+    const cases = [
+      [{}, 400, 'Enter the e-mail address of the person to add.'],
+      [{ email: 'not-an-email' }, 400, 'Enter a valid e-mail address.'],
+      [
+        { email: 'nobody@example.com' },
+        404,
+        'No one with that e-mail address has an account yet; they need to sign up first.',
+      ],
+      [{ email: member.email }, 409, 'That person is already a member of this project.'],
+    ] as const;
+    for (const [body, status, message] of cases) {
+      const answer = await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/members`, body);
+      expect([answer.status, answer.body.message]).toEqual([status, message]);
+    }
+  });
+
+  it('only the owner adds or removes others; a member may leave; the owner stays', async () => {
+    const byMember = await call(app, member.cookie, 'POST', `/api/projects/${projectId}/members`, {
+      email: outsider.email,
+    });
+    expect(byMember).toMatchObject({ status: 403, body: { message: 'Only the project owner can add members.' } });
+    const removeOwner = await call(app, member.cookie, 'DELETE', `/api/projects/${projectId}/members/${owner.id}`);
+    expect(removeOwner.status).toBe(403);
+    const ownerLeaves = await call(app, owner.cookie, 'DELETE', `/api/projects/${projectId}/members/${owner.id}`);
+    expect(ownerLeaves).toMatchObject({
+      status: 400,
+      body: { message: 'The project owner cannot be removed from the project.' },
+    });
+
+    expect(
+      (await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/members`, { email: outsider.email })).status,
+    ).toBe(201);
+    expect((await call(app, owner.cookie, 'DELETE', `/api/projects/${projectId}/members/${outsider.id}`)).status).toBe(
+      200,
+    );
+    expect((await call(app, outsider.cookie, 'GET', `/api/projects/${projectId}`)).status).toBe(404);
+    expect((await call(app, owner.cookie, 'DELETE', `/api/projects/${projectId}/members/${outsider.id}`)).status).toBe(
+      404,
+    );
+
+    expect((await call(app, member.cookie, 'DELETE', `/api/projects/${projectId}/members/${member.id}`)).status).toBe(
+      200,
+    );
+    expect((await call(app, member.cookie, 'GET', `/api/projects/${projectId}/members`)).status).toBe(404);
+  });
+});
