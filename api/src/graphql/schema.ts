@@ -4,6 +4,7 @@ import { builder } from './builder.ts';
 import '../users/types.ts';
 import '../tasks/types.ts';
 import '../live/types.ts';
+import '../files/types.ts';
 
 export const schema = builder.toSchema();
 

@@ -1,0 +1,677 @@
+import { z } from 'zod';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { File, FileVersion, Folder } from '../generated/prisma/client.ts';
+import type { ViewerContext } from '../context.ts';
+import { recordActivity } from '../activity/rules.ts';
+import { fileAccessWhere } from '../galleries/access.ts';
+import { publishNotifications } from '../notifications/rules.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { parse } from '../shared/validation.ts';
+import { claimUpload, releaseObjects, uploadIdFrom } from '../storage/uploads.ts';
+
+type Tx = Prisma.TransactionClient;
+
+// Interactive transactions default to 5 s; an embedded database on a busy machine needs more room.
+const TX = { timeout: 20_000, maxWait: 10_000 } as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id from a URL or an argument: anything that is not a uuid cannot name a record (404, not a 500). */
+function recordId(id: string, what: string): string {
+  if (!UUID.test(id)) throw new NotFoundError(what);
+  return id.toLowerCase();
+}
+
+// ───────────────────────────── inputs ─────────────────────────────
+
+/** A folder reference from a client: null, '' or 'root' mean the top level (the spec's 'root' maps to null). */
+const folderRef = z
+  .union([z.string(), z.null()], { error: 'folderId must be a folder id, "root" or null.' })
+  .transform((v) => (v === null || v === '' || v === 'root' ? null : v));
+
+const folderName = z
+  .string({ error: 'Folder name is required.' })
+  .trim()
+  .min(1, 'Folder name is required.')
+  .max(255, 'Folder name is too long (255 characters at most).')
+  .refine((v) => !/[/\\]/.test(v), 'Folder names cannot contain / or \\.');
+
+const fileName = z
+  .string({ error: 'File name is required.' })
+  .trim()
+  .min(1, 'File name is required.')
+  .max(255, 'File name is too long (255 characters at most).');
+
+/**
+ * Tags arrive as a list or as the spec's comma-separated text: trimmed, empties dropped, repeats
+ * removed. They are kept in lower case so that a tag search finds "Exterior" and "exterior" alike
+ * through the tags index.
+ */
+export const tagsInput = z
+  .union([z.array(z.string({ error: 'tags must be text.' })), z.string()], {
+    error: 'tags must be a list of text or comma-separated text.',
+  })
+  .transform((v) => {
+    const list = (typeof v === 'string' ? v.split(',') : v.flatMap((t) => t.split(',')))
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t !== '');
+    return [...new Set(list)];
+  })
+  .refine((tags) => tags.length <= 100, 'A file can have at most 100 tags.')
+  .refine((tags) => tags.every((t) => t.length <= 100), 'A tag can be at most 100 characters.');
+
+const metadataInput = z.record(z.string(), z.unknown(), { error: 'metadata must be an object.' });
+
+// Facts the server derived from the bytes (storage writes them); a client cannot overwrite them.
+const SERVER_METADATA_KEYS = ['image', 'thumbnails'];
+
+function clientMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  const copy = { ...(metadata ?? {}) };
+  for (const key of SERVER_METADATA_KEYS) delete copy[key];
+  return copy;
+}
+
+function asObject(value: Prisma.JsonValue | null | undefined): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export const FILE_SORTS = ['recent', 'name', 'size', 'type'] as const;
+export type FileSort = (typeof FILE_SORTS)[number];
+
+const sortInput = z.enum(FILE_SORTS, { error: 'sort must be one of recent, name, size, type.' }).default('recent');
+
+/** The file manager's sort orders (SPEC.md section 9); the id breaks ties so cursors stay stable. */
+export function fileOrderBy(sort: FileSort): Prisma.FileOrderByWithRelationInput[] {
+  switch (sort) {
+    case 'name':
+      return [{ name: 'asc' }, { id: 'asc' }];
+    case 'size':
+      return [{ size: 'desc' }, { id: 'asc' }];
+    case 'type':
+      return [{ mimeType: 'asc' }, { name: 'asc' }, { id: 'asc' }];
+    default:
+      return [{ createdAt: 'desc' }, { id: 'asc' }];
+  }
+}
+
+export function parseSort(sort: unknown): FileSort {
+  return parse(sortInput, sort ?? undefined);
+}
+
+// ───────────────────────────── folders ─────────────────────────────
+
+/** One of the viewer's folders, or a 404 (someone else's folder looks exactly like a missing one). */
+export async function folderOfViewer(ctx: ViewerContext, id: string, db: Tx | ViewerContext['db'] = ctx.db) {
+  const folder = await db.folder.findFirst({ where: { id: recordId(id, 'Folder'), ownerId: ctx.viewer.id } });
+  if (!folder) throw new NotFoundError('Folder');
+  return folder;
+}
+
+/** Resolves a client's folder reference (null/'root' = top level) to one of the viewer's folder ids. */
+async function targetFolderId(ctx: ViewerContext, ref: string | null, db: Tx | ViewerContext['db'] = ctx.db) {
+  if (ref === null) return null;
+  return (await folderOfViewer(ctx, ref, db)).id;
+}
+
+async function assertFolderNameFree(tx: Tx, ownerId: string, parentId: string | null, name: string, exceptId?: string) {
+  const clash = await tx.folder.findFirst({
+    where: {
+      ownerId,
+      parentId,
+      name: { equals: name, mode: 'insensitive' },
+      ...(exceptId ? { id: { not: exceptId } } : {}),
+    },
+    select: { id: true },
+  });
+  if (clash) {
+    throw new ConflictError(
+      `A folder named "${name}" already exists ${parentId ? 'in this folder' : 'at the top level'}.`,
+    );
+  }
+}
+
+export const createFolderInput = z.strictObject({
+  name: folderName,
+  parentId: folderRef.optional(),
+});
+
+export async function createFolder(ctx: ViewerContext, input: unknown): Promise<Folder> {
+  const data = parse(createFolderInput, input);
+  return ctx.db.$transaction(async (tx) => {
+    const parentId = await targetFolderId(ctx, data.parentId ?? null, tx);
+    await assertFolderNameFree(tx, ctx.viewer.id, parentId, data.name);
+    const folder = await tx.folder.create({ data: { ownerId: ctx.viewer.id, parentId, name: data.name } });
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'folder_created',
+      resourceType: 'folder',
+      resourceId: folder.id,
+      resourceName: folder.name,
+    });
+    return folder;
+  }, TX);
+}
+
+export async function listFolders(ctx: ViewerContext, parentRef: unknown): Promise<Folder[]> {
+  const ref = parse(folderRef.optional(), parentRef ?? undefined) ?? null;
+  const parentId = await targetFolderId(ctx, ref);
+  return ctx.db.folder.findMany({
+    where: { ownerId: ctx.viewer.id, parentId },
+    orderBy: [{ name: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export const updateFolderInput = z.strictObject({
+  name: folderName.optional(),
+  parentId: folderRef.optional(),
+});
+
+/** Renames and/or moves a folder. A folder cannot move into itself or anything below it. */
+export async function updateFolder(ctx: ViewerContext, id: string, input: unknown): Promise<Folder> {
+  const data = parse(updateFolderInput, input);
+  return ctx.db.$transaction(async (tx) => {
+    const folder = await folderOfViewer(ctx, id, tx);
+    const name = data.name ?? folder.name;
+    let parentId = folder.parentId;
+    if (data.parentId !== undefined) {
+      parentId = await targetFolderId(ctx, data.parentId, tx);
+      if (parentId !== null) await assertNotInside(tx, folder.id, parentId);
+    }
+    if (name !== folder.name || parentId !== folder.parentId) {
+      await assertFolderNameFree(tx, ctx.viewer.id, parentId, name, folder.id);
+    }
+    return tx.folder.update({ where: { id: folder.id }, data: { name, parentId } });
+  }, TX);
+}
+
+export function renameFolder(ctx: ViewerContext, id: string, name: unknown) {
+  return updateFolder(ctx, id, { name });
+}
+
+export function moveFolder(ctx: ViewerContext, id: string, parentId: unknown) {
+  return updateFolder(ctx, id, { parentId });
+}
+
+/** Refuses to put `folderId` under `newParentId` when that is the folder itself or one of its descendants. */
+async function assertNotInside(tx: Tx, folderId: string, newParentId: string) {
+  const seen = new Set<string>();
+  let current: string | null = newParentId;
+  while (current !== null && !seen.has(current)) {
+    if (current === folderId)
+      throw new ValidationError('A folder cannot be moved into itself or one of its subfolders.', 'parentId');
+    seen.add(current);
+    const parent: { parentId: string | null } | null = await tx.folder.findUnique({
+      where: { id: current },
+      select: { parentId: true },
+    });
+    current = parent?.parentId ?? null;
+  }
+}
+
+/** Every folder below `rootId` (not including it), deepest level last. */
+async function descendantLevels(tx: Tx, ownerId: string, rootId: string): Promise<string[][]> {
+  const all = await tx.folder.findMany({ where: { ownerId }, select: { id: true, parentId: true } });
+  const children = new Map<string, string[]>();
+  for (const f of all) {
+    if (!f.parentId) continue;
+    children.set(f.parentId, [...(children.get(f.parentId) ?? []), f.id]);
+  }
+  const levels: string[][] = [];
+  let frontier = [rootId];
+  while (frontier.length > 0) {
+    frontier = frontier.flatMap((id) => children.get(id) ?? []);
+    if (frontier.length > 0) levels.push(frontier);
+  }
+  return levels;
+}
+
+export interface DeleteFolderResult {
+  id: string;
+  deletedFolders: number;
+  deletedFiles: number;
+}
+
+/**
+ * Deletes a folder. One with content is refused unless `recursive` is asked for explicitly; then
+ * its subfolders and files go too, and the files' bytes are handed to the cleanup pass.
+ */
+export async function deleteFolder(
+  ctx: ViewerContext,
+  id: string,
+  options: { recursive?: boolean } = {},
+): Promise<DeleteFolderResult> {
+  return ctx.db.$transaction(async (tx) => {
+    const folder = await folderOfViewer(ctx, id, tx);
+    const levels = await descendantLevels(tx, ctx.viewer.id, folder.id);
+    const folderIds = [folder.id, ...levels.flat()];
+    const files = await tx.file.findMany({
+      where: { folderId: { in: folderIds } },
+      select: { id: true, name: true, size: true, objectPath: true, versions: { select: { objectPath: true } } },
+    });
+    if (!options.recursive && (levels.length > 0 || files.length > 0)) {
+      throw new ConflictError(
+        `The folder "${folder.name}" is not empty. Move or delete what is in it first, or delete it together with its contents.`,
+      );
+    }
+    await removeFiles(ctx, tx, files);
+    // Children before parents: a folder's parent link refuses to dangle.
+    for (const level of [...levels].reverse()) await tx.folder.deleteMany({ where: { id: { in: level } } });
+    await tx.folder.delete({ where: { id: folder.id } });
+    return { id: folder.id, deletedFolders: folderIds.length, deletedFiles: files.length };
+  }, TX);
+}
+
+// ───────────────────────────── files ─────────────────────────────
+
+/** The JSON shape of a file record in REST answers: sizes are plain numbers of bytes. */
+export function fileJson(file: File) {
+  return { ...file, size: Number(file.size) };
+}
+
+export function versionJson(version: FileVersion, currentVersion: number) {
+  return { ...version, size: Number(version.size), isCurrent: version.version === currentVersion };
+}
+
+export const createFileInput = z.strictObject({
+  name: fileName,
+  originalName: z.string({ error: 'originalName must be text.' }).trim().max(255).optional(),
+  mimeType: z.string({ error: 'mimeType must be text.' }).trim().max(255).optional(),
+  // The size the client reports is ignored: the stored size is what actually arrived.
+  size: z.number({ error: 'size must be a number of bytes.' }).nonnegative().optional(),
+  objectUrl: z.string({ error: 'objectUrl is required.' }).min(1, 'objectUrl is required.'),
+  folderId: folderRef.optional(),
+  isPublic: z.boolean({ error: 'isPublic must be true or false.' }).optional(),
+  tags: tagsInput.optional(),
+  metadata: metadataInput.optional(),
+});
+
+export type CreateFileInput = z.input<typeof createFileInput>;
+
+export interface CreatedFile {
+  file: File;
+  /** 1 for a new file; higher when the upload became a new version of a file with the same name. */
+  version: number;
+}
+
+/**
+ * Records an uploaded file (the spec's POST /api/files). The upload is claimed in the same
+ * transaction, so the size, checksum and detected type are the server's, not the client's. A file
+ * with the same name in the same folder becomes a new version of that file rather than a twin.
+ */
+export async function createFileRecord(ctx: ViewerContext, input: unknown): Promise<CreatedFile> {
+  const data = parse(createFileInput, input);
+  const result = await ctx.db.$transaction(async (tx) => {
+    const folderId = await targetFolderId(ctx, data.folderId ?? null, tx);
+    const claim = await claimUpload(tx, ctx.viewer, data.objectUrl);
+    const mimeType = claim.mimeType || data.mimeType || 'application/octet-stream';
+    const metadata = { ...clientMetadata(data.metadata), ...asObject(claim.metadata) } as Prisma.InputJsonObject;
+    const existing = await tx.file.findFirst({
+      where: { ownerId: ctx.viewer.id, folderId, name: data.name },
+      orderBy: { createdAt: 'asc' },
+    });
+    let file: File;
+    let version = 1;
+    if (existing) {
+      const latest = await tx.fileVersion.aggregate({ where: { fileId: existing.id }, _max: { version: true } });
+      version = (latest._max.version ?? 0) + 1;
+      file = await tx.file.update({
+        where: { id: existing.id },
+        data: {
+          originalName: data.originalName || data.name,
+          mimeType,
+          size: claim.size,
+          checksum: claim.checksum,
+          objectUrl: claim.objectPath,
+          objectPath: claim.objectPath,
+          metadata,
+          // Tags the person gave the earlier versions still describe the file.
+          tags: [...new Set([...existing.tags, ...(data.tags ?? [])])],
+          ...(data.isPublic !== undefined && { isPublic: data.isPublic }),
+        },
+      });
+    } else {
+      file = await tx.file.create({
+        data: {
+          ownerId: ctx.viewer.id,
+          folderId,
+          name: data.name,
+          originalName: data.originalName || data.name,
+          mimeType,
+          size: claim.size,
+          checksum: claim.checksum,
+          objectUrl: claim.objectPath,
+          objectPath: claim.objectPath,
+          isPublic: data.isPublic ?? false,
+          tags: data.tags ?? [],
+          metadata,
+        },
+      });
+    }
+    await tx.fileVersion.create({
+      data: {
+        fileId: file.id,
+        version,
+        objectPath: claim.objectPath,
+        size: claim.size,
+        mimeType,
+        checksum: claim.checksum,
+        createdById: ctx.viewer.id,
+      },
+    });
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'file_uploaded',
+      resourceType: 'file',
+      resourceId: file.id,
+      resourceName: file.name,
+      metadata: { size: Number(claim.size), ...(version > 1 && { version }) },
+    });
+    const notification = await noteUploadFinished(tx, ctx.viewer.id, file.name);
+    return { file, version, notification };
+  }, TX);
+  publishNotifications(ctx.events, [result.notification]);
+  return { file: result.file, version: result.version };
+}
+
+const UPLOAD_NOTICE_TITLE = 'Upload complete';
+const UPLOAD_NOTICE_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Tells the uploader their upload finished. A batch of uploads should not bury the bell under one
+ * notice per file: an unread notice from the last ten minutes is updated ("3 files finished
+ * uploading") instead of adding another.
+ */
+async function noteUploadFinished(tx: Tx, userId: string, fileName: string) {
+  const recent = await tx.notification.findFirst({
+    where: {
+      userId,
+      type: 'file',
+      title: UPLOAD_NOTICE_TITLE,
+      isRead: false,
+      createdAt: { gte: new Date(Date.now() - UPLOAD_NOTICE_WINDOW_MS) },
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (recent) {
+    const before = Number(/^(\d+) files /.exec(recent.message)?.[1] ?? 1);
+    return tx.notification.update({
+      where: { id: recent.id },
+      data: { message: `${before + 1} files finished uploading.` },
+    });
+  }
+  return tx.notification.create({
+    data: {
+      userId,
+      type: 'file',
+      title: UPLOAD_NOTICE_TITLE,
+      message: `${fileName} finished uploading.`,
+      link: '/files',
+    },
+  });
+}
+
+/** A file the viewer may read (own, public, or in a gallery they can see), or a 404. */
+export async function fileForViewer(ctx: ViewerContext, id: string): Promise<File> {
+  const file = await ctx.db.file.findFirst({
+    where: { id: recordId(id, 'File'), AND: [fileAccessWhere(ctx.viewer.id, 'read')] },
+  });
+  if (!file) throw new NotFoundError('File');
+  return file;
+}
+
+/** A file the viewer may change (their own). Others' files, even readable ones, are a 404 here. */
+async function ownFile(ctx: ViewerContext, id: string, db: Tx | ViewerContext['db'] = ctx.db): Promise<File> {
+  const file = await db.file.findFirst({
+    where: { id: recordId(id, 'File'), AND: [fileAccessWhere(ctx.viewer.id, 'write')] },
+  });
+  if (!file) throw new NotFoundError('File');
+  return file;
+}
+
+export const listFilesInput = z.strictObject({
+  folderId: folderRef.optional(),
+  sort: sortInput.optional(),
+});
+
+/** The viewer's files in one folder (the top level when folderId is absent, null or 'root'). */
+export async function listFiles(ctx: ViewerContext, input: unknown = {}): Promise<File[]> {
+  const { where, orderBy } = await listFilesQuery(ctx, input);
+  return ctx.db.file.findMany({ where, orderBy });
+}
+
+/** The where/orderBy of a folder listing, for callers that page it themselves (GraphQL connections). */
+export async function listFilesQuery(ctx: ViewerContext, input: unknown = {}) {
+  const data = parse(listFilesInput, input);
+  const folderId = await targetFolderId(ctx, data.folderId ?? null);
+  return {
+    where: { ownerId: ctx.viewer.id, folderId } satisfies Prisma.FileWhereInput,
+    orderBy: fileOrderBy(data.sort ?? 'recent'),
+  };
+}
+
+export const RECENT_FILES_LIMIT = 20;
+
+/** The viewer's most recently uploaded files, in any folder. */
+export function recentFilesQuery(ctx: ViewerContext) {
+  return {
+    where: { ownerId: ctx.viewer.id } satisfies Prisma.FileWhereInput,
+    orderBy: fileOrderBy('recent'),
+  };
+}
+
+export function recentFiles(ctx: ViewerContext, limit = RECENT_FILES_LIMIT): Promise<File[]> {
+  return ctx.db.file.findMany({ ...recentFilesQuery(ctx), take: limit });
+}
+
+export const updateFileInput = z.strictObject({
+  name: fileName.optional(),
+  tags: tagsInput.optional(),
+  // Merged into what is there: the AI analysis and the auto-tagged flag arrive after the upload.
+  metadata: metadataInput.optional(),
+  folderId: folderRef.optional(),
+  isPublic: z.boolean({ error: 'isPublic must be true or false.' }).optional(),
+});
+
+export async function updateFile(ctx: ViewerContext, id: string, input: unknown): Promise<File> {
+  const data = parse(updateFileInput, input);
+  return ctx.db.$transaction(async (tx) => {
+    const file = await ownFile(ctx, id, tx);
+    const name = data.name ?? file.name;
+    const folderId = data.folderId !== undefined ? await targetFolderId(ctx, data.folderId, tx) : file.folderId;
+    if (name !== file.name || folderId !== file.folderId) {
+      // Same name in the same folder means "the same file" (new uploads become versions of it).
+      const clash = await tx.file.findFirst({
+        where: { ownerId: ctx.viewer.id, folderId, name, id: { not: file.id } },
+        select: { id: true },
+      });
+      if (clash) {
+        throw new ConflictError(
+          `A file named "${name}" already exists ${folderId ? 'in that folder' : 'at the top level'}.`,
+        );
+      }
+    }
+    return tx.file.update({
+      where: { id: file.id },
+      data: {
+        name,
+        folderId,
+        ...(data.tags !== undefined && { tags: data.tags }),
+        ...(data.isPublic !== undefined && { isPublic: data.isPublic }),
+        ...(data.metadata !== undefined && {
+          metadata: { ...asObject(file.metadata), ...clientMetadata(data.metadata) } as Prisma.InputJsonObject,
+        }),
+      },
+    });
+  }, TX);
+}
+
+type RemovableFile = Pick<File, 'id' | 'name' | 'size' | 'objectPath'> & { versions: { objectPath: string }[] };
+
+/** Deletes file records with their versions and gallery places, and releases their bytes. */
+async function removeFiles(ctx: ViewerContext, tx: Tx, files: RemovableFile[]) {
+  if (files.length === 0) return;
+  const ids = files.map((f) => f.id);
+  const objectPaths = [...new Set(files.flatMap((f) => [f.objectPath, ...f.versions.map((v) => v.objectPath)]))];
+  await tx.gallery.updateMany({ where: { coverImageId: { in: ids } }, data: { coverImageId: null } });
+  await tx.galleryItem.deleteMany({ where: { fileId: { in: ids } } });
+  await tx.fileVersion.deleteMany({ where: { fileId: { in: ids } } });
+  await tx.file.deleteMany({ where: { id: { in: ids } } });
+  await releaseObjects(tx, objectPaths);
+  for (const f of files) {
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'file_deleted',
+      resourceType: 'file',
+      resourceId: f.id,
+      resourceName: f.name,
+      metadata: { size: Number(f.size) },
+    });
+  }
+}
+
+export async function deleteFile(ctx: ViewerContext, id: string): Promise<{ id: string }> {
+  return ctx.db.$transaction(async (tx) => {
+    const file = await ownFile(ctx, id, tx);
+    const versions = await tx.fileVersion.findMany({ where: { fileId: file.id }, select: { objectPath: true } });
+    await removeFiles(ctx, tx, [{ ...file, versions }]);
+    return { id: file.id };
+  }, TX);
+}
+
+// ───────────────────────────── versions ─────────────────────────────
+
+/** A readable file's versions, newest first, and which one is current. */
+export async function listVersions(ctx: ViewerContext, fileId: string) {
+  const file = await fileForViewer(ctx, fileId);
+  const versions = await ctx.db.fileVersion.findMany({ where: { fileId: file.id }, orderBy: { version: 'desc' } });
+  return { file, versions, currentVersion: versions[0]?.version ?? 1 };
+}
+
+/**
+ * Makes an earlier version current again. History is kept: the restored bytes become a new,
+ * newest version, so every earlier state stays reachable.
+ */
+export async function restoreVersion(ctx: ViewerContext, fileId: string, versionInput: unknown) {
+  const version = parse(
+    z.coerce
+      .number({ error: 'version must be a version number.' })
+      .int('version must be a whole number.')
+      .positive('version must be a version number.'),
+    versionInput,
+  );
+  return ctx.db.$transaction(async (tx) => {
+    const file = await ownFile(ctx, fileId, tx);
+    const chosen = await tx.fileVersion.findUnique({ where: { fileId_version: { fileId: file.id, version } } });
+    if (!chosen) throw new NotFoundError('Version');
+    const latest = await tx.fileVersion.aggregate({ where: { fileId: file.id }, _max: { version: true } });
+    const current = latest._max.version ?? 1;
+    if (chosen.version === current) {
+      throw new ValidationError(`Version ${version} is already the current version.`, 'version');
+    }
+    // What storage learned about those bytes (dimensions, EXIF) stays with their upload.
+    const uploadId = uploadIdFrom(chosen.objectPath);
+    const upload = uploadId
+      ? await tx.upload.findUnique({ where: { id: uploadId }, select: { metadata: true } })
+      : null;
+    const metadata = { ...clientMetadata(asObject(file.metadata)), ...asObject(upload?.metadata) };
+    const restored = await tx.fileVersion.create({
+      data: {
+        fileId: file.id,
+        version: current + 1,
+        objectPath: chosen.objectPath,
+        size: chosen.size,
+        mimeType: chosen.mimeType,
+        checksum: chosen.checksum,
+        createdById: ctx.viewer.id,
+      },
+    });
+    const updated = await tx.file.update({
+      where: { id: file.id },
+      data: {
+        objectPath: chosen.objectPath,
+        objectUrl: chosen.objectPath,
+        size: chosen.size,
+        mimeType: chosen.mimeType,
+        checksum: chosen.checksum,
+        metadata: metadata as Prisma.InputJsonObject,
+      },
+    });
+    return { file: updated, version: restored };
+  }, TX);
+}
+
+// ───────────────────────────── search ─────────────────────────────
+
+export const searchQueryInput = z
+  .string({ error: 'Search query must be longer than 2 characters.' })
+  .trim()
+  .min(3, 'Search query must be longer than 2 characters.')
+  .max(200, 'Search query is too long (200 characters at most).');
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The files a user may read, in SQL: mirrors fileAccessWhere (galleries/access.ts) for queries
+ * Prisma cannot express. files.test.ts checks the two agree.
+ */
+export function readableFileSql(userId: string, alias = 'f') {
+  const f = Prisma.raw(`"${alias}"`);
+  return Prisma.sql`(
+    ${f}."ownerId" = ${userId}::uuid
+    OR ${f}."isPublic"
+    OR EXISTS (
+      SELECT 1 FROM "GalleryItem" gi JOIN "Gallery" g ON g.id = gi."galleryId"
+      WHERE gi."fileId" = ${f}.id
+        AND (g."ownerId" = ${userId}::uuid OR EXISTS (
+          SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
+          WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${userId}::uuid))
+    )
+  )`;
+}
+
+/**
+ * Ids of the files matching a search, best first: an exact name, then a name that starts with
+ * the query, then a tag, then trigram similarity. One SQL query over the readable files; the
+ * ILIKE and % conditions use the pg_trgm indexes on name and originalName, the && the tags index.
+ */
+export async function searchFileIds(
+  ctx: ViewerContext,
+  q: unknown,
+  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
+): Promise<string[]> {
+  const query = parse(searchQueryInput, q);
+  const lower = query.toLowerCase();
+  const contains = `%${escapeLike(lower)}%`;
+  const prefix = `${escapeLike(lower)}%`;
+  const words = [...new Set([lower, ...lower.split(/[\s,]+/).filter((w) => w.length > 0)])];
+  const rows = await ctx.db.$queryRaw<{ id: string }[]>(Prisma.sql`
+    SELECT f.id::text AS id
+    FROM "File" f
+    WHERE ${readableFileSql(ctx.viewer.id)}
+      AND (
+        f.name ILIKE ${contains} OR f."originalName" ILIKE ${contains}
+        OR f.name % ${query} OR f."originalName" % ${query}
+        OR f.tags && ${words}::text[]
+      )
+    ORDER BY
+      (CASE WHEN lower(f.name) = ${lower} OR lower(f."originalName") = ${lower} THEN 4 ELSE 0 END
+       + CASE WHEN lower(f.name) LIKE ${prefix} OR lower(f."originalName") LIKE ${prefix} THEN 2 ELSE 0 END
+       + CASE WHEN f.tags && ${words}::text[] THEN 1.5 ELSE 0 END
+       + GREATEST(similarity(f.name, ${query}), similarity(f."originalName", ${query}))) DESC,
+      f."createdAt" DESC, f.id
+    LIMIT ${limit} OFFSET ${offset}`);
+  return rows.map((r) => r.id);
+}
+
+/** Puts records back into the order of `ids` (a findMany by ids does not keep it). */
+export function inOrder<T extends { id: string }>(ids: string[], records: T[]): T[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
+}
+
+/** Files matching a search that the viewer may read, best match first. */
+export async function searchFiles(ctx: ViewerContext, q: unknown, options: { limit?: number; offset?: number } = {}) {
+  const ids = await searchFileIds(ctx, q, options);
+  if (ids.length === 0) return [];
+  return inOrder(ids, await ctx.db.file.findMany({ where: { id: { in: ids } } }));
+}

@@ -1,0 +1,344 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { GraphQLError } from 'graphql';
+import { builder } from '../graphql/builder.ts';
+import { fileAccessWhere } from '../galleries/access.ts';
+import { DomainError, NotFoundError } from '../shared/errors.ts';
+import {
+  createFileRecord,
+  createFolder,
+  deleteFile,
+  deleteFolder,
+  fileOrderBy,
+  folderOfViewer,
+  inOrder,
+  listFilesQuery,
+  recentFilesQuery,
+  renameFolder,
+  moveFolder,
+  restoreVersion,
+  searchFileIds,
+  updateFile,
+  type FileSort,
+} from './rules.ts';
+
+/**
+ * Queries have no typed error results: a refusal (unknown folder, too short a search) becomes a
+ * GraphQL error that keeps its message and code instead of Yoga's masked "Unexpected error".
+ */
+async function orGraphQLError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) {
+      throw new GraphQLError(error.message, { extensions: { code: error.code } });
+    }
+    throw error;
+  }
+}
+
+/** The raw id behind a global id argument, checked to name the expected type (else: not found). */
+function rawId(globalId: { typename: string; id: string }, typename: 'File' | 'Folder' | 'FileVersion') {
+  if (globalId.typename !== typename) throw new NotFoundError(typename === 'FileVersion' ? 'Version' : typename);
+  return globalId.id;
+}
+
+/** A folder argument: absent or null is the top level. */
+function folderArg(globalId: { typename: string; id: string } | null | undefined) {
+  return globalId ? rawId(globalId, 'Folder') : null;
+}
+
+export const FileSortEnum = builder.enumType('FileSort', {
+  description: 'Orders of the file manager (SPEC.md section 9).',
+  values: {
+    RECENT: { value: 'recent', description: 'Newest upload first (the default).' },
+    NAME: { value: 'name', description: 'By name, A to Z.' },
+    SIZE: { value: 'size', description: 'Largest first.' },
+    TYPE: { value: 'type', description: 'By type (MIME type), then name.' },
+  } as const,
+});
+
+export const FolderType = builder.prismaNode('Folder', {
+  description: 'A folder of the file manager. Folders belong to one person and nest; names are unique among siblings.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, ownerId: ctx.viewer.id }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    parent: t.relation('parent', { nullable: true, description: 'The folder this one is in; null at the top level.' }),
+    folders: t.relatedConnection('children', {
+      description: 'The folders directly inside this one, by name.',
+      cursor: 'id',
+      query: { orderBy: [{ name: 'asc' }, { id: 'asc' }] },
+    }),
+    files: t.relatedConnection('files', {
+      description: 'The files directly inside this folder.',
+      cursor: 'id',
+      args: { sort: t.arg({ type: FileSortEnum, required: false }) },
+      query: (args) => ({ orderBy: fileOrderBy((args.sort ?? 'recent') as FileSort) }),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+export const FileVersionType = builder.prismaNode('FileVersion', {
+  description: 'One state of a file’s bytes. Uploading a file with the same name into the same folder adds a version.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, file: fileAccessWhere(ctx.viewer.id, 'read') }),
+  fields: (t) => ({
+    version: t.exposeInt('version', { description: 'Counts up from 1; the highest is the current one.' }),
+    size: t.float({ description: 'Bytes.', select: { size: true }, resolve: (v) => Number(v.size) }),
+    mimeType: t.exposeString('mimeType'),
+    objectPath: t.exposeString('objectPath', { description: 'Where these bytes are served from.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const FileType = builder.prismaNode('File', {
+  description: 'A stored file: its record (name, tags, metadata) and where its current bytes are served from.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, AND: [fileAccessWhere(ctx.viewer.id, 'read')] }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    originalName: t.exposeString('originalName', { description: 'The name the file had on the uploader’s device.' }),
+    mimeType: t.exposeString('mimeType'),
+    size: t.float({
+      description: 'Bytes, as received by the server.',
+      select: { size: true },
+      resolve: (f) => Number(f.size),
+    }),
+    objectUrl: t.exposeString('objectUrl'),
+    objectPath: t.exposeString('objectPath', {
+      description: 'Where the current bytes are served from (/objects/uploads/…).',
+    }),
+    isPublic: t.exposeBoolean('isPublic'),
+    tags: t.exposeStringList('tags'),
+    metadata: t.expose('metadata', {
+      type: 'JSON',
+      description: 'uploadedAt, aiAnalysis, autoTagged, and what the server read from the bytes (image, thumbnails).',
+    }),
+    viewerCanEdit: t.boolean({
+      description: 'Whether the signed-in user may rename, tag, move or delete this file (only its owner may).',
+      select: { ownerId: true },
+      resolve: (f, _args, ctx) => f.ownerId === ctx.viewer.id,
+    }),
+    folder: t.field({
+      type: FolderType,
+      nullable: true,
+      description: 'The folder the file is in; null at the top level, and for files of other people.',
+      select: (_args, _ctx, nestedSelection) => ({ ownerId: true, folder: nestedSelection(true) }),
+      resolve: (f, _args, ctx) => (f.ownerId === ctx.viewer.id ? f.folder : null),
+    }),
+    versions: t.relation('versions', {
+      description: 'Every version, newest (current) first.',
+      query: { orderBy: { version: 'desc' } },
+    }),
+    currentVersion: t.int({
+      description: 'The number of the current version.',
+      select: { versions: { select: { version: true }, orderBy: { version: 'desc' }, take: 1 } },
+      resolve: (f) => f.versions[0]?.version ?? 1,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+// ───────────────────────────── queries ─────────────────────────────
+
+builder.queryFields((t) => ({
+  folders: t.prismaConnection({
+    type: 'Folder',
+    cursor: 'id',
+    description: 'The signed-in user’s folders directly inside parentId (the top level when it is absent), by name.',
+    args: {
+      parentId: t.arg.globalID({ required: false, description: 'A Folder id; absent or null for the top level.' }),
+    },
+    resolve: (query, _root, args, ctx) =>
+      orGraphQLError(async () => {
+        const ref = folderArg(args.parentId);
+        const parentId = ref === null ? null : (await folderOfViewer(ctx, ref)).id;
+        return ctx.db.folder.findMany({
+          ...query,
+          where: { ownerId: ctx.viewer.id, parentId },
+          orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        });
+      }),
+  }),
+  files: t.prismaConnection({
+    type: 'File',
+    cursor: 'id',
+    description: 'The signed-in user’s files directly inside folderId (the top level when it is absent).',
+    args: {
+      folderId: t.arg.globalID({ required: false, description: 'A Folder id; absent or null for the top level.' }),
+      sort: t.arg({ type: FileSortEnum, required: false, description: 'RECENT when absent.' }),
+    },
+    resolve: (query, _root, args, ctx) =>
+      orGraphQLError(async () => {
+        const { where, orderBy } = await listFilesQuery(ctx, {
+          folderId: folderArg(args.folderId),
+          sort: args.sort ?? 'recent',
+        });
+        return ctx.db.file.findMany({ ...query, where, orderBy });
+      }),
+  }),
+  recentFiles: t.prismaConnection({
+    type: 'File',
+    cursor: 'id',
+    description: 'The signed-in user’s files in any folder, newest upload first.',
+    resolve: (query, _root, _args, ctx) => ctx.db.file.findMany({ ...query, ...recentFilesQuery(ctx) }),
+  }),
+  searchFiles: t.connection({
+    type: FileType,
+    description:
+      'Files the signed-in user may see whose name, original name or tags match the query (longer than 2 characters), best match first.',
+    args: { query: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx, info) =>
+      orGraphQLError(() =>
+        resolveOffsetConnection({ args }, async ({ limit, offset }) => {
+          const ids = await searchFileIds(ctx, args.query, { limit, offset });
+          if (ids.length === 0) return [];
+          const selection = queryFromInfo({ context: ctx, info, typeName: 'File', path: ['edges', 'node'] });
+          return inOrder(ids, await ctx.db.file.findMany({ ...selection, where: { id: { in: ids } } }));
+        }),
+      ),
+  }),
+}));
+
+// ───────────────────────────── mutations ─────────────────────────────
+
+const DeleteFolderResult = builder
+  .objectRef<{ id: string; deletedFolders: number; deletedFiles: number }>('DeleteFolderResult')
+  .implement({
+    description: 'What deleteFolder removed.',
+    fields: (t) => ({
+      deletedFolderId: t.globalID({ resolve: (r) => ({ type: 'Folder', id: r.id }) }),
+      deletedFolders: t.exposeInt('deletedFolders', { description: 'The folder and every folder inside it.' }),
+      deletedFiles: t.exposeInt('deletedFiles'),
+    }),
+  });
+
+const CreateFileInput = builder.inputType('CreateFileInput', {
+  description: 'The record of an upload (the spec’s POST /api/files). Size and type come from the received bytes.',
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    originalName: t.string(),
+    mimeType: t.string({ description: 'Used only when the server cannot tell the type from the bytes.' }),
+    objectUrl: t.string({ required: true, description: 'The uploadURL the bytes were sent to.' }),
+    folderId: t.globalID({ description: 'A Folder id; absent or null for the top level.' }),
+    isPublic: t.boolean(),
+    tags: t.stringList(),
+    metadata: t.field({ type: 'JSON', description: 'e.g. { uploadedAt }.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createFolder: t.prismaField({
+    type: 'Folder',
+    description: 'Creates a folder inside parentId (the top level when absent). Names are unique among siblings.',
+    errors: {},
+    args: {
+      name: t.arg.string({ required: true }),
+      parentId: t.arg.globalID({ required: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const folder = await createFolder(ctx, { name: args.name, parentId: folderArg(args.parentId) });
+      return ctx.db.folder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+    },
+  }),
+  renameFolder: t.prismaField({
+    type: 'Folder',
+    description: 'Renames one of the signed-in user’s folders.',
+    errors: {},
+    args: { id: t.arg.globalID({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const folder = await renameFolder(ctx, rawId(args.id, 'Folder'), args.name);
+      return ctx.db.folder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+    },
+  }),
+  moveFolder: t.prismaField({
+    type: 'Folder',
+    description:
+      'Moves a folder into another folder (or to the top level with parentId null). Never into itself or below itself.',
+    errors: {},
+    args: { id: t.arg.globalID({ required: true }), parentId: t.arg.globalID({ required: false }) },
+    resolve: async (query, _root, args, ctx) => {
+      const folder = await moveFolder(ctx, rawId(args.id, 'Folder'), folderArg(args.parentId));
+      return ctx.db.folder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+    },
+  }),
+  deleteFolder: t.field({
+    type: DeleteFolderResult,
+    description:
+      'Deletes a folder. A folder with content is refused unless recursive is true; then everything in it is deleted too.',
+    errors: {},
+    args: {
+      id: t.arg.globalID({ required: true }),
+      recursive: t.arg.boolean({ required: false, defaultValue: false }),
+    },
+    resolve: (_root, args, ctx) => deleteFolder(ctx, rawId(args.id, 'Folder'), { recursive: args.recursive ?? false }),
+  }),
+  createFile: t.prismaField({
+    type: 'File',
+    description:
+      'Records a finished upload as a file. A file with the same name in the same folder gets a new version instead of a twin.',
+    errors: {},
+    args: { input: t.arg({ type: CreateFileInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const { file } = await createFileRecord(ctx, {
+        name: input.name,
+        objectUrl: input.objectUrl,
+        ...(input.originalName != null && { originalName: input.originalName }),
+        ...(input.mimeType != null && { mimeType: input.mimeType }),
+        ...(input.isPublic != null && { isPublic: input.isPublic }),
+        ...(input.tags != null && { tags: input.tags }),
+        ...(input.metadata != null && { metadata: input.metadata }),
+        folderId: folderArg(input.folderId),
+      });
+      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
+    },
+  }),
+  updateFile: t.prismaField({
+    type: 'File',
+    description:
+      'Changes one of the signed-in user’s files. Omitted arguments stay as they are; metadata is merged into what is there.',
+    errors: {},
+    args: {
+      id: t.arg.globalID({ required: true }),
+      name: t.arg.string({ required: false }),
+      tags: t.arg.stringList({ required: false }),
+      metadata: t.arg({ type: 'JSON', required: false }),
+      folderId: t.arg.globalID({ required: false, description: 'Moves the file; null moves it to the top level.' }),
+      isPublic: t.arg.boolean({ required: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const file = await updateFile(ctx, rawId(args.id, 'File'), {
+        ...(args.name != null && { name: args.name }),
+        ...(args.tags != null && { tags: args.tags }),
+        ...(args.metadata != null && { metadata: args.metadata }),
+        ...(args.isPublic != null && { isPublic: args.isPublic }),
+        ...(args.folderId !== undefined && { folderId: folderArg(args.folderId) }),
+      });
+      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
+    },
+  }),
+  deleteFile: t.field({
+    type: 'ID',
+    description: 'Deletes one of the signed-in user’s files with all its versions; returns the deleted file’s id.',
+    errors: {},
+    args: { id: t.arg.globalID({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { id } = await deleteFile(ctx, rawId(args.id, 'File'));
+      return encodeGlobalID('File', id);
+    },
+  }),
+  restoreFileVersion: t.prismaField({
+    type: 'File',
+    description: 'Makes an earlier version current again; it is added as the newest version, so history is kept.',
+    errors: {},
+    args: { fileId: t.arg.globalID({ required: true }), version: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const { file } = await restoreVersion(ctx, rawId(args.fileId, 'File'), args.version);
+      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
+    },
+  }),
+}));
