@@ -1,3 +1,304 @@
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { Suspense, useState } from 'react';
+import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
+import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
+import { isUnauthorizedError } from '../../lib/http.ts';
+import { Button } from '../../ui/Button.tsx';
+import { PageHeader, StatCard } from '../../ui/Card.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { AlertIcon, CheckIcon, ClockIcon, PlusIcon, TasksIcon } from '../../ui/icons.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { toast } from '../../ui/toast.tsx';
+import { CreateTaskDialog, insertTaskIntoConnection } from './CreateTaskDialog.tsx';
+import { TaskCard } from './TaskCard.tsx';
+import type { TasksScreenCompleteMutation } from './__generated__/TasksScreenCompleteMutation.graphql';
+import type { TasksScreen_completed$key } from './__generated__/TasksScreen_completed.graphql';
+import type { TasksScreen_overdue$key } from './__generated__/TasksScreen_overdue.graphql';
+import type { TasksScreen_pending$key } from './__generated__/TasksScreen_pending.graphql';
+import type { TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
+
+const PAGE_SIZE = 20;
+
+const tabClass =
+  'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm dark:text-slate-400 dark:data-[selected]:bg-slate-800 dark:data-[selected]:text-slate-100';
+
+function TaskSkeletons() {
+  return (
+    <div className="space-y-3" aria-busy="true">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-24 w-full" />
+      ))}
+    </div>
+  );
+}
+
+function removeTaskFromConnection(store: RecordSourceSelectorProxy, connectionId: string, taskId: string) {
+  const connection = store.get(connectionId);
+  if (!connection) return;
+  ConnectionHandler.deleteNode(connection, taskId);
+  connection.setValue(Math.max(0, ((connection.getValue('totalCount') as number | undefined) ?? 1) - 1), 'totalCount');
+}
+
+function LoadMore({ hasNext, isLoading, loadNext }: { hasNext: boolean; isLoading: boolean; loadNext: () => void }) {
+  if (!hasNext) return null;
+  return (
+    <div className="flex justify-center pt-2">
+      <Button variant="outline" onClick={loadNext} disabled={isLoading}>
+        {isLoading ? 'Loading...' : 'Load more'}
+      </Button>
+    </div>
+  );
+}
+
+function TasksContent({
+  onCreate,
+  dialogOpen,
+  closeDialog,
+}: {
+  onCreate: () => void;
+  dialogOpen: boolean;
+  closeDialog: () => void;
+}) {
+  const data = useLazyLoadQuery<TasksScreenQuery>(
+    graphql`
+      query TasksScreenQuery {
+        ...TasksScreen_pending
+        ...TasksScreen_completed
+        ...TasksScreen_overdue
+      }
+    `,
+    {},
+    { fetchPolicy: 'store-and-network' },
+  );
+
+  const pending = usePaginationFragment(
+    graphql`
+      fragment TasksScreen_pending on Query
+      @refetchable(queryName: "TasksScreenPendingPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
+        pendingTasks: tasks(status: pending, first: $count, after: $cursor) @connection(key: "TasksScreenPending_pendingTasks") {
+          __id
+          totalCount
+          edges {
+            node {
+              id
+              ...TaskCard_task
+            }
+          }
+        }
+      }
+    `,
+    data as TasksScreen_pending$key,
+  );
+  const completed = usePaginationFragment(
+    graphql`
+      fragment TasksScreen_completed on Query
+      @refetchable(queryName: "TasksScreenCompletedPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
+        completedTasks: tasks(status: completed, first: $count, after: $cursor)
+          @connection(key: "TasksScreenCompleted_completedTasks") {
+          __id
+          totalCount
+          edges {
+            node {
+              id
+              ...TaskCard_task
+            }
+          }
+        }
+      }
+    `,
+    data as TasksScreen_completed$key,
+  );
+  const overdue = usePaginationFragment(
+    graphql`
+      fragment TasksScreen_overdue on Query
+      @refetchable(queryName: "TasksScreenOverduePaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
+        overdueTasks: tasks(overdue: true, first: $count, after: $cursor)
+          @connection(key: "TasksScreenOverdue_overdueTasks") {
+          __id
+          totalCount
+          edges {
+            node {
+              id
+              ...TaskCard_task
+            }
+          }
+        }
+      }
+    `,
+    data as TasksScreen_overdue$key,
+  );
+
+  const pendingList = pending.data.pendingTasks;
+  const completedList = completed.data.completedTasks;
+  const overdueList = overdue.data.overdueTasks;
+
+  const [commitComplete] = useMutation<TasksScreenCompleteMutation>(graphql`
+    mutation TasksScreenCompleteMutation($id: ID!) {
+      completeTask(id: $id) {
+        __typename
+        ... on MutationCompleteTaskSuccess {
+          data {
+            id
+            ...TaskCard_task
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function complete(task: { id: string; isOverdue: boolean }) {
+    // The move from Pending to Completed is certain, so it shows at once and is undone on failure.
+    const move = (store: RecordSourceSelectorProxy, optimistic: boolean) => {
+      const record = store.get(task.id);
+      if (!record) return;
+      if (optimistic) {
+        record.setValue('completed', 'status');
+        record.setValue(new Date().toISOString(), 'completedAt');
+        record.setValue(false, 'isOverdue');
+      } else if (record.getValue('status') !== 'completed') {
+        return;
+      }
+      removeTaskFromConnection(store, pendingList.__id, task.id);
+      if (task.isOverdue) removeTaskFromConnection(store, overdueList.__id, task.id);
+      insertTaskIntoConnection(store, completedList.__id, task.id);
+    };
+    commitComplete({
+      variables: { id: task.id },
+      optimisticUpdater: (store) => move(store, true),
+      updater: (store) => move(store, false),
+      onCompleted(response) {
+        if (response.completeTask.__typename === 'MutationCompleteTaskSuccess') {
+          toast({ title: 'Success', description: 'Task completed!' });
+        } else {
+          toast({ title: 'Error', description: 'Failed to complete task. Please try again.', variant: 'destructive' });
+        }
+      },
+      onError(error) {
+        if (isUnauthorizedError(error)) return;
+        toast({ title: 'Error', description: 'Failed to complete task. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
+  const overdueCount = overdueList.totalCount;
+
+  return (
+    <>
+      <div className="mb-6 grid gap-4 sm:grid-cols-3">
+        <StatCard label="Pending Tasks" value={pendingList.totalCount} icon={<ClockIcon className="h-8 w-8" />} />
+        <StatCard label="Completed Tasks" value={completedList.totalCount} icon={<CheckIcon className="h-8 w-8" />} />
+        <StatCard label="Overdue Tasks" value={overdueCount} icon={<AlertIcon className="h-8 w-8" />} />
+      </div>
+      <TabGroup>
+        <TabList className="mb-4 inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
+          <Tab className={tabClass}>Pending ({pendingList.totalCount})</Tab>
+          <Tab className={tabClass}>Completed ({completedList.totalCount})</Tab>
+          {overdueCount > 0 && <Tab className={tabClass}>Overdue ({overdueCount})</Tab>}
+        </TabList>
+        <TabPanels>
+          <TabPanel className="space-y-3 focus:outline-none">
+            {pendingList.edges.length === 0 ? (
+              <EmptyState
+                icon={<TasksIcon className="h-10 w-10" />}
+                title="No pending tasks"
+                text="All tasks are completed! Create a new task to get started."
+                action={
+                  <Button onClick={onCreate}>
+                    <PlusIcon className="h-4 w-4" /> Create Your First Task
+                  </Button>
+                }
+              />
+            ) : (
+              pendingList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} onComplete={complete} />)
+            )}
+            <LoadMore
+              hasNext={pending.hasNext}
+              isLoading={pending.isLoadingNext}
+              loadNext={() => pending.loadNext(PAGE_SIZE)}
+            />
+          </TabPanel>
+          <TabPanel className="space-y-3 focus:outline-none">
+            {completedList.edges.length === 0 ? (
+              <EmptyState
+                icon={<CheckIcon className="h-10 w-10" />}
+                title="No completed tasks"
+                text="Completed tasks will appear here"
+              />
+            ) : (
+              completedList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} />)
+            )}
+            <LoadMore
+              hasNext={completed.hasNext}
+              isLoading={completed.isLoadingNext}
+              loadNext={() => completed.loadNext(PAGE_SIZE)}
+            />
+          </TabPanel>
+          {overdueCount > 0 && (
+            <TabPanel className="space-y-3 focus:outline-none">
+              {overdueList.edges.map((edge) => (
+                <TaskCard key={edge.node.id} task={edge.node} onComplete={complete} />
+              ))}
+              <LoadMore
+                hasNext={overdue.hasNext}
+                isLoading={overdue.isLoadingNext}
+                loadNext={() => overdue.loadNext(PAGE_SIZE)}
+              />
+            </TabPanel>
+          )}
+        </TabPanels>
+      </TabGroup>
+      <CreateTaskDialog
+        open={dialogOpen}
+        onClose={closeDialog}
+        connections={{ pending: pendingList.__id, overdue: overdueList.__id }}
+      />
+    </>
+  );
+}
+
+function TasksLoading() {
+  return (
+    <>
+      <div className="mb-6 grid gap-4 sm:grid-cols-3">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-24" />
+        ))}
+      </div>
+      <div className="mb-4 inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
+        <span className="px-3 py-1.5 text-sm font-medium text-slate-600 dark:text-slate-400">Pending</span>
+        <span className="px-3 py-1.5 text-sm font-medium text-slate-600 dark:text-slate-400">Completed</span>
+      </div>
+      <TaskSkeletons />
+    </>
+  );
+}
+
 export default function TasksScreen() {
-  return <h1 className="text-2xl font-bold">Task Management</h1>;
+  const [dialogOpen, setDialogOpen] = useState(false);
+  return (
+    <div className="mx-auto max-w-5xl">
+      <PageHeader
+        title="Task Management"
+        subtitle="Assign, track, and complete project tasks"
+        actions={
+          <Button onClick={() => setDialogOpen(true)}>
+            <PlusIcon className="h-4 w-4" /> New Task
+          </Button>
+        }
+      />
+      <Suspense fallback={<TasksLoading />}>
+        <TasksContent
+          onCreate={() => setDialogOpen(true)}
+          dialogOpen={dialogOpen}
+          closeDialog={() => setDialogOpen(false)}
+        />
+      </Suspense>
+    </div>
+  );
 }
