@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { Services } from './context.ts';
 import { createEvents } from './infra/events/pubsub.ts';
 import { dataRoutes } from './rest.ts';
+import { createStorage, type Storage } from './storage/service.ts';
 import { openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
 import type { AppEnv } from './http/env.ts';
 import { schema } from './graphql/schema.ts';
@@ -27,6 +28,8 @@ export interface App {
   fetch: (request: Request, env?: Partial<HttpBindings>) => Promise<Response>;
   config: Config;
   database: Database;
+  /** Object store, upload and serving routes, cleanup pass. */
+  storage: Storage;
   secret: string;
   logger: Logger;
   /** Who a request is from, by its session cookie or its access token. */
@@ -64,6 +67,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const events = createEvents({ redisUrl: config.redisUrl, logger });
   const services: Services = { config, db, events };
   const maxAge = config.auth.sessionMaxAgeSeconds;
+  const storage = createStorage(services, { secret, logger });
 
   async function viewerFor(headers: Headers): Promise<Viewer | null> {
     const bearer = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
@@ -135,6 +139,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return yoga.fetch(c.req.raw, { viewer: viewer as Viewer });
   });
 
+  // Upload URLs and served objects (/objects/uploads/…) sit outside /api; storage checks who asks.
+  app.route('/', storage.routes);
   app.route('/', dataRoutes(services));
 
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
@@ -156,11 +162,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
     config,
     database,
+    storage,
     secret,
     logger,
     viewerFor,
     yoga,
     async close() {
+      await storage.close();
       await stopDueReminders();
       await events.close();
       await database.close();

@@ -46,8 +46,25 @@ describe('configuration', () => {
     [{ NODE_ENV: 'production' }, 'AUTH_SECRET'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ ANTHROPIC_BASE_URL: 'not a url' }, 'ANTHROPIC_BASE_URL'],
+    [{ MAX_UPLOAD_SIZE: 'fifty' }, 'MAX_UPLOAD_SIZE'],
+    [{ STORAGE_QUOTA: '0' }, 'STORAGE_QUOTA'],
+    [{ STORAGE_QUOTA: '-5GB' }, 'STORAGE_QUOTA'],
+    [{ UPLOAD_GRACE_PERIOD: 'soon' }, 'UPLOAD_GRACE_PERIOD'],
+    [{ UPLOADTHING_TOKEN: 'not-a-token' }, 'UPLOADTHING_TOKEN'],
   ])('refuses %o and names %s', (env, variable) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
+  it('reads storage sizes in bytes or with units, with the spec defaults', () => {
+    expect(readConfig({}).storage).toMatchObject({ maxUploadSize: 52428800, quotaBytes: 10 * 1024 ** 3 });
+    const config = readConfig({ MAX_UPLOAD_SIZE: '10MB', STORAGE_QUOTA: '1.5gb', UPLOAD_GRACE_PERIOD: '2h' });
+    expect(config.storage.maxUploadSize).toBe(10 * 1024 ** 2);
+    expect(config.storage.quotaBytes).toBe(1.5 * 1024 ** 3);
+    expect(config.storage.gracePeriodSeconds).toBe(7200);
+    const token = Buffer.from(JSON.stringify({ apiKey: 'sk_live_x', appId: 'app', regions: ['sea1'] })).toString(
+      'base64',
+    );
+    expect(readConfig({ UPLOADTHING_TOKEN: token }).storage.uploadthingToken).toBe(token);
   });
 });

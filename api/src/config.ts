@@ -16,6 +16,33 @@ const optionalText = z
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined));
 
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 };
+
+/** A byte size: a plain number of bytes, or a number with KB, MB, GB or TB (binary units). */
+const byteSize = (name: string) =>
+  z.string().transform((value, ctx) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)?\s*$/i.exec(value);
+    const bytes = match ? Math.floor(Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? 1)) : NaN;
+    if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a size such as 52428800, 50MB or 10GB` });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+
+/** A duration: seconds, or a number with s, m, h or d. */
+const duration = (name: string) =>
+  z.string().transform((value, ctx) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$/i.exec(value);
+    const factor = { s: 1, m: 60, h: 3600, d: 86400 }[(match?.[2] ?? 's').toLowerCase() as 's'];
+    const seconds = match ? Number(match[1]) * factor : NaN;
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a duration such as 900, 15m, 24h or 7d` });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+
 const env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -50,6 +77,13 @@ const env = z.object({
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url({ message: 'must be a URL' }).optional()),
   ANTHROPIC_MODEL: z.string().trim().min(1).default('claude-sonnet-4-5'),
   AI_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
+  // The spec's limit is 50 MB per file; 10 GB per user unless configured.
+  MAX_UPLOAD_SIZE: byteSize('MAX_UPLOAD_SIZE').default(50 * 1024 ** 2),
+  STORAGE_QUOTA: byteSize('STORAGE_QUOTA').default(10 * 1024 ** 3),
+  UPLOADTHING_TOKEN: optionalText,
+  UPLOAD_URL_TTL: duration('UPLOAD_URL_TTL').default(15 * 60),
+  UPLOAD_GRACE_PERIOD: duration('UPLOAD_GRACE_PERIOD').default(24 * 3600),
+  STORAGE_CLEANUP_INTERVAL: duration('STORAGE_CLEANUP_INTERVAL').default(10 * 60),
 });
 
 export type DatabaseConfig = { kind: 'embedded'; dataDir: string } | { kind: 'postgres'; url: string };
@@ -80,6 +114,20 @@ export interface Config {
     model: string;
     timeoutMs: number;
   };
+  storage: {
+    /** Largest accepted file, in bytes. */
+    maxUploadSize: number;
+    /** Bytes each user may keep (files, versions and uploads not yet filed). */
+    quotaBytes: number;
+    /** Set: the bytes go to UploadThing instead of the data directory. */
+    uploadthingToken: string | undefined;
+    /** How long an upload URL stays valid, in seconds. */
+    uploadUrlTtlSeconds: number;
+    /** How long bytes without a file record are kept after their URL expired, in seconds. */
+    gracePeriodSeconds: number;
+    /** How often the cleanup pass runs, in seconds. */
+    cleanupIntervalSeconds: number;
+  };
   auth: {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
     secret: string | undefined;
@@ -92,6 +140,15 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+function uploadthingTokenLooksRight(token: string) {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Record<string, unknown>;
+    return typeof parsed.apiKey === 'string' && typeof parsed.appId === 'string' && Array.isArray(parsed.regions);
+  } catch {
+    return false;
+  }
+}
 
 export function readConfig(source: Record<string, string | undefined>): Config {
   const parsed = env.safeParse(source);
@@ -108,6 +165,11 @@ export function readConfig(source: Record<string, string | undefined>): Config {
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
     throw new ConfigError(
       'Invalid configuration:\n  AUTH_SECRET: required in production (at least 32 random characters)',
+    );
+  }
+  if (e.UPLOADTHING_TOKEN && !uploadthingTokenLooksRight(e.UPLOADTHING_TOKEN)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  UPLOADTHING_TOKEN: must be the token from the UploadThing dashboard (base64 JSON with apiKey, appId and regions)',
     );
   }
   const dataDir = path.resolve(e.DATA_DIR);
@@ -131,6 +193,14 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
       model: e.ANTHROPIC_MODEL,
       timeoutMs: Math.round(e.AI_TIMEOUT_SECONDS * 1000),
+    },
+    storage: {
+      maxUploadSize: e.MAX_UPLOAD_SIZE,
+      quotaBytes: e.STORAGE_QUOTA,
+      uploadthingToken: e.UPLOADTHING_TOKEN,
+      uploadUrlTtlSeconds: e.UPLOAD_URL_TTL,
+      gracePeriodSeconds: e.UPLOAD_GRACE_PERIOD,
+      cleanupIntervalSeconds: e.STORAGE_CLEANUP_INTERVAL,
     },
     auth: {
       secret: e.AUTH_SECRET,

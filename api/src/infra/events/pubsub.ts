@@ -12,10 +12,18 @@ export type Channels = {
   'notification:added': [userId: string, payload: { notificationId: string }];
   /** Some (ids) or all of this user's notifications were marked read. */
   'notification:read': [userId: string, payload: { ids?: string[]; all?: true }];
-  /** Bytes of one of this user's uploads arrived, or the upload changed state. */
-  'upload:progress': [userId: string, payload: { uploadId: string; received: number; total: number; status: string }];
   /** A piece of the assistant's reply to this user, as it is written. */
   'assistant:delta': [userId: string, payload: AssistantDelta];
+  /** Bytes of one of this user's uploads arrived (total is 0 while the client has not said). */
+  'upload:progress': [
+    userId: string,
+    payload: {
+      uploadId: string;
+      received: number;
+      total: number;
+      status: 'uploading' | 'processing' | 'uploaded' | 'failed';
+    },
+  ];
 };
 
 export interface AssistantDelta {

@@ -1,0 +1,135 @@
+import { Hono, type Context } from 'hono';
+import { Readable } from 'node:stream';
+import type { AppEnv } from '../http/env.ts';
+import { requireViewer } from '../http/helpers.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { variantKey, VARIANTS, type Variant } from './images.ts';
+import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
+import type { ByteRange } from './store.ts';
+
+/** The origin upload URLs are made for: PUBLIC_URL when set, else the one the request came to. */
+function originOf(c: Context<AppEnv>, deps: StorageDeps) {
+  return deps.config.publicUrl ?? new URL(c.req.url).origin;
+}
+
+export function storageRoutes(deps: StorageDeps) {
+  const routes = new Hono<AppEnv>();
+
+  routes.post('/api/objects/upload', async (c) => {
+    const viewer = requireViewer(c);
+    const { uploadURL, maxSize, expiresAt } = await createUploadUrl(deps, viewer, originOf(c, deps));
+    return c.json({ uploadURL, maxSize, expiresAt: expiresAt.toISOString() });
+  });
+
+  routes.get('/api/storage/usage', async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(await storageUsage(deps, viewer.id));
+  });
+
+  routes.put('/objects/uploads/:id', async (c) => {
+    const viewer = requireViewer(c);
+    const length = c.req.header('content-length');
+    const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+    const result = await receiveUpload(deps, viewer, c.req.param('id'), c.req.query('token'), c.req.raw.body, declared);
+    return c.json(result);
+  });
+
+  routes.on(['GET', 'HEAD'], '/objects/uploads/:id', async (c) => {
+    const variantParam = c.req.query('variant');
+    if (variantParam !== undefined && !(variantParam in VARIANTS)) {
+      throw new ValidationError(`variant must be one of ${Object.keys(VARIANTS).join(', ')}.`, 'variant');
+    }
+    const variant = variantParam as Variant | undefined;
+    const { upload, name } = await servableObject(deps.db, c.get('viewer'), c.req.param('id'));
+    const metadata = (upload.metadata ?? {}) as { thumbnails?: Partial<Record<Variant, true>> };
+    if (variant && !metadata.thumbnails?.[variant]) throw new NotFoundError('Thumbnail');
+    const key = variant ? variantKey(upload.objectKey, variant) : upload.objectKey;
+    const info = await deps.store.stat(key);
+    if (!info) throw new NotFoundError('File');
+
+    const mimeType = variant ? 'image/webp' : (upload.mimeType ?? 'application/octet-stream');
+    const etag = `"${upload.checksum ?? upload.id}${variant ? `-${variant}` : ''}"`;
+    const headers = new Headers({
+      ETag: etag,
+      // The bytes behind one upload id never change (a new version is a new upload).
+      'Cache-Control': 'private, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+      'Accept-Ranges': 'bytes',
+      'Content-Type': mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType,
+      'Content-Disposition': contentDisposition(mimeType, name ?? upload.id, variant),
+      // Served files never run as a page of ours.
+      'Content-Security-Policy':
+        "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+    });
+    if (matchesEtag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+
+    const ifRange = c.req.header('if-range');
+    const rangeHeader = ifRange === undefined || ifRange === etag ? c.req.header('range') : undefined;
+    const range = rangeHeader ? parseRange(rangeHeader, info.size) : undefined;
+    if (range === 'unsatisfiable') {
+      headers.set('Content-Range', `bytes */${info.size}`);
+      return new Response(JSON.stringify({ message: 'The requested range is outside the file.' }), {
+        status: 416,
+        headers: { ...Object.fromEntries(headers), 'Content-Type': 'application/json' },
+      });
+    }
+    const status = range ? 206 : 200;
+    if (range) headers.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+    headers.set('Content-Length', String(range ? range.end - range.start + 1 : info.size));
+    if (c.req.method === 'HEAD') return new Response(null, { status, headers });
+    const stream = await deps.store.get(key, range ?? undefined);
+    if (!stream) throw new NotFoundError('File');
+    return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
+  });
+
+  return routes;
+}
+
+function matchesEtag(header: string | undefined, etag: string) {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * One byte range of `bytes=a-b`, `bytes=a-` or `bytes=-n`; undefined (serve it all) for forms we do
+ * not serve as ranges, such as several ranges at once.
+ */
+export function parseRange(header: string, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    if (match[2] !== '' && Number(match[2]) < start) return undefined;
+  }
+  if (start >= size || size === 0) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** Inline for what browsers show safely (pictures, video, PDF); everything else downloads. */
+export function contentDisposition(mimeType: string, name: string, variant?: Variant) {
+  const inline = /^(image|video)\//.test(mimeType) || mimeType === 'application/pdf';
+  // Control characters, quotes, slashes and backslashes never reach the header.
+  let clean = Array.from(name.normalize('NFC'))
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .replace(/["\\/]/g, '_')
+    .trim()
+    .slice(0, 200);
+  if (clean === '' || clean === '.' || clean === '..') clean = 'file';
+  if (variant) clean = `${clean.replace(/\.[^.]*$/, '')}-${variant}.webp`;
+  const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/[%;]/g, '_');
+  const encoded = encodeURIComponent(clean).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

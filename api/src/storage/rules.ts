@@ -1,0 +1,354 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import type { Upload } from '../generated/prisma/client.ts';
+import type { Services, Viewer } from '../context.ts';
+import type { Db } from '../infra/db/database.ts';
+import { fileAccessWhere } from '../galleries/access.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { describeAccepted, detectFileType, IMAGE_TYPES } from './filetypes.ts';
+import { readImageInfo, thumbnail, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
+import type { ObjectStore } from './store.ts';
+import { signUploadToken, verifyUploadToken } from './tokens.ts';
+import { objectPathFor } from './uploads.ts';
+
+export class PayloadTooLargeError extends DomainError {
+  override readonly status = 413;
+  override readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+export class UnsupportedFileTypeError extends DomainError {
+  override readonly status = 415;
+  override readonly code = 'UNSUPPORTED_FILE_TYPE';
+}
+
+/** Everything the storage rules need beyond the shared services. */
+export interface StorageDeps extends Services {
+  store: ObjectStore;
+  signingKey: Buffer;
+  /** Where incoming bytes are written before they are checked and stored. */
+  scratchDir: string;
+  logger: Logger;
+  /** Uploads whose bytes are arriving right now (the cleanup pass leaves them alone). */
+  receiving: Set<string>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INVALID_URL = 'This upload URL is invalid or has expired. Ask for a new one.';
+
+/** SPEC.md section 9: sizes in Bytes, KB, MB, GB with 2 decimals. */
+export function formatBytes(bytes: number) {
+  if (bytes < 1024) return `${bytes} Bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(2)} ${units[unit]}`;
+}
+
+// ───────────────────────────── usage and quota ─────────────────────────────
+
+export interface StorageUsage {
+  usedBytes: number;
+  quotaBytes: number;
+}
+
+/**
+ * Bytes the user keeps: their files and every version of them (a path shared by a file and its
+ * current version counts once) plus uploads that arrived but are not filed yet.
+ */
+export async function storageUsage(services: Pick<Services, 'db' | 'config'>, userId: string): Promise<StorageUsage> {
+  const rows = await services.db.$queryRaw<{ used: string }[]>`
+    SELECT COALESCE(SUM(size), 0)::text AS used FROM (
+      SELECT "objectPath", size FROM "File" WHERE "ownerId" = ${userId}::uuid
+      UNION
+      SELECT v."objectPath", v.size FROM "FileVersion" v JOIN "File" f ON f.id = v."fileId"
+        WHERE f."ownerId" = ${userId}::uuid
+      UNION
+      SELECT '/objects/uploads/' || id::text, size FROM "Upload"
+        WHERE "userId" = ${userId}::uuid AND status = 'uploaded' AND size IS NOT NULL
+    ) AS held`;
+  return { usedBytes: Number(rows[0]?.used ?? 0), quotaBytes: services.config.storage.quotaBytes };
+}
+
+function quotaExceeded(usage: StorageUsage, needed: number) {
+  return new PayloadTooLargeError(
+    `Storage quota exceeded: ${formatBytes(usage.usedBytes)} of ${formatBytes(usage.quotaBytes)} used, ` +
+      `this file needs ${formatBytes(needed)}. Delete some files to make room.`,
+  );
+}
+
+function tooLarge(maxSize: number) {
+  return new PayloadTooLargeError(`File is larger than ${maxSize} bytes (the limit is ${formatBytes(maxSize)}).`);
+}
+
+// ───────────────────────────── upload URLs ─────────────────────────────
+
+/** The URL the bytes go to with PUT: /objects/uploads/<id>?token=…, valid for a short while. */
+export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin: string) {
+  const usage = await storageUsage(deps, viewer.id);
+  if (usage.usedBytes >= usage.quotaBytes) throw quotaExceeded(usage, 1);
+  const id = randomUUID();
+  const maxSize = BigInt(deps.config.storage.maxUploadSize);
+  const expiresAt = new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000);
+  await deps.db.upload.create({
+    data: { id, userId: viewer.id, objectKey: `uploads/${id}`, maxSize, expiresAt },
+  });
+  const token = signUploadToken(deps.signingKey, { uploadId: id, userId: viewer.id, maxSize }, expiresAt);
+  return {
+    uploadURL: `${origin}${objectPathFor(id)}?token=${token}`,
+    uploadId: id,
+    maxSize: Number(maxSize),
+    expiresAt,
+  };
+}
+
+/** The pending upload a signed URL points at, for the user it was made for; 403 for anything else. */
+export async function uploadForToken(deps: StorageDeps, viewer: Viewer, uploadId: string, token: string | undefined) {
+  const upload = UUID.test(uploadId) ? await deps.db.upload.findUnique({ where: { id: uploadId } }) : null;
+  const valid =
+    upload !== null &&
+    upload.userId === viewer.id &&
+    verifyUploadToken(deps.signingKey, { uploadId: upload.id, userId: upload.userId, maxSize: upload.maxSize }, token);
+  if (!valid || !upload) throw new ForbiddenError(INVALID_URL);
+  if (upload.status !== 'pending') {
+    throw new ConflictError('This upload URL has already been used. Ask for a new one.');
+  }
+  return upload;
+}
+
+type ProgressStatus = 'uploading' | 'processing' | 'uploaded' | 'failed';
+
+function progressReporter(deps: StorageDeps, upload: Upload, total: number | null) {
+  let last = 0;
+  return (received: number, status: ProgressStatus, force = false) => {
+    const now = Date.now();
+    if (!force && now - last < 250) return;
+    last = now;
+    // Once all bytes are in, the total is known even if the client never declared it.
+    const known = total ?? (status === 'uploading' || status === 'failed' ? 0 : received);
+    deps.events.publish('upload:progress', upload.userId, { uploadId: upload.id, received, total: known, status });
+  };
+}
+
+/**
+ * Takes the bytes of a PUT to an upload URL. They stream to a scratch file (never all in memory)
+ * while the size, the quota and the sha256 are kept; then the type is judged from the bytes,
+ * images get their thumbnails and EXIF facts, and the object goes into the store.
+ */
+export async function receiveUpload(
+  deps: StorageDeps,
+  viewer: Viewer,
+  uploadId: string,
+  token: string | undefined,
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: number | null,
+) {
+  const upload = await uploadForToken(deps, viewer, uploadId, token);
+  if (deps.receiving.has(upload.id)) throw new ConflictError('The bytes of this upload are already arriving.');
+  const maxSize = Number(upload.maxSize);
+  const usage = await storageUsage(deps, viewer.id);
+  const room = usage.quotaBytes - usage.usedBytes;
+  if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
+  if (declaredLength !== null && declaredLength > room) throw quotaExceeded(usage, declaredLength);
+
+  deps.receiving.add(upload.id);
+  await mkdir(deps.scratchDir, { recursive: true });
+  const scratch = path.join(deps.scratchDir, randomUUID());
+  const progress = progressReporter(deps, upload, declaredLength);
+  const hash = createHash('sha256');
+  let received = 0;
+  try {
+    // The upload stays ours while its bytes arrive, however slow the line.
+    await deps.db.upload.update({
+      where: { id: upload.id },
+      data: { expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000) },
+    });
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        if (received > maxSize) return done(tooLarge(maxSize));
+        if (received > room) return done(quotaExceeded(usage, received));
+        hash.update(chunk);
+        progress(received, 'uploading');
+        done(null, chunk);
+      },
+    });
+    const source = body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([]);
+    await pipeline(source, meter, createWriteStream(scratch, { flags: 'wx' }));
+    progress(received, 'processing', true);
+    const finished = await finishUpload(deps, upload, scratch, { size: received, checksum: hash.digest('hex') });
+    progress(received, 'uploaded', true);
+    return finished;
+  } catch (error) {
+    progress(received, 'failed', true);
+    throw error;
+  } finally {
+    deps.receiving.delete(upload.id);
+    await rm(scratch, { force: true });
+  }
+}
+
+export interface UploadedObject {
+  uploadId: string;
+  objectPath: string;
+  size: number;
+  checksum: string;
+  mimeType: string;
+  metadata: { image?: ImageInfo; thumbnails?: Partial<Record<Variant, true>> };
+}
+
+/**
+ * The checks and derived data every way in (PUT, tus) shares, for bytes complete in a local file.
+ * Takes the file (moves it into the store) when it succeeds.
+ */
+export async function finishUpload(
+  deps: StorageDeps,
+  upload: Upload,
+  file: string,
+  { size, checksum }: { size: number; checksum: string },
+): Promise<UploadedObject> {
+  if (size === 0) throw new ValidationError('File is empty.');
+  const detected = await detectFileType(file);
+  if (!detected.ok) {
+    throw new UnsupportedFileTypeError(
+      `File type must be one of ${describeAccepted()}; this file is ${detected.found}.`,
+    );
+  }
+  const metadata: UploadedObject['metadata'] = {};
+  if (IMAGE_TYPES.has(detected.mimeType)) {
+    try {
+      metadata.image = await readImageInfo(file);
+      const thumbnails: Partial<Record<Variant, true>> = {};
+      for (const variant of Object.keys(VARIANTS) as Variant[]) {
+        await deps.store.put(variantKey(upload.objectKey, variant), Readable.from([await thumbnail(file, variant)]), {
+          contentType: 'image/webp',
+        });
+        thumbnails[variant] = true;
+      }
+      metadata.thumbnails = thumbnails;
+    } catch (error) {
+      // A picture libvips cannot read still uploads; it only goes without thumbnails.
+      deps.logger.warn({ err: error, uploadId: upload.id }, 'could not read image for thumbnails');
+      delete metadata.thumbnails;
+    }
+  }
+  await deps.store.putFile(upload.objectKey, file, { contentType: detected.mimeType });
+  const done = await deps.db.upload.updateMany({
+    where: { id: upload.id, status: 'pending' },
+    data: {
+      status: 'uploaded',
+      size: BigInt(size),
+      checksum,
+      mimeType: detected.mimeType,
+      metadata: metadata as object,
+      completedAt: new Date(),
+      // From now on the clock runs for filing it (POST /api/files), then the grace period.
+      expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000),
+    },
+  });
+  if (done.count !== 1) {
+    // The row went away (cleanup of an expired upload) while the bytes arrived.
+    await deps.store.deletePrefix(upload.objectKey);
+    throw new ForbiddenError(INVALID_URL);
+  }
+  return {
+    uploadId: upload.id,
+    objectPath: objectPathFor(upload.id),
+    size,
+    checksum,
+    mimeType: detected.mimeType,
+    metadata,
+  };
+}
+
+// ───────────────────────────── serving ─────────────────────────────
+
+export interface ServableObject {
+  upload: Upload;
+  /** The name to offer when saving, from the file record (or none before the record exists). */
+  name: string | null;
+}
+
+/**
+ * The object at /objects/uploads/<id> if the viewer may read a file or version holding it (or
+ * uploaded it and has not filed it yet). Anyone else, signed in or not, gets a plain 404.
+ */
+export async function servableObject(db: Db, viewer: Viewer | null, uploadId: string): Promise<ServableObject> {
+  const notFound = new NotFoundError('File');
+  if (!UUID.test(uploadId)) throw notFound;
+  const upload = await db.upload.findUnique({ where: { id: uploadId } });
+  if (!upload || upload.status === 'pending' || upload.status === 'released') throw notFound;
+  const objectPath = objectPathFor(upload.id);
+  const holds = { OR: [{ objectPath }, { versions: { some: { objectPath } } }] };
+  const where = viewer ? { AND: [holds, fileAccessWhere(viewer.id)] } : { AND: [holds, { isPublic: true }] };
+  const file = await db.file.findFirst({ where, select: { name: true } });
+  if (file) return { upload, name: file.name };
+  if (viewer && upload.userId === viewer.id && upload.status === 'uploaded') return { upload, name: null };
+  throw notFound;
+}
+
+// ───────────────────────────── cleanup ─────────────────────────────
+
+export interface CleanupReport {
+  removed: number;
+  failed: number;
+}
+
+/**
+ * Removes the bytes, thumbnails and row of released uploads and of uploads never filed within
+ * their time plus the grace period. Each upload is first marked released (so nobody can claim it
+ * any more), then its bytes go, then its row: a pass cut short anywhere is finished by the next.
+ */
+export async function runCleanup(
+  deps: Pick<StorageDeps, 'db' | 'config' | 'store' | 'logger' | 'receiving'>,
+  { now = new Date(), batchSize = 200 }: { now?: Date; batchSize?: number } = {},
+): Promise<CleanupReport> {
+  const cutoff = new Date(now.getTime() - deps.config.storage.gracePeriodSeconds * 1000);
+  const report: CleanupReport = { removed: 0, failed: 0 };
+  await deps.db.upload.updateMany({
+    where: { status: { in: ['pending', 'uploaded'] }, expiresAt: { lt: cutoff }, id: { notIn: [...deps.receiving] } },
+    data: { status: 'released' },
+  });
+  const seen = new Set<string>();
+  for (;;) {
+    const batch = await deps.db.upload.findMany({
+      where: { status: 'released', id: { notIn: [...seen, ...deps.receiving] } },
+      orderBy: { createdAt: 'asc' },
+      take: batchSize,
+    });
+    if (batch.length === 0) break;
+    for (const upload of batch) {
+      seen.add(upload.id);
+      try {
+        await removeReleased(deps, upload);
+        report.removed += 1;
+      } catch (error) {
+        report.failed += 1;
+        deps.logger.error({ err: error, uploadId: upload.id }, 'cleanup could not remove an upload; next pass retries');
+      }
+    }
+  }
+  return report;
+}
+
+async function removeReleased(deps: Pick<StorageDeps, 'db' | 'store'>, upload: Upload) {
+  const objectPath = objectPathFor(upload.id);
+  // A record still pointing at these bytes wins over a release (never delete what is shown).
+  const held = await deps.db.file.count({
+    where: { OR: [{ objectPath }, { versions: { some: { objectPath } } }] },
+  });
+  if (held > 0) {
+    await deps.db.upload.updateMany({ where: { id: upload.id, status: 'released' }, data: { status: 'claimed' } });
+    return;
+  }
+  await deps.store.deletePrefix(upload.objectKey);
+  await deps.db.upload.deleteMany({ where: { id: upload.id, status: 'released' } });
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Services } from '../context.ts';
+import { storageRoutes } from './rest.ts';
+import { runCleanup, type CleanupReport, type StorageDeps } from './rules.ts';
+import { LocalObjectStore, type ObjectStore } from './store.ts';
+import { uploadSigningKey } from './tokens.ts';
+
+/** The storage layer of a running app: its store, its routes and the periodic cleanup pass. */
+export interface Storage {
+  deps: StorageDeps;
+  store: ObjectStore;
+  routes: ReturnType<typeof storageRoutes>;
+  /** One cleanup pass now (the app also runs one every STORAGE_CLEANUP_INTERVAL). */
+  cleanup(options?: { now?: Date }): Promise<CleanupReport>;
+  close(): Promise<void>;
+}
+
+export function createStorage(
+  services: Services,
+  { secret, logger, store: givenStore }: { secret: string; logger: Logger; store?: ObjectStore },
+): Storage {
+  const { dataDir } = services.config;
+  const local = new LocalObjectStore(path.join(dataDir, 'objects'));
+  const store = givenStore ?? local;
+  const deps: StorageDeps = {
+    ...services,
+    store,
+    signingKey: uploadSigningKey(secret),
+    scratchDir: store === local ? local.tmpDir : path.join(dataDir, 'tmp', 'uploads'),
+    logger,
+    receiving: new Set(),
+  };
+
+  let running: Promise<CleanupReport> | null = null;
+  async function cleanup(options: { now?: Date } = {}) {
+    // One pass at a time: the timer never stacks passes on a slow disk.
+    while (running) await running.catch(() => {});
+    running = (async () => {
+      const report = await runCleanup(deps, options);
+      const grace = new Date((options.now ?? new Date()).getTime() - services.config.storage.gracePeriodSeconds * 1000);
+      await local.sweepTemp(grace);
+      return report;
+    })();
+    try {
+      return await running;
+    } finally {
+      running = null;
+    }
+  }
+
+  const timer = setInterval(() => {
+    cleanup().catch((error) => logger.error({ err: error }, 'storage cleanup pass failed'));
+  }, services.config.storage.cleanupIntervalSeconds * 1000);
+  timer.unref();
+
+  return {
+    deps,
+    store,
+    routes: storageRoutes(deps),
+    cleanup,
+    async close() {
+      clearInterval(timer);
+      await running?.catch(() => {});
+    },
+  };
+}
