@@ -5,6 +5,10 @@ import { requireViewer } from './http/helpers.ts';
 import { galleryRoutes } from './galleries/rest.ts';
 import { projectRoutes } from './projects/rest.ts';
 import { taskRoutes } from './tasks/rest.ts';
+import { notificationRoutes } from './notifications/rest.ts';
+import { activityRoutes } from './activity/rest.ts';
+import { settingsRoutes } from './settings/rest.ts';
+import { dashboardRoutes } from './dashboard/rest.ts';
 
 /**
  * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
@@ -20,5 +24,9 @@ export function dataRoutes(services: Services) {
   routes.route('/', galleryRoutes(services));
   routes.route('/', projectRoutes(services));
   routes.route('/', taskRoutes(services));
+  routes.route('/', notificationRoutes(services));
+  routes.route('/', activityRoutes(services));
+  routes.route('/', settingsRoutes(services));
+  routes.route('/', dashboardRoutes(services));
   return routes;
 }

@@ -1,5 +1,7 @@
 import type { ActivityAction, Prisma, ResourceType } from '../generated/prisma/client.ts';
 import type { Db } from '../infra/db/database.ts';
+import type { ViewerContext } from '../context.ts';
+import { projectMemberWhere } from '../galleries/access.ts';
 
 export interface ActivityInput {
   userId: string;
@@ -26,4 +28,58 @@ export async function recordActivity(db: Db | Prisma.TransactionClient, input: A
       metadata: input.metadata ?? {},
     },
   });
+}
+
+// ───────────────────────────── the feed ─────────────────────────────
+
+/** Newest first; the id breaks ties so cursors are stable. */
+export const activityOrder: Prisma.ActivityOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+export const ACTIVITY_LIMIT = 100;
+
+/**
+ * What the viewer's feed shows: their own actions, plus what anyone did to a gallery that is
+ * shared with a project of theirs (or to their own galleries they shared with a project). Activity
+ * rows name their resource without a relation, so the galleries are looked up first.
+ */
+export async function activityFeedWhere(ctx: ViewerContext): Promise<Prisma.ActivityWhereInput> {
+  const userId = ctx.viewer.id;
+  const shared = await ctx.db.gallery.findMany({
+    where: {
+      shares: {
+        some: { status: 'active', OR: [{ project: projectMemberWhere(userId) }, { gallery: { ownerId: userId } }] },
+      },
+    },
+    select: { id: true },
+    orderBy: { updatedAt: 'desc' },
+    take: 1000,
+  });
+  if (shared.length === 0) return { userId };
+  return { OR: [{ userId }, { resourceType: 'gallery', resourceId: { in: shared.map((g) => g.id) } }] };
+}
+
+export async function listActivity(ctx: ViewerContext, options: { limit?: number } = {}) {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 20), 1), ACTIVITY_LIMIT);
+  const rows = await ctx.db.activity.findMany({
+    where: await activityFeedWhere(ctx),
+    orderBy: activityOrder,
+    take: limit,
+    select: {
+      id: true,
+      action: true,
+      resourceType: true,
+      resourceId: true,
+      resourceName: true,
+      metadata: true,
+      createdAt: true,
+      user: { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } },
+    },
+  });
+  return rows.map(({ user, ...row }) => ({
+    ...row,
+    user: {
+      id: user.id,
+      displayName: user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email),
+    },
+  }));
 }

@@ -5,6 +5,10 @@ import '../users/types.ts';
 import '../tasks/types.ts';
 import '../live/types.ts';
 import '../files/types.ts';
+import '../notifications/types.ts';
+import '../activity/types.ts';
+import '../settings/types.ts';
+import '../dashboard/types.ts';
 
 export const schema = builder.toSchema();
 

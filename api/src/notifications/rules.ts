@@ -1,6 +1,8 @@
 import type { NotificationType, Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../infra/db/database.ts';
 import type { Events } from '../infra/events/pubsub.ts';
+import type { ViewerContext } from '../context.ts';
+import { NotFoundError } from '../shared/errors.ts';
 
 export interface NotificationInput {
   userId: string;
@@ -29,4 +31,64 @@ export async function writeNotification(db: Db | Prisma.TransactionClient, input
 
 export function publishNotifications(events: Events, notifications: { id: string; userId: string }[]) {
   for (const n of notifications) events.publish('notification:added', n.userId, { notificationId: n.id });
+}
+
+// ───────────────────────────── reading and marking ─────────────────────────────
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A person only ever sees their own notifications. */
+export function notificationVisibleWhere(userId: string): Prisma.NotificationWhereInput {
+  return { userId };
+}
+
+/** Newest first; the id breaks ties so cursors are stable. */
+export const notificationOrder: Prisma.NotificationOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+const notificationSelect = {
+  id: true,
+  type: true,
+  title: true,
+  message: true,
+  isRead: true,
+  link: true,
+  createdAt: true,
+} satisfies Prisma.NotificationSelect;
+
+export const NOTIFICATION_LIST_LIMIT = 100;
+
+export async function listNotifications(ctx: ViewerContext, options: { limit?: number; unreadOnly?: boolean } = {}) {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), NOTIFICATION_LIST_LIMIT);
+  return ctx.db.notification.findMany({
+    where: { ...notificationVisibleWhere(ctx.viewer.id), ...(options.unreadOnly ? { isRead: false } : {}) },
+    orderBy: notificationOrder,
+    take: limit,
+    select: notificationSelect,
+  });
+}
+
+export async function unreadNotificationCount(ctx: ViewerContext): Promise<number> {
+  return ctx.db.notification.count({ where: { ...notificationVisibleWhere(ctx.viewer.id), isRead: false } });
+}
+
+/** Marks one of the viewer's notifications read; someone else's is a 404. */
+export async function markNotificationRead(ctx: ViewerContext, id: string) {
+  if (!UUID.test(id)) throw new NotFoundError('Notification');
+  const marked = await ctx.db.notification.updateMany({
+    where: { id, ...notificationVisibleWhere(ctx.viewer.id) },
+    data: { isRead: true },
+  });
+  if (marked.count !== 1) throw new NotFoundError('Notification');
+  ctx.events.publish('notification:read', ctx.viewer.id, { ids: [id] });
+  return ctx.db.notification.findUniqueOrThrow({ where: { id }, select: notificationSelect });
+}
+
+/** Marks every unread notification of the viewer read; answers how many changed. */
+export async function markAllNotificationsRead(ctx: ViewerContext): Promise<{ updated: number }> {
+  const { count } = await ctx.db.notification.updateMany({
+    where: { ...notificationVisibleWhere(ctx.viewer.id), isRead: false },
+    data: { isRead: true },
+  });
+  ctx.events.publish('notification:read', ctx.viewer.id, { all: true });
+  return { updated: count };
 }

@@ -1,0 +1,46 @@
+import { ActivityAction, ResourceType } from '../generated/prisma/enums.ts';
+import { builder } from '../graphql/builder.ts';
+import { activityFeedWhere, activityOrder } from './rules.ts';
+
+export const ActivityActionEnum = builder.enumType(ActivityAction, {
+  name: 'ActivityAction',
+  description: 'What someone did.',
+});
+
+export const ResourceTypeEnum = builder.enumType(ResourceType, {
+  name: 'ResourceType',
+  description: 'The kind of thing an activity was about.',
+});
+
+export const ActivityObject = builder.prismaNode('Activity', {
+  description: 'One thing someone did: the dashboard feed and the audit trail.',
+  id: { field: 'id' },
+  // node(id:) reaches the viewer's own actions; the feed also lists others' actions on shared galleries.
+  findUnique: (id, ctx) => ({ id, userId: ctx.viewer.id }),
+  fields: (t) => ({
+    action: t.expose('action', { type: ActivityActionEnum }),
+    resourceType: t.expose('resourceType', { type: ResourceTypeEnum }),
+    resourceId: t.exposeString('resourceId', {
+      nullable: true,
+      description: 'The raw id of the resource (it may have been deleted since).',
+    }),
+    resourceName: t.exposeString('resourceName', { description: 'Its name at the time.' }),
+    metadata: t.expose('metadata', {
+      type: 'JSON',
+      description: 'Details: size in bytes for files, sharedWith count for shares.',
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    actor: t.relation('user', { description: 'Who did it.' }),
+  }),
+});
+
+builder.queryField('activity', (t) =>
+  t.prismaConnection({
+    type: 'Activity',
+    cursor: 'id',
+    description:
+      "The viewer's activity feed, newest first: their own actions and what others did to galleries shared with their projects.",
+    resolve: async (query, _root, _args, ctx) =>
+      ctx.db.activity.findMany({ ...query, where: await activityFeedWhere(ctx), orderBy: activityOrder }),
+  }),
+);
