@@ -1,14 +1,228 @@
-import { SparkleIcon } from '../ui/icons.tsx';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { dataRequest, isUnauthorizedError } from '../lib/http.ts';
+import {
+  CalendarIcon,
+  ChevronDownIcon,
+  ChevronUpIcon,
+  MinusIcon,
+  SearchIcon,
+  SendIcon,
+  SparkleIcon,
+  TasksIcon,
+  TagIcon,
+} from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { toast } from '../ui/toast.tsx';
 
-// Replaced by the assistant panel once the assistant API is on main.
+// The floating AI assistant (SPEC.md section 2): minimized to a round button, or open, either
+// collapsed (quick actions) or expanded (the chat). It talks to the REST paths of section 7.
+
+type Mode = 'minimized' | 'collapsed' | 'expanded';
+
+interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  pending?: boolean;
+}
+
+interface ChatResponse {
+  conversation: { id: string };
+  message: string;
+  messageId: string;
+  userMessageId: string;
+  action: { function: string } | null;
+}
+
+export const QUICK_ACTIONS = [
+  { label: 'Search Files', icon: SearchIcon, prompt: 'Search my files for location photos' },
+  { label: 'Create Task', icon: TasksIcon, prompt: 'Create a task to review the location photos tomorrow' },
+  { label: 'Schedule Event', icon: CalendarIcon, prompt: 'Schedule a location scout for next week' },
+  { label: 'Upload & Tag', icon: TagIcon, prompt: 'How do I upload and tag my photos?' },
+] as const;
+
+const CHAT_FAILED = 'Failed to process your message. Please try again.';
+
 export function AssistantSlot() {
+  const [mode, setMode] = useState<Mode>('minimized');
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [conversationId, setConversationId] = useState<string | null>(null);
+  const [draft, setDraft] = useState('');
+  const [pending, setPending] = useState(false);
+  const { pathname } = useLocation();
+  const listRef = useRef<HTMLDivElement>(null);
+
+  // Keep the newest message in view.
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && messages.length > 0) list.scrollTop = list.scrollHeight;
+  }, [messages]);
+
+  async function send(text: string) {
+    const message = text.trim();
+    if (!message || pending) return;
+    setMode('expanded');
+    setPending(true);
+    setDraft('');
+    const localId = `local-${Date.now()}`;
+    setMessages((list) => [
+      ...list,
+      { id: localId, role: 'user', content: message },
+      { id: `${localId}-reply`, role: 'assistant', content: '', pending: true },
+    ]);
+    try {
+      const reply = await dataRequest<ChatResponse>('POST', '/api/ai/chat', {
+        message,
+        conversationId,
+        context: { currentPage: pathname, userRole: 'user', timezoneOffset: new Date().getTimezoneOffset() },
+      });
+      setConversationId(reply.conversation.id);
+      setMessages((list) =>
+        list.map((m) =>
+          m.id === localId
+            ? { ...m, id: reply.userMessageId }
+            : m.id === `${localId}-reply`
+              ? { id: reply.messageId, role: 'assistant', content: reply.message }
+              : m,
+        ),
+      );
+    } catch (error) {
+      setMessages((list) => list.filter((m) => m.id !== `${localId}-reply`));
+      setDraft(message);
+      if (!isUnauthorizedError(error)) toast({ title: 'Error', description: CHAT_FAILED, variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void send(draft);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    // Enter sends; Shift+Enter makes a new line; typing with an input method is left alone.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send(draft);
+    }
+  }
+
+  if (mode === 'minimized') {
+    return (
+      <button
+        type="button"
+        onClick={() => setMode('collapsed')}
+        aria-label="Open AI assistant"
+        className="fixed right-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full bg-indigo-600 text-white shadow-lg hover:bg-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 md:bottom-6"
+      >
+        <SparkleIcon className="h-6 w-6" />
+      </button>
+    );
+  }
+
+  const expanded = mode === 'expanded';
   return (
-    <button
-      type="button"
-      aria-label="Open AI assistant"
-      className="fixed right-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full bg-indigo-600 text-white shadow-lg hover:bg-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 md:bottom-6"
+    <section
+      aria-label="AI assistant"
+      className={`fixed right-2 bottom-20 z-40 flex w-[calc(100vw-1rem)] max-w-sm flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-2xl md:right-6 md:bottom-6 dark:border-slate-700 dark:bg-slate-900 ${
+        expanded ? 'h-[min(32rem,calc(100vh-7rem))]' : ''
+      }`}
     >
-      <SparkleIcon className="h-6 w-6" />
-    </button>
+      <header className="flex items-center justify-between bg-indigo-600 px-4 py-3 text-white">
+        <h2 className="flex items-center gap-2 text-sm font-semibold">
+          <SparkleIcon className="h-4 w-4" /> AI Assistant
+        </h2>
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            onClick={() => setMode(expanded ? 'collapsed' : 'expanded')}
+            aria-label={expanded ? 'Collapse assistant' : 'Expand assistant'}
+            className="rounded p-1 hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          >
+            {expanded ? <ChevronDownIcon className="h-4 w-4" /> : <ChevronUpIcon className="h-4 w-4" />}
+          </button>
+          <button
+            type="button"
+            onClick={() => setMode('minimized')}
+            aria-label="Minimize assistant"
+            className="rounded p-1 hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          >
+            <MinusIcon className="h-4 w-4" />
+          </button>
+        </div>
+      </header>
+
+      {!expanded && (
+        <div className="grid grid-cols-2 gap-2 p-4">
+          {QUICK_ACTIONS.map((action) => (
+            <button
+              key={action.label}
+              type="button"
+              onClick={() => void send(action.prompt)}
+              disabled={pending}
+              className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-3 text-xs font-medium text-slate-700 hover:border-indigo-300 hover:bg-indigo-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-50 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+            >
+              <action.icon className="h-5 w-5 text-indigo-600 dark:text-indigo-400" />
+              {action.label}
+            </button>
+          ))}
+        </div>
+      )}
+
+      {expanded && (
+        <>
+          <div ref={listRef} className="flex-1 space-y-3 overflow-y-auto p-4" aria-live="polite">
+            {messages.length === 0 ? (
+              <p className="pt-8 text-center text-sm text-slate-500 dark:text-slate-400">
+                Start a conversation with the AI assistant
+              </p>
+            ) : (
+              messages.map((m) => (
+                <div key={m.id} className={`flex ${m.role === 'user' ? 'justify-end' : 'justify-start'}`}>
+                  <div
+                    data-role={m.role}
+                    className={`max-w-[85%] rounded-lg px-3 py-2 text-sm whitespace-pre-wrap ${
+                      m.role === 'user'
+                        ? 'bg-indigo-600 text-white'
+                        : 'bg-slate-100 text-slate-900 dark:bg-slate-800 dark:text-slate-100'
+                    }`}
+                  >
+                    {m.pending ? <Spinner className="h-4 w-4" label="The assistant is replying" /> : m.content}
+                  </div>
+                </div>
+              ))
+            )}
+          </div>
+          <form
+            onSubmit={onSubmit}
+            className="flex items-end gap-2 border-t border-slate-200 p-3 dark:border-slate-700"
+          >
+            <label htmlFor="assistant-message" className="sr-only">
+              Message
+            </label>
+            <textarea
+              id="assistant-message"
+              rows={2}
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={onKeyDown}
+              disabled={pending}
+              placeholder="Ask me anything..."
+              className="max-h-32 min-h-10 flex-1 resize-none rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100"
+            />
+            <button
+              type="submit"
+              disabled={pending || !draft.trim()}
+              aria-label="Send message"
+              className="flex h-10 w-10 shrink-0 items-center justify-center rounded-md bg-indigo-600 text-white hover:bg-indigo-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-50"
+            >
+              <SendIcon className="h-4 w-4" />
+            </button>
+          </form>
+        </>
+      )}
+    </section>
   );
 }
