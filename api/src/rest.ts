@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Services } from './context.ts';
 import type { AppEnv } from './http/env.ts';
 import { requireViewer } from './http/helpers.ts';
+import { fileRoutes } from './files/rest.ts';
 import { galleryRoutes } from './galleries/rest.ts';
 import { projectRoutes } from './projects/rest.ts';
 import { taskRoutes } from './tasks/rest.ts';
@@ -21,6 +22,7 @@ export function dataRoutes(services: Services) {
     await next();
   });
   // Domain routers, one line each:
+  routes.route('/', fileRoutes(services));
   routes.route('/', galleryRoutes(services));
   routes.route('/', projectRoutes(services));
   routes.route('/', taskRoutes(services));

@@ -29,18 +29,25 @@ const folderRef = z
   .union([z.string(), z.null()], { error: 'folderId must be a folder id, "root" or null.' })
   .transform((v) => (v === null || v === '' || v === 'root' ? null : v));
 
-const folderName = z
-  .string({ error: 'Folder name is required.' })
-  .trim()
-  .min(1, 'Folder name is required.')
-  .max(255, 'Folder name is too long (255 characters at most).')
-  .refine((v) => !/[/\\]/.test(v), 'Folder names cannot contain / or \\.');
+/** A missing required text reads as empty, so it gets the same message as an empty one. */
+const requiredText = <T extends z.ZodType>(schema: T) => z.preprocess((v) => v ?? '', schema);
 
-const fileName = z
-  .string({ error: 'File name is required.' })
-  .trim()
-  .min(1, 'File name is required.')
-  .max(255, 'File name is too long (255 characters at most).');
+const folderName = requiredText(
+  z
+    .string({ error: 'Folder name must be text.' })
+    .trim()
+    .min(1, 'Folder name is required.')
+    .max(255, 'Folder name is too long (255 characters at most).')
+    .refine((v) => !/[/\\]/.test(v), 'Folder names cannot contain / or \\.'),
+);
+
+const fileName = requiredText(
+  z
+    .string({ error: 'File name must be text.' })
+    .trim()
+    .min(1, 'File name is required.')
+    .max(255, 'File name is too long (255 characters at most).'),
+);
 
 /**
  * Tags arrive as a list or as the spec's comma-separated text: trimmed, empties dropped, repeats
@@ -278,7 +285,7 @@ export const createFileInput = z.strictObject({
   mimeType: z.string({ error: 'mimeType must be text.' }).trim().max(255).optional(),
   // The size the client reports is ignored: the stored size is what actually arrived.
   size: z.number({ error: 'size must be a number of bytes.' }).nonnegative().optional(),
-  objectUrl: z.string({ error: 'objectUrl is required.' }).min(1, 'objectUrl is required.'),
+  objectUrl: requiredText(z.string({ error: 'objectUrl must be text.' }).min(1, 'objectUrl is required.')),
   folderId: folderRef.optional(),
   isPublic: z.boolean({ error: 'isPublic must be true or false.' }).optional(),
   tags: tagsInput.optional(),

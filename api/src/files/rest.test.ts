@@ -1,0 +1,461 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishedUpload } from '../../test/fixtures.ts';
+import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { fileAccessWhere } from '../galleries/access.ts';
+import { makeGallery, shareWith } from '../galleries/testing.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { readableFileSql } from './rules.ts';
+import { newFolder, send, uploadFile } from './testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+let app: TestApp;
+let owner: User;
+let stranger: User;
+const db = () => app.database.prisma;
+
+beforeAll(async () => {
+  app = await testApp();
+  owner = await signedInUser(app);
+  stranger = await signedInUser(app);
+});
+afterAll(() => app.close());
+
+describe('folders', () => {
+  it('creates folders at the top level and inside others, and lists them by parent', async () => {
+    const top = await newFolder(app, owner.cookie, '  Scouting  ');
+    expect(top).toMatchObject({ name: 'Scouting', parentId: null });
+    const child = await newFolder(app, owner.cookie, 'Docks', top.id);
+    expect(child.parentId).toBe(top.id);
+
+    const root = await send(app, owner.cookie, 'GET', '/api/folders');
+    expect(root.status).toBe(200);
+    expect(root.body.map((f: { name: string }) => f.name)).toContain('Scouting');
+    expect(root.body.map((f: { name: string }) => f.name)).not.toContain('Docks');
+    const inside = await send(app, owner.cookie, 'GET', `/api/folders?parentId=${top.id}`);
+    expect(inside.body.map((f: { id: string }) => f.id)).toEqual([child.id]);
+    expect((await send(app, owner.cookie, 'GET', '/api/folders?parentId=root')).body).toEqual(root.body);
+
+    const activity = await db().activity.findFirst({ where: { resourceId: top.id } });
+    expect(activity).toMatchObject({ action: 'folder_created', resourceType: 'folder', resourceName: 'Scouting' });
+  });
+
+  it('validates names and refuses bad input with a message', async () => {
+    const empty = await send(app, owner.cookie, 'POST', '/api/folders', { name: '   ' });
+    expect(empty).toEqual({ status: 400, body: expect.objectContaining({ message: 'Folder name is required.' }) });
+    const missing = await send(app, owner.cookie, 'POST', '/api/folders', {});
+    expect(missing.body.message).toBe('Folder name is required.');
+    const slash = await send(app, owner.cookie, 'POST', '/api/folders', { name: 'a/b' });
+    expect(slash.body.message).toBe('Folder names cannot contain / or \\.');
+    const unknownField = await send(app, owner.cookie, 'POST', '/api/folders', { name: 'Ok', color: 'red' });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.message).toMatch(/color/);
+    const badJson = await send(app, owner.cookie, 'POST', '/api/folders', '{"name":');
+    expect(badJson).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'The request body is not valid JSON.' }),
+    });
+    const badParent = await send(app, owner.cookie, 'POST', '/api/folders', { name: 'Orphan', parentId: 'not-a-uuid' });
+    expect(badParent).toEqual({ status: 404, body: expect.objectContaining({ message: 'Folder not found' }) });
+    const wrongType = await send(app, owner.cookie, 'POST', '/api/folders', { name: 42 });
+    expect(wrongType.status).toBe(400);
+  });
+
+  it('keeps names unique among siblings, whatever the case, but allows them in other folders', async () => {
+    const parent = await newFolder(app, owner.cookie, 'Unique parent');
+    await newFolder(app, owner.cookie, 'Exteriors', parent.id);
+    const twin = await send(app, owner.cookie, 'POST', '/api/folders', { name: 'EXTERIORS', parentId: parent.id });
+    expect(twin).toEqual({
+      status: 409,
+      body: expect.objectContaining({ message: 'A folder named "EXTERIORS" already exists in this folder.' }),
+    });
+    const elsewhere = await send(app, owner.cookie, 'POST', '/api/folders', { name: 'Exteriors' });
+    expect(elsewhere.status).toBe(201);
+    // Another person's folders do not count.
+    expect((await send(app, stranger.cookie, 'POST', '/api/folders', { name: 'Exteriors' })).status).toBe(201);
+
+    const other = await newFolder(app, owner.cookie, 'Interiors', parent.id);
+    const rename = await send(app, owner.cookie, 'PATCH', `/api/folders/${other.id}`, { name: 'exteriors' });
+    expect(rename.status).toBe(409);
+    const move = await send(app, owner.cookie, 'PATCH', `/api/folders/${elsewhere.body.id}`, { parentId: parent.id });
+    expect(move.status).toBe(409);
+  });
+
+  it('renames and moves folders, never into themselves or below themselves', async () => {
+    const a = await newFolder(app, owner.cookie, 'Move A');
+    const b = await newFolder(app, owner.cookie, 'Move B', a.id);
+    const c = await newFolder(app, owner.cookie, 'Move C', b.id);
+    const intoChild = await send(app, owner.cookie, 'PATCH', `/api/folders/${a.id}`, { parentId: c.id });
+    expect(intoChild).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'A folder cannot be moved into itself or one of its subfolders.' }),
+    });
+    const intoItself = await send(app, owner.cookie, 'PATCH', `/api/folders/${a.id}`, { parentId: a.id });
+    expect(intoItself.status).toBe(400);
+
+    const moved = await send(app, owner.cookie, 'PATCH', `/api/folders/${c.id}`, { parentId: 'root', name: 'Moved C' });
+    expect(moved.body).toMatchObject({ id: c.id, parentId: null, name: 'Moved C' });
+    const back = await send(app, owner.cookie, 'PATCH', `/api/folders/${c.id}`, { parentId: a.id });
+    expect(back.body.parentId).toBe(a.id);
+    expect((await send(app, owner.cookie, 'GET', `/api/folders/${c.id}`)).body.name).toBe('Moved C');
+  });
+
+  it('refuses to delete a folder with content unless asked to delete everything in it', async () => {
+    const top = await newFolder(app, owner.cookie, 'Delete me');
+    const sub = await newFolder(app, owner.cookie, 'Sub', top.id);
+    const deeper = await newFolder(app, owner.cookie, 'Deeper', sub.id);
+    const first = await uploadFile(app, owner, { name: 'a.jpg', folderId: sub.id }, { size: 100 });
+    await uploadFile(app, owner, { name: 'a.jpg', folderId: sub.id }, { size: 200 }); // a second version
+    const second = await uploadFile(app, owner, { name: 'b.jpg', folderId: deeper.id }, { size: 300 });
+    const paths = [
+      ...(await db().fileVersion.findMany({ where: { fileId: { in: [first.id, second.id] } } })).map(
+        (v) => v.objectPath,
+      ),
+    ];
+    expect(paths).toHaveLength(3);
+
+    const refused = await send(app, owner.cookie, 'DELETE', `/api/folders/${top.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      'The folder "Delete me" is not empty. Move or delete what is in it first, or delete it together with its contents.',
+    );
+    expect(await db().folder.count({ where: { id: top.id } })).toBe(1);
+    expect((await send(app, owner.cookie, 'DELETE', `/api/folders/${top.id}?recursive=maybe`)).status).toBe(400);
+
+    const deleted = await send(app, owner.cookie, 'DELETE', `/api/folders/${top.id}?recursive=true`);
+    expect(deleted).toEqual({
+      status: 200,
+      body: { success: true, id: top.id, deletedFolders: 3, deletedFiles: 2 },
+    });
+    expect(await db().folder.count({ where: { id: { in: [top.id, sub.id, deeper.id] } } })).toBe(0);
+    expect(await db().file.count({ where: { id: { in: [first.id, second.id] } } })).toBe(0);
+    const uploads = await db().upload.findMany({ where: { id: { in: paths.map((p) => p.split('/').pop()!) } } });
+    expect(uploads.map((u) => u.status)).toEqual(['released', 'released', 'released']);
+
+    const empty = await newFolder(app, owner.cookie, 'Empty one');
+    expect((await send(app, owner.cookie, 'DELETE', `/api/folders/${empty.id}`)).body).toMatchObject({
+      success: true,
+      deletedFolders: 1,
+    });
+  });
+});
+
+describe('file records', () => {
+  it('records an upload with the size, checksum and type the server saw, and notes the activity', async () => {
+    const upload = await finishedUpload(app, owner.id, {
+      size: 4321,
+      mimeType: 'image/png',
+      metadata: { image: { width: 40, height: 30 } },
+    });
+    const created = await send(app, owner.cookie, 'POST', '/api/files', {
+      name: 'location.png',
+      originalName: 'IMG_1.PNG',
+      mimeType: 'application/octet-stream',
+      size: 1,
+      objectUrl: upload.uploadURL,
+      folderId: 'root',
+      isPublic: false,
+      tags: 'Exterior, , night ,exterior',
+      metadata: { uploadedAt: '2026-11-23T10:00:00.000Z', image: { width: 1 } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'location.png',
+      originalName: 'IMG_1.PNG',
+      mimeType: 'image/png',
+      size: 4321,
+      objectPath: upload.objectPath,
+      folderId: null,
+      isPublic: false,
+      tags: ['exterior', 'night'],
+      metadata: { uploadedAt: '2026-11-23T10:00:00.000Z', image: { width: 40, height: 30 } },
+      version: 1,
+    });
+    const stored = await db().file.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(stored.checksum).toMatch(/^[0-9a-f]{64}$/);
+    const activity = await db().activity.findFirst({ where: { resourceId: created.body.id } });
+    expect(activity).toMatchObject({ action: 'file_uploaded', resourceType: 'file', metadata: { size: 4321 } });
+    expect((await send(app, owner.cookie, 'GET', `/api/files/${created.body.id}`)).body.size).toBe(4321);
+  });
+
+  it('refuses bad payloads and uploads that are not the viewer’s', async () => {
+    const noName = await send(app, owner.cookie, 'POST', '/api/files', { objectUrl: 'x' });
+    expect(noName).toEqual({ status: 400, body: expect.objectContaining({ message: 'File name is required.' }) });
+    const noUrl = await send(app, owner.cookie, 'POST', '/api/files', { name: 'a.jpg' });
+    expect(noUrl.body.message).toBe('objectUrl is required.');
+    const notOurs = await send(app, owner.cookie, 'POST', '/api/files', {
+      name: 'a.jpg',
+      objectUrl: 'https://evil.example/x',
+    });
+    expect(notOurs).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'objectUrl is not an upload URL of yours.' }),
+    });
+    const theirs = await finishedUpload(app, stranger.id);
+    const stolen = await send(app, owner.cookie, 'POST', '/api/files', { name: 'a.jpg', objectUrl: theirs.uploadURL });
+    expect(stolen).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'objectUrl is not an upload URL of yours.' }),
+    });
+    const mine = await finishedUpload(app, owner.id);
+    const wrongTags = await send(app, owner.cookie, 'POST', '/api/files', {
+      name: 'a.jpg',
+      objectUrl: mine.uploadURL,
+      tags: 5,
+    });
+    expect(wrongTags.status).toBe(400);
+    const strangerFolder = await newFolder(app, stranger.cookie, 'Not yours');
+    const intoTheirs = await send(app, owner.cookie, 'POST', '/api/files', {
+      name: 'a.jpg',
+      objectUrl: mine.uploadURL,
+      folderId: strangerFolder.id,
+    });
+    expect(intoTheirs.status).toBe(404);
+    // None of the refusals used the upload up.
+    await uploadFile(app, owner, { name: 'claim-once.jpg' });
+    const once = await send(app, owner.cookie, 'POST', '/api/files', { name: 'ok.jpg', objectUrl: mine.uploadURL });
+    expect(once.status).toBe(201);
+    const twice = await send(app, owner.cookie, 'POST', '/api/files', { name: 'again.jpg', objectUrl: mine.uploadURL });
+    expect(twice.body.message).toBe('This upload already belongs to a file.');
+  });
+
+  it('lists a folder’s files in the spec’s sort orders, the top level by default', async () => {
+    const folder = await newFolder(app, owner.cookie, 'Sorted');
+    await uploadFile(app, owner, { name: 'b-medium.mp4', folderId: folder.id }, { size: 5000, mimeType: 'video/mp4' });
+    await uploadFile(app, owner, { name: 'c-small.jpg', folderId: folder.id }, { size: 10 });
+    await uploadFile(
+      app,
+      owner,
+      { name: 'a-large.pdf', folderId: folder.id },
+      { size: 90_000, mimeType: 'application/pdf' },
+    );
+    const names = async (sort?: string) => {
+      const query = sort ? `&sort=${sort}` : '';
+      const { body } = await send(app, owner.cookie, 'GET', `/api/files?folderId=${folder.id}${query}`);
+      return body.map((f: { name: string }) => f.name);
+    };
+    expect(await names()).toEqual(['a-large.pdf', 'c-small.jpg', 'b-medium.mp4']);
+    expect(await names('size')).toEqual(['a-large.pdf', 'b-medium.mp4', 'c-small.jpg']);
+    expect(await names('name')).toEqual(['a-large.pdf', 'b-medium.mp4', 'c-small.jpg']);
+    expect(await names('type')).toEqual(['a-large.pdf', 'c-small.jpg', 'b-medium.mp4']);
+    const bad = await send(app, owner.cookie, 'GET', `/api/files?folderId=${folder.id}&sort=colour`);
+    expect(bad).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'sort must be one of recent, name, size, type.' }),
+    });
+
+    const root = await send(app, owner.cookie, 'GET', '/api/files');
+    expect(root.body.every((f: { folderId: string | null }) => f.folderId === null)).toBe(true);
+    expect(root.body.map((f: { name: string }) => f.name)).not.toContain('a-large.pdf');
+
+    const recent = await send(app, owner.cookie, 'GET', '/api/files/recent');
+    expect(recent.body[0].name).toBe('a-large.pdf');
+    expect(typeof recent.body[0].size).toBe('number');
+  });
+
+  it('merges metadata on PATCH, replaces tags, renames and moves', async () => {
+    const file = await uploadFile(
+      app,
+      owner,
+      { name: 'patch-me.jpg', metadata: { uploadedAt: 'then' } },
+      {
+        metadata: { image: { width: 10, height: 10 } },
+      },
+    );
+    const patched = await send(app, owner.cookie, 'PATCH', `/api/files/${file.id}`, {
+      tags: ['Warehouse', 'dusk'],
+      metadata: { aiAnalysis: { tags: ['warehouse'] }, autoTagged: true, image: { width: 1 } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.tags).toEqual(['warehouse', 'dusk']);
+    expect(patched.body.metadata).toEqual({
+      uploadedAt: 'then',
+      image: { width: 10, height: 10 },
+      aiAnalysis: { tags: ['warehouse'] },
+      autoTagged: true,
+    });
+    const folder = await newFolder(app, owner.cookie, 'Patch target');
+    const moved = await send(app, owner.cookie, 'PATCH', `/api/files/${file.id}`, {
+      name: 'renamed.jpg',
+      folderId: folder.id,
+      isPublic: true,
+    });
+    expect(moved.body).toMatchObject({ name: 'renamed.jpg', folderId: folder.id, isPublic: true });
+    expect(moved.body.metadata.autoTagged).toBe(true);
+
+    await uploadFile(app, owner, { name: 'taken.jpg', folderId: folder.id });
+    const clash = await send(app, owner.cookie, 'PATCH', `/api/files/${file.id}`, { name: 'taken.jpg' });
+    expect(clash).toEqual({
+      status: 409,
+      body: expect.objectContaining({ message: 'A file named "taken.jpg" already exists in that folder.' }),
+    });
+    const badMeta = await send(app, owner.cookie, 'PATCH', `/api/files/${file.id}`, { metadata: 'nope' });
+    expect(badMeta.body.message).toMatch(/metadata/);
+    expect((await send(app, owner.cookie, 'PATCH', '/api/files/nope', { tags: [] })).status).toBe(404);
+  });
+
+  it('deletes a file with its versions, gallery places and cover, and releases every version’s bytes', async () => {
+    const v1 = await uploadFile(app, owner, { name: 'doomed.jpg' }, { size: 700 });
+    const v2 = await uploadFile(app, owner, { name: 'doomed.jpg' }, { size: 800 });
+    expect(v2).toMatchObject({ id: v1.id, version: 2, size: 800 });
+    const gallery = await makeGallery(app, owner.cookie, { name: 'Cover gallery' });
+    await db().galleryItem.create({ data: { galleryId: gallery.id, fileId: v1.id, position: 0, addedById: owner.id } });
+    await db().gallery.update({ where: { id: gallery.id }, data: { coverImageId: v1.id } });
+
+    const deleted = await send(app, owner.cookie, 'DELETE', `/api/files/${v1.id}`);
+    expect(deleted).toEqual({ status: 200, body: { success: true, id: v1.id } });
+    expect(await db().fileVersion.count({ where: { fileId: v1.id } })).toBe(0);
+    expect(await db().galleryItem.count({ where: { fileId: v1.id } })).toBe(0);
+    expect((await db().gallery.findUniqueOrThrow({ where: { id: gallery.id } })).coverImageId).toBeNull();
+    const ids = [v1.objectPath, v2.objectPath].map((p) => p.split('/').pop()!);
+    const uploads = await db().upload.findMany({ where: { id: { in: ids } } });
+    expect(uploads.map((u) => u.status)).toEqual(['released', 'released']);
+    const activity = await db().activity.findFirst({ where: { resourceId: v1.id, action: 'file_deleted' } });
+    expect(activity?.metadata).toEqual({ size: 800 });
+    expect((await send(app, owner.cookie, 'DELETE', `/api/files/${v1.id}`)).status).toBe(404);
+  });
+});
+
+describe('versions', () => {
+  it('makes a same-named upload a new version and restores an earlier one, keeping history', async () => {
+    const folder = await newFolder(app, owner.cookie, 'Versions');
+    const first = await uploadFile(
+      app,
+      owner,
+      { name: 'plan.pdf', folderId: folder.id, tags: ['plan'] },
+      { size: 100 },
+    );
+    const second = await uploadFile(
+      app,
+      owner,
+      { name: 'plan.pdf', folderId: folder.id, tags: ['final'] },
+      { size: 250 },
+    );
+    expect(second).toMatchObject({ id: first.id, version: 2, size: 250, tags: ['plan', 'final'] });
+    // Same name elsewhere is another file.
+    const elsewhere = await uploadFile(app, owner, { name: 'plan.pdf' }, { size: 5 });
+    expect(elsewhere.id).not.toBe(first.id);
+    const listed = await send(app, owner.cookie, 'GET', `/api/files?folderId=${folder.id}`);
+    expect(listed.body).toHaveLength(1);
+
+    const versions = await send(app, owner.cookie, 'GET', `/api/files/${first.id}/versions`);
+    expect(
+      versions.body.map((v: { version: number; size: number; isCurrent: boolean }) => [v.version, v.size, v.isCurrent]),
+    ).toEqual([
+      [2, 250, true],
+      [1, 100, false],
+    ]);
+
+    const restored = await send(app, owner.cookie, 'POST', `/api/files/${first.id}/versions/1/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ id: first.id, size: 100, objectPath: first.objectPath, version: 3 });
+    const after = await send(app, owner.cookie, 'GET', `/api/files/${first.id}/versions`);
+    expect(after.body.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
+
+    const again = await send(app, owner.cookie, 'POST', `/api/files/${first.id}/versions/3/restore`);
+    expect(again).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'Version 3 is already the current version.' }),
+    });
+    expect((await send(app, owner.cookie, 'POST', `/api/files/${first.id}/versions/9/restore`)).status).toBe(404);
+    expect((await send(app, owner.cookie, 'POST', `/api/files/${first.id}/versions/abc/restore`)).status).toBe(400);
+
+    // Deleting releases both byte sets, each once.
+    await send(app, owner.cookie, 'DELETE', `/api/files/${first.id}`);
+    const uploads = await db().upload.findMany({
+      where: { id: { in: [first.objectPath, second.objectPath].map((p) => p.split('/').pop()!) } },
+    });
+    expect(uploads.every((u) => u.status === 'released')).toBe(true);
+  });
+});
+
+describe('search', () => {
+  it('needs more than 2 characters', async () => {
+    for (const q of ['', 'ab', '  ab  ']) {
+      const res = await send(app, owner.cookie, 'GET', `/api/files/search?q=${encodeURIComponent(q)}`);
+      expect(res).toEqual({
+        status: 400,
+        body: expect.objectContaining({ message: 'Search query must be longer than 2 characters.' }),
+      });
+    }
+  });
+
+  it('ranks an exact name above a prefix above a tag above a similar name', async () => {
+    const searcher = await signedInUser(app);
+    const similar = await uploadFile(app, searcher, { name: 'the old mill photos.jpg' });
+    const tagged = await uploadFile(app, searcher, { name: 'IMG_4410.jpg', tags: ['mill'] });
+    const prefix = await uploadFile(app, searcher, { name: 'mill-yard.jpg' });
+    const exact = await uploadFile(app, searcher, { name: 'Mill' });
+    await uploadFile(app, searcher, { name: 'unrelated.jpg', tags: ['harbour'] });
+    const byOriginal = await uploadFile(app, searcher, { name: 'renamed.jpg', originalName: 'MILLSTONE.JPG' });
+    const res = await send(app, searcher.cookie, 'GET', '/api/files/search?q=mill');
+    expect(res.status).toBe(200);
+    const ids = res.body.map((f: { id: string }) => f.id);
+    expect(ids.slice(0, 3)).toEqual([exact.id, prefix.id, byOriginal.id]);
+    expect(ids).toContain(tagged.id);
+    expect(ids).toContain(similar.id);
+    expect(ids.indexOf(tagged.id)).toBeLessThan(ids.indexOf(similar.id));
+    expect(ids).toHaveLength(5);
+    expect(typeof res.body[0].size).toBe('number');
+    // Wildcards are text, not patterns.
+    expect((await send(app, searcher.cookie, 'GET', '/api/files/search?q=%25%25%25')).body).toEqual([]);
+  });
+
+  it('finds only what the viewer may read: never a stranger’s private file, but files in a gallery shared with them', async () => {
+    const sharer = await signedInUser(app);
+    const member = await signedInUser(app);
+    const outsider = await signedInUser(app);
+    const inGallery = await uploadFile(app, sharer, { name: 'quayside-shared.jpg' });
+    const privateOne = await uploadFile(app, sharer, { name: 'quayside-private.jpg' });
+    const gallery = await makeGallery(app, sharer.cookie, { name: 'Quayside' });
+    await db().galleryItem.create({
+      data: { galleryId: gallery.id, fileId: inGallery.id, position: 0, addedById: sharer.id },
+    });
+    await shareWith(app, sharer, member, gallery.id);
+
+    const ids = async (user: User) =>
+      (await send(app, user.cookie, 'GET', '/api/files/search?q=quayside')).body.map((f: { id: string }) => f.id);
+    expect(await ids(outsider)).toEqual([]);
+    expect(await ids(member)).toEqual([inGallery.id]);
+    expect((await ids(sharer)).sort()).toEqual([inGallery.id, privateOne.id].sort());
+    expect((await send(app, member.cookie, 'GET', `/api/files/${inGallery.id}`)).status).toBe(200);
+    expect((await send(app, member.cookie, 'GET', `/api/files/${privateOne.id}`)).status).toBe(404);
+    // Reading is not writing.
+    expect((await send(app, member.cookie, 'PATCH', `/api/files/${inGallery.id}`, { tags: ['x'] })).status).toBe(404);
+  });
+
+  it('uses the same access rule in SQL as fileAccessWhere', async () => {
+    for (const user of [owner, stranger]) {
+      const viaPrisma = await db().file.findMany({ where: fileAccessWhere(user.id), select: { id: true } });
+      const viaSql = await db().$queryRaw<{ id: string }[]>(
+        Prisma.sql`SELECT f.id::text AS id FROM "File" f WHERE ${readableFileSql(user.id)}`,
+      );
+      expect(viaSql.map((r) => r.id).sort()).toEqual(viaPrisma.map((r) => r.id).sort());
+    }
+  });
+});
+
+describe('upload notifications', () => {
+  it('tells the uploader once per batch: one unread notice that counts the files', async () => {
+    const uploader = await signedInUser(app);
+    await uploadFile(app, uploader, { name: 'one.jpg' });
+    let notices = await db().notification.findMany({ where: { userId: uploader.id } });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({
+      type: 'file',
+      title: 'Upload complete',
+      message: 'one.jpg finished uploading.',
+    });
+    await uploadFile(app, uploader, { name: 'two.jpg' });
+    await uploadFile(app, uploader, { name: 'three.jpg' });
+    notices = await db().notification.findMany({ where: { userId: uploader.id } });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.message).toBe('3 files finished uploading.');
+
+    // Once read, the next upload starts a new notice.
+    await db().notification.updateMany({ where: { userId: uploader.id }, data: { isRead: true } });
+    await uploadFile(app, uploader, { name: 'four.jpg' });
+    notices = await db().notification.findMany({ where: { userId: uploader.id, isRead: false } });
+    expect(notices.map((n) => n.message)).toEqual(['four.jpg finished uploading.']);
+  });
+});

@@ -1,0 +1,109 @@
+import { Hono } from 'hono';
+import type { Services } from '../context.ts';
+import type { AppEnv } from '../http/env.ts';
+import { readJson, viewerContext } from '../http/helpers.ts';
+import { ValidationError } from '../shared/errors.ts';
+import {
+  createFileRecord,
+  createFolder,
+  deleteFile,
+  deleteFolder,
+  fileForViewer,
+  fileJson,
+  folderOfViewer,
+  listFiles,
+  listFolders,
+  listVersions,
+  recentFiles,
+  restoreVersion,
+  searchFiles,
+  updateFile,
+  updateFolder,
+  versionJson,
+} from './rules.ts';
+
+/** ?recursive=true asks for a folder to be deleted with everything in it; anything else is a mistake. */
+function recursiveFlag(value: string | undefined) {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new ValidationError('recursive must be true or false.', 'recursive');
+}
+
+/** Folders and file records (SPEC.md section 7): plain JSON arrays and objects, sizes as numbers of bytes. */
+export function fileRoutes(services: Services) {
+  const routes = new Hono<AppEnv>();
+
+  // ── folders ──
+  routes.get('/api/folders', async (c) => {
+    return c.json(await listFolders(viewerContext(c, services), c.req.query('parentId')));
+  });
+
+  routes.post('/api/folders', async (c) => {
+    return c.json(await createFolder(viewerContext(c, services), await readJson(c)), 201);
+  });
+
+  routes.get('/api/folders/:id', async (c) => {
+    const ctx = viewerContext(c, services);
+    return c.json(await folderOfViewer(ctx, c.req.param('id')));
+  });
+
+  routes.patch('/api/folders/:id', async (c) => {
+    const ctx = viewerContext(c, services);
+    return c.json(await updateFolder(ctx, c.req.param('id'), await readJson(c)));
+  });
+
+  routes.delete('/api/folders/:id', async (c) => {
+    const ctx = viewerContext(c, services);
+    const recursive = recursiveFlag(c.req.query('recursive'));
+    return c.json({ success: true, ...(await deleteFolder(ctx, c.req.param('id'), { recursive })) });
+  });
+
+  // ── files (the fixed paths first: /recent and /search are not ids) ──
+  routes.get('/api/files', async (c) => {
+    const ctx = viewerContext(c, services);
+    const files = await listFiles(ctx, { folderId: c.req.query('folderId'), sort: c.req.query('sort') });
+    return c.json(files.map(fileJson));
+  });
+
+  routes.get('/api/files/recent', async (c) => {
+    return c.json((await recentFiles(viewerContext(c, services))).map(fileJson));
+  });
+
+  routes.get('/api/files/search', async (c) => {
+    const files = await searchFiles(viewerContext(c, services), c.req.query('q') ?? '');
+    return c.json(files.map(fileJson));
+  });
+
+  routes.post('/api/files', async (c) => {
+    const ctx = viewerContext(c, services);
+    const { file, version } = await createFileRecord(ctx, await readJson(c));
+    return c.json({ ...fileJson(file), version }, 201);
+  });
+
+  routes.get('/api/files/:id', async (c) => {
+    return c.json(fileJson(await fileForViewer(viewerContext(c, services), c.req.param('id'))));
+  });
+
+  routes.patch('/api/files/:id', async (c) => {
+    const ctx = viewerContext(c, services);
+    return c.json(fileJson(await updateFile(ctx, c.req.param('id'), await readJson(c))));
+  });
+
+  routes.delete('/api/files/:id', async (c) => {
+    const ctx = viewerContext(c, services);
+    return c.json({ success: true, ...(await deleteFile(ctx, c.req.param('id'))) });
+  });
+
+  routes.get('/api/files/:id/versions', async (c) => {
+    const { versions, currentVersion } = await listVersions(viewerContext(c, services), c.req.param('id'));
+    return c.json(versions.map((v) => versionJson(v, currentVersion)));
+  });
+
+  routes.post('/api/files/:id/versions/:version/restore', async (c) => {
+    const ctx = viewerContext(c, services);
+    const { file, version } = await restoreVersion(ctx, c.req.param('id'), c.req.param('version'));
+    return c.json({ ...fileJson(file), version: version.version });
+  });
+
+  return routes;
+}

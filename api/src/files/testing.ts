@@ -1,0 +1,59 @@
+import { finishedUpload } from '../../test/fixtures.ts';
+import type { TestApp } from '../../test/harness.ts';
+
+// Shared arrangements for the files tests (not part of the app).
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
+export async function send<T = any>(
+  app: TestApp,
+  cookie: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await app.request(path, {
+    method,
+    cookie,
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function newFolder(app: TestApp, cookie: string, name: string, parentId: string | null = null) {
+  const { status, body } = await send(app, cookie, 'POST', '/api/folders', { name, parentId });
+  if (status !== 201) throw new Error(`folder not created: ${status} ${JSON.stringify(body)}`);
+  return body as { id: string; name: string; parentId: string | null };
+}
+
+/** Uploads (as far as the database knows) and records a file through POST /api/files. */
+export async function uploadFile(
+  app: TestApp,
+  user: { id: string; cookie: string },
+  fields: Record<string, unknown> = {},
+  upload: { size?: number; mimeType?: string; metadata?: object } = {},
+) {
+  const finished = await finishedUpload(app, user.id, upload);
+  const { status, body } = await send(app, user.cookie, 'POST', '/api/files', {
+    name: 'still.jpg',
+    originalName: 'IMG_0001.jpg',
+    mimeType: 'image/jpeg',
+    size: upload.size ?? 1024,
+    objectUrl: finished.uploadURL,
+    folderId: null,
+    isPublic: false,
+    tags: [],
+    metadata: { uploadedAt: new Date().toISOString() },
+    ...fields,
+  });
+  if (status !== 201) throw new Error(`file not created: ${status} ${JSON.stringify(body)}`);
+  return body as {
+    id: string;
+    name: string;
+    size: number;
+    objectPath: string;
+    version: number;
+    [key: string]: unknown;
+  };
+}
