@@ -1,7 +1,7 @@
 // One file's trip to the server (SPEC.md section 7): ask for an upload URL, send the bytes with
 // real progress, create the file record, then (images only) ask for an AI analysis whose failure
 // is only logged. Large files go resumably over tus when the server offers it.
-import { apiRequest } from '../lib/http.ts';
+import { dataRequest } from '../lib/http.ts';
 
 export interface StoredFile {
   id: string;
@@ -95,7 +95,7 @@ export async function tusUpload(
   });
 }
 
-export const browserTransport: Transport = { request: apiRequest, put: putWithProgress, resumable: tusUpload };
+export const browserTransport: Transport = { request: dataRequest, put: putWithProgress, resumable: tusUpload };
 
 async function step<T>(work: () => Promise<T>, message: string): Promise<T> {
   try {

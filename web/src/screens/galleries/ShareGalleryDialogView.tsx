@@ -200,7 +200,7 @@ export function ShareGalleryDialogView({
                   </p>
                 </div>
                 <span
-                  className={`rounded-full px-2 py-0.5 text-xs font-medium ${
+                  className={`rounded-full px-2 py-0.5 text-xs font-medium capitalize ${
                     row.status === 'active'
                       ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200'
                       : 'bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300'

@@ -1,4 +1,13 @@
-import { Field, Label, Listbox, ListboxButton, ListboxOption, ListboxOptions } from '@headlessui/react';
+import {
+  Field,
+  Input,
+  Label,
+  Listbox,
+  ListboxButton,
+  ListboxOption,
+  ListboxOptions,
+  Textarea,
+} from '@headlessui/react';
 import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 // Small form controls shared by the galleries dialogs: a labelled input, textarea and a Headless UI
@@ -11,7 +20,7 @@ export function TextField({ label, ...props }: { label: string } & InputHTMLAttr
   return (
     <Field className="space-y-1">
       <Label className="block text-sm font-medium text-slate-700 dark:text-slate-300">{label}</Label>
-      <input className={inputClass} {...props} />
+      <Input className={inputClass} {...props} />
     </Field>
   );
 }
@@ -20,7 +29,7 @@ export function TextAreaField({ label, ...props }: { label: string } & TextareaH
   return (
     <Field className="space-y-1">
       <Label className="block text-sm font-medium text-slate-700 dark:text-slate-300">{label}</Label>
-      <textarea className={inputClass} rows={3} {...props} />
+      <Textarea className={inputClass} rows={3} {...props} />
     </Field>
   );
 }
