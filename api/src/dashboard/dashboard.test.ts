@@ -43,7 +43,22 @@ function file(ownerId: string, name: string, mimeType: string) {
 }
 
 it('starts at zero', async () => {
-  expect(await stats(alice)).toEqual(zero);
+  const body = await stats(alice);
+  expect(body).toMatchObject(zero);
+  expect(body.storage).toEqual({ usedBytes: 0, quotaBytes: expect.any(Number) });
+  expect(body.recentGalleries).toEqual([]);
+});
+
+it('lists at most six recent galleries, newest first', async () => {
+  const dave = await signedInUser(app);
+  for (let i = 0; i < 8; i++) {
+    await app.database.prisma.gallery.create({
+      data: { ownerId: dave.id, name: `G${i}`, createdAt: new Date(Date.now() - (8 - i) * 1000) },
+    });
+  }
+  const body = await stats(dave);
+  expect(body.recentGalleries.map((g: { name: string }) => g.name)).toEqual(['G7', 'G6', 'G5', 'G4', 'G3', 'G2']);
+  expect(body.totalGalleries).toBe(8);
 });
 
 it('counts real figures for the viewer only', async () => {
@@ -104,7 +119,12 @@ it('counts real figures for the viewer only', async () => {
     completedTasks: 1,
     unreadNotifications: 1,
   };
-  expect(await stats(alice)).toEqual(expected);
+  const body = await stats(alice);
+  expect(body).toMatchObject(expected);
+  // Files created here have no size; storage use is the storage domain's sum of sizes.
+  expect(body.storage.usedBytes).toBe(0);
+  // Recent galleries: the ones Alice can see (own and actively shared), newest first, at most 6.
+  expect(body.recentGalleries.map((g: { name: string }) => g.name).sort()).toEqual(['A1', 'A2', 'B1']);
   expect(await stats(bob)).toMatchObject({ totalFiles: 1, totalGalleries: 3, sharedGalleries: 0, pendingTasks: 2 });
 
   const gql = await graphql<{ viewer: { dashboardStats: typeof expected } }>(

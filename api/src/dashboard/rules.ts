@@ -1,4 +1,6 @@
 import type { ViewerContext } from '../context.ts';
+import { galleryCardInclude, galleryJson, galleryListQuery } from '../galleries/rules.ts';
+import { storageUsage } from '../storage/rules.ts';
 
 export interface DashboardStats {
   /** Files the viewer owns. */
@@ -52,4 +54,21 @@ export async function dashboardStats(ctx: ViewerContext): Promise<DashboardStats
   const row = rows[0];
   if (!row) throw new Error('dashboard stats query returned no row');
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as DashboardStats;
+}
+
+export const RECENT_GALLERIES = 6;
+
+/**
+ * Everything the dashboard screen shows in one answer (GET /api/dashboard/stats): the figures,
+ * storage use and the most recent galleries the viewer can see. Storage and galleries come from
+ * their own domains' rules.
+ */
+export async function dashboardSummary(ctx: ViewerContext) {
+  const { where, orderBy } = await galleryListQuery(ctx, { sort: 'recent' });
+  const [stats, storage, recent] = await Promise.all([
+    dashboardStats(ctx),
+    storageUsage(ctx, ctx.viewer.id),
+    ctx.db.gallery.findMany({ where, orderBy, include: galleryCardInclude(ctx.viewer.id), take: RECENT_GALLERIES }),
+  ]);
+  return { ...stats, storage, recentGalleries: recent.map((g) => galleryJson(ctx.viewer.id, g)) };
 }
