@@ -2,6 +2,8 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 // Each domain registers its types on the one builder when its module loads.
 import '../users/types.ts';
+import '../projects/types.ts';
+import '../galleries/types.ts';
 import '../tasks/types.ts';
 import '../live/types.ts';
 import '../files/types.ts';

@@ -1,0 +1,214 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { call, makeFile, makeGallery, shareWith } from './testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let app: TestApp;
+let owner: User;
+let member: User;
+let stranger: User;
+beforeAll(async () => {
+  app = await testApp();
+  owner = await signedInUser(app);
+  member = await signedInUser(app);
+  stranger = await signedInUser(app);
+});
+afterAll(() => app.close());
+
+/** Counts the SQL statements the app sends while `run` runs (PGlite or PostgreSQL, whichever this run uses). */
+async function countQueries(run: () => Promise<unknown>) {
+  let count = 0;
+  const patched = [PGlite.prototype, pg.Client.prototype] as unknown as { query: (...a: unknown[]) => unknown }[];
+  const originals = patched.map((proto) => proto.query);
+  patched.forEach((proto, i) => {
+    const original = originals[i] as (...a: unknown[]) => unknown;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      count += 1;
+      return original.apply(this, args);
+    };
+  });
+  try {
+    await run();
+  } finally {
+    patched.forEach((proto, i) => {
+      proto.query = originals[i] as (...a: unknown[]) => unknown;
+    });
+  }
+  return count;
+}
+
+const LIST = `query List($search: String, $sort: GallerySort) {
+  galleries(first: 50, search: $search, sort: $sort) {
+    totalCount
+    edges { node { id name tags photoCount coverImageUrl viewerAccess owner { displayName }
+      shares { permission project { name type } } } }
+  }
+}`;
+
+describe('galleries over GraphQL', () => {
+  it('lists 24 galleries with cover, tags, photo count and shares in as many queries as 2', async () => {
+    const few = await signedInUser(app);
+    const many = await signedInUser(app);
+    const arrange = async (user: User, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const g = await makeGallery(app, user.cookie, { name: `G${i}`, tags: `t${i},shared` });
+        const files = [await makeFile(app, user.id, `a${i}.jpg`), await makeFile(app, user.id, `b${i}.jpg`)];
+        await call(app, user.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: files.map((f) => f.id) });
+        await call(app, user.cookie, 'PATCH', `/api/galleries/${g.id}`, { coverImageId: files[0]?.id });
+        if (i < 3) await shareWith(app, user, member, g.id);
+      }
+    };
+    await arrange(few, 2);
+    await arrange(many, 24);
+
+    let fewResult: Awaited<ReturnType<typeof graphql>> | undefined;
+    let manyResult: Awaited<ReturnType<typeof graphql>> | undefined;
+    const fewQueries = await countQueries(async () => {
+      fewResult = await graphql(app, few.cookie, LIST);
+    });
+    const manyQueries = await countQueries(async () => {
+      manyResult = await graphql(app, many.cookie, LIST);
+    });
+    expect(fewResult?.errors).toBeUndefined();
+    expect(manyResult?.errors).toBeUndefined();
+    const data = manyResult?.data as { galleries: { totalCount: number; edges: { node: Record<string, unknown> }[] } };
+    expect(data.galleries.totalCount).toBe(24);
+    expect(data.galleries.edges).toHaveLength(24);
+    const newest = data.galleries.edges[0]?.node;
+    expect(newest).toMatchObject({ name: 'G23', tags: ['t23', 'shared'], photoCount: 2, viewerAccess: 'owner' });
+    expect(newest?.coverImageUrl).toMatch(/^\/objects\/uploads\//);
+    const shared = data.galleries.edges.find((e) => e.node.name === 'G0')?.node;
+    expect(shared?.shares).toEqual([{ permission: 'read', project: { name: 'Night Shift', type: 'campaign' } }]);
+    expect(fewQueries).toBeGreaterThan(0);
+    expect(manyQueries).toBe(fewQueries);
+  });
+
+  it('searches, sorts and pages with cursors', async () => {
+    const user = await signedInUser(app);
+    for (const name of ['Echo', 'Alpha', 'Delta', 'Bravo', 'Charlie'])
+      await makeGallery(app, user.cookie, { name, location: null });
+    const searched = await graphql<{ galleries: { edges: { node: { name: string } }[] } }>(app, user.cookie, LIST, {
+      search: 'HARL',
+    });
+    expect(searched.data?.galleries.edges.map((e) => e.node.name)).toEqual(['Charlie']);
+  });
+
+  it('answers typed errors with the spec messages', async () => {
+    const { data } = await graphql<{ createGallery: { __typename: string; message: string; field: string } }>(
+      app,
+      owner.cookie,
+      `mutation { createGallery(name: "   ") { __typename ... on ValidationError { message field } } }`,
+    );
+    expect(data?.createGallery).toEqual({
+      __typename: 'ValidationError',
+      message: 'Gallery name is required.',
+      field: 'name',
+    });
+    const g = await makeGallery(app, owner.cookie);
+    const share = await graphql<{ shareGallery: { __typename: string; message: string } }>(
+      app,
+      owner.cookie,
+      `mutation($id: ID!) { shareGallery(galleryId: $id) { __typename ... on Error { message } } }`,
+      { id: g.id },
+    );
+    expect(share.data?.shareGallery).toEqual({
+      __typename: 'ValidationError',
+      message: 'Please select a project to share with.',
+    });
+    const project = await graphql<{ createProject: { __typename: string; message: string } }>(
+      app,
+      owner.cookie,
+      `mutation { createProject(name: "") { __typename ... on Error { message } } }`,
+    );
+    expect(project.data?.createProject).toEqual({
+      __typename: 'ValidationError',
+      message: 'Project name is required.',
+    });
+  });
+
+  it('creates, fills, shares and revokes through mutations; strangers reach nothing by node id', async () => {
+    type Ok<T> = { __typename: string; data: T; message?: string };
+    const created = await graphql<{ createGallery: Ok<{ id: string; status: string; tags: string[] }> }>(
+      app,
+      owner.cookie,
+      `mutation { createGallery(name: "Pier", tags: ["a, b", " c"], propertyType: outdoor, style: rustic) {
+         __typename ... on MutationCreateGallerySuccess { data { id status tags } } } }`,
+    );
+    const gallery = created.data?.createGallery.data;
+    expect(gallery).toMatchObject({ status: 'active', tags: ['a', 'b', 'c'] });
+    const galleryId = gallery?.id as string;
+
+    const files = [await makeFile(app, owner.id, 'one.jpg'), await makeFile(app, owner.id, 'two.jpg')];
+    const added = await graphql<{
+      addFilesToGallery: Ok<{ photoCount: number; items: { edges: { node: { name: string; url: string } }[] } }>;
+    }>(
+      app,
+      owner.cookie,
+      `mutation($g: ID!, $f: [ID!]!) { addFilesToGallery(galleryId: $g, fileIds: $f) {
+         __typename ... on MutationAddFilesToGallerySuccess { data { photoCount items(first: 10) { edges { node { name url } } } } } } }`,
+      { g: galleryId, f: files.map((f) => f.id) },
+    );
+    expect(added.data?.addFilesToGallery.data.photoCount).toBe(2);
+    expect(added.data?.addFilesToGallery.data.items.edges.map((e) => e.node.name)).toEqual(['one.jpg', 'two.jpg']);
+
+    const projectResult = await graphql<{ createProject: Ok<{ id: string; viewerRole: string; memberCount: number }> }>(
+      app,
+      owner.cookie,
+      `mutation { createProject(name: "Harbour film", type: movie) { __typename ... on MutationCreateProjectSuccess { data { id viewerRole memberCount } } } }`,
+    );
+    const project = projectResult.data?.createProject.data;
+    expect(project).toMatchObject({ viewerRole: 'owner', memberCount: 1 });
+    const addMember = await graphql<{ addProjectMember: Ok<{ email: string; role: string }> }>(
+      app,
+      owner.cookie,
+      `mutation($p: ID!, $e: String!) { addProjectMember(projectId: $p, email: $e) { __typename ... on MutationAddProjectMemberSuccess { data { email role } } ... on Error { message } } }`,
+      { p: project?.id, e: member.email },
+    );
+    expect(addMember.data?.addProjectMember).toMatchObject({ data: { email: member.email, role: 'member' } });
+
+    const shared = await graphql<{ shareGallery: Ok<{ id: string; permission: string; project: { name: string } }> }>(
+      app,
+      owner.cookie,
+      `mutation($g: ID!, $p: ID!) { shareGallery(galleryId: $g, projectId: $p, permission: write) {
+         __typename ... on MutationShareGallerySuccess { data { id permission project { name } } } } }`,
+      { g: galleryId, p: project?.id },
+    );
+    const share = shared.data?.shareGallery.data;
+    expect(share).toMatchObject({ permission: 'write', project: { name: 'Harbour film' } });
+
+    const NODE = `query($id: ID!) { node(id: $id) { __typename ... on Gallery { name viewerAccess } } }`;
+    expect((await graphql(app, member.cookie, NODE, { id: galleryId })).data).toEqual({
+      node: { __typename: 'Gallery', name: 'Pier', viewerAccess: 'write' },
+    });
+    expect((await graphql(app, stranger.cookie, NODE, { id: galleryId })).data).toEqual({ node: null });
+    expect(
+      (await graphql(app, stranger.cookie, `query($id: ID!) { node(id: $id) { id } }`, { id: share?.id })).data,
+    ).toEqual({ node: null });
+    expect(
+      (await graphql<{ projects: { totalCount: number } }>(app, stranger.cookie, '{ projects { totalCount } }')).data
+        ?.projects.totalCount,
+    ).toBe(0);
+
+    const strangerRevoke = await graphql<{ revokeGalleryShare: { __typename: string; message: string } }>(
+      app,
+      stranger.cookie,
+      `mutation($id: ID!) { revokeGalleryShare(id: $id) { __typename ... on Error { message } } }`,
+      { id: share?.id },
+    );
+    expect(strangerRevoke.data?.revokeGalleryShare).toEqual({ __typename: 'BaseError', message: 'Share not found' });
+    await graphql(app, owner.cookie, `mutation($id: ID!) { revokeGalleryShare(id: $id) { __typename } }`, {
+      id: share?.id,
+    });
+    expect((await graphql(app, member.cookie, NODE, { id: galleryId })).data).toEqual({ node: null });
+
+    const deleted = await graphql<{ deleteGallery: Ok<string> }>(
+      app,
+      owner.cookie,
+      `mutation($id: ID!) { deleteGallery(id: $id) { __typename ... on MutationDeleteGallerySuccess { data } } }`,
+      { id: galleryId },
+    );
+    expect(deleted.data?.deleteGallery.data).toBe(galleryId);
+  });
+});

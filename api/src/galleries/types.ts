@@ -1,0 +1,316 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
+import { builder } from '../graphql/builder.ts';
+import { rawId } from '../projects/types.ts';
+import { galleryAccessWhere, projectMemberWhere } from './access.ts';
+import {
+  accessOf,
+  addFilesToGallery,
+  createGallery,
+  deleteGallery,
+  GALLERY_SORTS,
+  galleryListQuery,
+  moveGalleryItem,
+  removeFileFromGallery,
+  revokeShare,
+  shareGallery,
+  updateGallery,
+  viewerSharesSelect,
+} from './rules.ts';
+
+export const PropertyTypeEnum = builder.enumType(PropertyType, {
+  name: 'PropertyType',
+  description: 'The kind of place a gallery shows.',
+});
+
+export const GalleryStyleEnum = builder.enumType(GalleryStyle, {
+  name: 'GalleryStyle',
+  description: 'The look of the place a gallery shows.',
+});
+
+export const GallerySortEnum = builder.enumType('GallerySort', {
+  description: 'Orders of the gallery list; recent (newest first) by default, the others A to Z with blanks last.',
+  values: GALLERY_SORTS,
+});
+
+export const SharePermissionEnum = builder.enumType(SharePermission, {
+  name: 'SharePermission',
+  description: "read ('View Only', the default) or write ('Edit Access': edit the gallery and add files).",
+});
+
+export const ShareStatusEnum = builder.enumType(ShareStatus, {
+  name: 'ShareStatus',
+  description: 'Only active shares give access.',
+});
+
+export const GalleryAccessEnum = builder.enumType('GalleryAccess', {
+  description: 'What the signed-in user may do with a gallery: owner (everything), write (edit, add files), read.',
+  values: ['owner', 'write', 'read'] as const,
+});
+
+builder.prismaNode('Gallery', {
+  description: 'A collection of photos of a location, with its scouting details.',
+  id: { field: 'id' },
+  // node(id:) reaches only galleries the viewer owns or that are shared with a project of theirs.
+  findUnique: (id, ctx) => ({ id, AND: [galleryAccessWhere(ctx.viewer.id)] }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    tags: t.exposeStringList('tags'),
+    projectName: t.exposeString('projectName', { nullable: true }),
+    movieTvShow: t.exposeString('movieTvShow', { nullable: true }),
+    location: t.exposeString('location', { nullable: true }),
+    propertyType: t.expose('propertyType', { type: PropertyTypeEnum, nullable: true }),
+    style: t.expose('style', { type: GalleryStyleEnum, nullable: true }),
+    status: t.exposeString('status', { description: "Free text; 'active' unless set." }),
+    isPublic: t.exposeBoolean('isPublic'),
+    notes: t.exposeString('notes', { nullable: true, description: 'Notes the team keeps together.' }),
+    photoCount: t.relationCount('items', { description: 'How many photos the gallery holds.' }),
+    coverImageUrl: t.string({
+      nullable: true,
+      description: "The cover photo's URL (its object path; add ?variant=grid for cards), if a cover is set.",
+      select: { coverImage: { select: { objectPath: true } } },
+      resolve: (g) => g.coverImage?.objectPath ?? null,
+    }),
+    coverImageId: t.id({
+      nullable: true,
+      description: 'Global id of the cover file, if a cover is set.',
+      select: { coverImageId: true },
+      resolve: (g) => (g.coverImageId ? encodeGlobalID('File', g.coverImageId) : null),
+    }),
+    owner: t.relation('owner'),
+    viewerAccess: t.field({
+      type: GalleryAccessEnum,
+      description: 'What the signed-in user may do with this gallery.',
+      select: (_args, ctx) => ({ ownerId: true, shares: viewerSharesSelect(ctx.viewer.id) }),
+      resolve: (g, _args, ctx) => accessOf(ctx.viewer.id, g),
+    }),
+    items: t.relatedConnection('items', {
+      cursor: 'id',
+      description: 'The photos in gallery order (keyset pages: fast at any depth).',
+      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+      totalCount: true,
+    }),
+    shares: t.relation('shares', {
+      description: 'Projects the gallery is shared with: all of them for the owner, your own projects for members.',
+      query: (_args, ctx) => ({
+        where: { OR: [{ gallery: { ownerId: ctx.viewer.id } }, { project: projectMemberWhere(ctx.viewer.id) }] },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      }),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaNode('GalleryItem', {
+  description: 'A file placed in a gallery, at a position.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, gallery: galleryAccessWhere(ctx.viewer.id) }),
+  fields: (t) => ({
+    position: t.exposeInt('position', { description: 'Order in the gallery, lowest first.' }),
+    fileId: t.id({ description: 'Global id of the file.', resolve: (item) => encodeGlobalID('File', item.fileId) }),
+    name: t.string({ select: { file: { select: { name: true } } }, resolve: (item) => item.file.name }),
+    url: t.string({
+      description: "The file's object path (add ?variant=grid or ?variant=preview for thumbnails).",
+      select: { file: { select: { objectPath: true } } },
+      resolve: (item) => item.file.objectPath,
+    }),
+    mimeType: t.string({ select: { file: { select: { mimeType: true } } }, resolve: (item) => item.file.mimeType }),
+    gallery: t.relation('gallery'),
+    addedBy: t.relation('addedBy'),
+    addedAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaNode('GalleryShare', {
+  description: 'A gallery shared with a project: its members may view it (read) or also edit it (write).',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({
+    id,
+    OR: [{ gallery: { ownerId: ctx.viewer.id } }, { project: projectMemberWhere(ctx.viewer.id) }],
+  }),
+  fields: (t) => ({
+    permission: t.expose('permission', { type: SharePermissionEnum }),
+    status: t.expose('status', { type: ShareStatusEnum }),
+    project: t.relation('project'),
+    gallery: t.relation('gallery'),
+    sharedBy: t.relation('sharedBy'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('galleries', (t) =>
+  t.prismaConnection({
+    type: 'Gallery',
+    cursor: 'id',
+    description:
+      'Galleries you own or that are shared with your projects. search matches name, description, movie/TV show, location and tags, ignoring case.',
+    args: {
+      search: t.arg.string({ required: false }),
+      sort: t.arg({ type: GallerySortEnum, required: false }),
+    },
+    totalCount: async (_connection, args, ctx) => {
+      const { where } = await galleryListQuery(ctx, args);
+      return ctx.db.gallery.count({ where });
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const { where, orderBy } = await galleryListQuery(ctx, args);
+      return ctx.db.gallery.findMany({ ...query, where, orderBy });
+    },
+  }),
+);
+
+const galleryFields = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
+  description: t.arg.string({ required: false }),
+  tags: t.arg.stringList({ required: false, description: 'Each entry may hold several comma-separated tags.' }),
+  projectName: t.arg.string({ required: false }),
+  movieTvShow: t.arg.string({ required: false }),
+  location: t.arg.string({ required: false }),
+  propertyType: t.arg({ type: PropertyTypeEnum, required: false }),
+  style: t.arg({ type: GalleryStyleEnum, required: false }),
+  status: t.arg.string({ required: false }),
+  isPublic: t.arg.boolean({ required: false }),
+  notes: t.arg.string({ required: false }),
+});
+
+/** GraphQL leaves omitted arguments out; the rules read undefined as "leave as is". */
+function defined(args: Record<string, unknown>) {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
+}
+
+builder.mutationField('createGallery', (t) =>
+  t.prismaField({
+    type: 'Gallery',
+    description: "Creates a gallery. Name required ('Gallery name is required.'); status 'active' by default.",
+    errors: {},
+    args: { name: t.arg.string({ required: true }), ...galleryFields(t) },
+    resolve: async (query, _root, args, ctx) => {
+      const gallery = await createGallery(ctx, defined(args));
+      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: gallery.id } });
+    },
+  }),
+);
+
+builder.mutationField('updateGallery', (t) =>
+  t.prismaField({
+    type: 'Gallery',
+    description:
+      'Edits a gallery (owner or write share). Omitted arguments stay; null clears. The cover must be a photo in the gallery.',
+    errors: {},
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string({ required: false }),
+      coverImageId: t.arg.id({ required: false }),
+      ...galleryFields(t),
+    },
+    resolve: async (query, _root, { id, coverImageId, ...args }, ctx) => {
+      const galleryId = rawId(id, 'Gallery', 'id');
+      const input = defined(args);
+      if (coverImageId !== undefined) input.coverImageId = coverImageId && rawId(coverImageId, 'File', 'coverImageId');
+      await updateGallery(ctx, galleryId, input);
+      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: galleryId } });
+    },
+  }),
+);
+
+builder.mutationField('deleteGallery', (t) =>
+  t.field({
+    type: 'ID',
+    description: 'Deletes a gallery you own (its files stay). Answers its global id.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const galleryId = rawId(args.id, 'Gallery', 'id');
+      await deleteGallery(ctx, galleryId);
+      return encodeGlobalID('Gallery', galleryId);
+    },
+  }),
+);
+
+builder.mutationField('addFilesToGallery', (t) =>
+  t.prismaField({
+    type: 'Gallery',
+    description:
+      'Adds your files to a gallery you may edit, after the photos already there, in the order given; files already in it are skipped.',
+    errors: {},
+    args: { galleryId: t.arg.id({ required: true }), fileIds: t.arg.idList({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
+      await addFilesToGallery(
+        ctx,
+        galleryId,
+        args.fileIds.map((id) => rawId(id, 'File', 'fileIds')),
+      );
+      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: galleryId } });
+    },
+  }),
+);
+
+builder.mutationField('removeFileFromGallery', (t) =>
+  t.prismaField({
+    type: 'Gallery',
+    description: 'Takes a file out of a gallery you may edit (the file itself stays).',
+    errors: {},
+    args: { galleryId: t.arg.id({ required: true }), fileId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
+      await removeFileFromGallery(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'));
+      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: galleryId } });
+    },
+  }),
+);
+
+builder.mutationField('moveGalleryItem', (t) =>
+  t.prismaField({
+    type: 'GalleryItem',
+    description: 'Moves a photo to just before another one, or to the end when beforeFileId is null.',
+    errors: {},
+    args: {
+      galleryId: t.arg.id({ required: true }),
+      fileId: t.arg.id({ required: true }),
+      beforeFileId: t.arg.id({ required: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
+      const before = args.beforeFileId ? rawId(args.beforeFileId, 'File', 'beforeFileId') : null;
+      const item = await moveGalleryItem(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'), before);
+      return ctx.db.galleryItem.findUniqueOrThrow({ ...query, where: { id: item.id } });
+    },
+  }),
+);
+
+builder.mutationField('shareGallery', (t) =>
+  t.prismaField({
+    type: 'GalleryShare',
+    description:
+      "Shares your gallery with one of your projects (read by default). Sharing again changes the permission. 'Please select a project to share with.' without a project.",
+    errors: {},
+    args: {
+      galleryId: t.arg.id({ required: true }),
+      projectId: t.arg.id({ required: false }),
+      permission: t.arg({ type: SharePermissionEnum, required: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
+      const projectId = args.projectId ? rawId(args.projectId, 'Project', 'projectId') : null;
+      const share = await shareGallery(ctx, galleryId, { projectId, permission: args.permission });
+      return ctx.db.galleryShare.findUniqueOrThrow({ ...query, where: { id: share.id } });
+    },
+  }),
+);
+
+builder.mutationField('revokeGalleryShare', (t) =>
+  t.field({
+    type: 'ID',
+    description:
+      "Ends a share of your gallery; the project's members lose access at once. Answers the share's global id.",
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const share = await revokeShare(ctx, rawId(args.id, 'GalleryShare', 'id'));
+      return encodeGlobalID('GalleryShare', share.id);
+    },
+  }),
+);
