@@ -11,6 +11,7 @@ import '../notifications/types.ts';
 import '../activity/types.ts';
 import '../settings/types.ts';
 import '../dashboard/types.ts';
+import '../storage/types.ts';
 
 export const schema = builder.toSchema();
 

@@ -1,0 +1,90 @@
+import { builder } from '../graphql/builder.ts';
+import type { ImageInfo, Variant } from './images.ts';
+import { storageUsage, type StorageUsage } from './rules.ts';
+
+// Storage's fields on types other domains own: where a file's bytes and thumbnails are served
+// from, what its picture showed (EXIF), and how much room a user has left.
+
+interface ServerMetadata {
+  image?: ImageInfo;
+  thumbnails?: Partial<Record<Variant, true>>;
+}
+
+function serverMetadata(metadata: unknown): ServerMetadata {
+  return metadata && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as ServerMetadata) : {};
+}
+
+const ThumbnailSize = builder.enumType('ThumbnailSize', {
+  description: 'GRID: about 400 px on the longer side, for cards. PREVIEW: about 1600 px, for the lightbox.',
+  values: { GRID: { value: 'grid' }, PREVIEW: { value: 'preview' } } as const,
+});
+
+const GpsPosition = builder.objectRef<{ latitude: number; longitude: number }>('GpsPosition').implement({
+  description: 'Where a photo was taken, from its EXIF GPS tags.',
+  fields: (t) => ({
+    latitude: t.exposeFloat('latitude'),
+    longitude: t.exposeFloat('longitude'),
+  }),
+});
+
+const ImageDetails = builder.objectRef<ImageInfo>('ImageDetails').implement({
+  description: 'What the server read from a picture: its upright size and EXIF facts.',
+  fields: (t) => ({
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    takenAt: t.exposeString('takenAt', {
+      nullable: true,
+      description: 'The camera’s clock when the photo was taken (ISO 8601; an offset only when the camera gave one).',
+    }),
+    camera: t.exposeString('camera', { nullable: true }),
+    lens: t.exposeString('lens', { nullable: true }),
+    orientation: t.exposeInt('orientation', { nullable: true, description: 'EXIF orientation 1–8.' }),
+    gps: t.field({ type: GpsPosition, nullable: true, resolve: (i) => i.gps ?? null }),
+  }),
+});
+
+builder.prismaObjectFields('File', (t) => ({
+  url: t.string({
+    description: 'Where the current bytes are served (only to people who may see the file).',
+    select: { objectPath: true },
+    resolve: (f) => f.objectPath,
+  }),
+  thumbnailUrl: t.string({
+    nullable: true,
+    description: 'A WebP thumbnail of a picture; null for other files.',
+    args: { size: t.arg({ type: ThumbnailSize, defaultValue: 'grid', required: true }) },
+    select: { objectPath: true, metadata: true },
+    resolve: (f, args) =>
+      serverMetadata(f.metadata).thumbnails?.[args.size] ? `${f.objectPath}?variant=${args.size}` : null,
+  }),
+  image: t.field({
+    type: ImageDetails,
+    nullable: true,
+    description: 'Size and EXIF facts of a picture (dimensions, taken at, camera, lens, GPS); null for other files.',
+    select: { metadata: true },
+    resolve: (f) => serverMetadata(f.metadata).image ?? null,
+  }),
+}));
+
+const StorageUsageType = builder.objectRef<StorageUsage>('StorageUsage').implement({
+  description: 'Bytes a user keeps (files, their versions, uploads not filed yet) and their quota.',
+  fields: (t) => ({
+    usedBytes: t.exposeFloat('usedBytes'),
+    quotaBytes: t.exposeFloat('quotaBytes'),
+    availableBytes: t.float({ resolve: (u) => Math.max(0, u.quotaBytes - u.usedBytes) }),
+    percentUsed: t.float({
+      description: '0–100, with two decimals.',
+      resolve: (u) => Math.min(100, Math.round((u.usedBytes / u.quotaBytes) * 10000) / 100),
+    }),
+  }),
+});
+
+builder.prismaObjectField('User', 'storage', (t) =>
+  t.field({
+    type: StorageUsageType,
+    nullable: true,
+    description: 'Storage used and the quota; only for the signed-in user (null for anyone else).',
+    select: { id: true },
+    resolve: (user, _args, ctx) => (user.id === ctx.viewer.id ? storageUsage(ctx, user.id) : null),
+  }),
+);
