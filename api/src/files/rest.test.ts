@@ -4,7 +4,7 @@ import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { fileAccessWhere } from '../galleries/access.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { readableFileSql } from './rules.ts';
+import { readableFileSql, searchSql } from './rules.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -424,6 +424,19 @@ describe('search', () => {
     expect((await send(app, member.cookie, 'PATCH', `/api/files/${inGallery.id}`, { tags: ['x'] })).status).toBe(404);
   });
 
+  it('is one statement the trigram and tags indexes can answer', async () => {
+    const plan = await db().$transaction(async (tx) => {
+      // With few rows a scan is cheapest; forbid it to see what the indexes can do.
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      return tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${searchSql(owner.id, 'warehouse')}`);
+    });
+    const text = plan.map((row) => Object.values(row)[0]).join('\n');
+    expect(text).toContain('File_name_trgm_idx');
+    expect(text).toContain('File_originalName_trgm_idx');
+    expect(text).toContain('File_tags_idx');
+    expect(text).not.toMatch(/Seq Scan on "File"/);
+  });
+
   it('uses the same access rule in SQL as fileAccessWhere', async () => {
     for (const user of [owner, stranger]) {
       const viaPrisma = await db().file.findMany({ where: fileAccessWhere(user.id), select: { id: true } });
@@ -432,6 +445,30 @@ describe('search', () => {
       );
       expect(viaSql.map((r) => r.id).sort()).toEqual(viaPrisma.map((r) => r.id).sort());
     }
+  });
+});
+
+describe('concurrent uploads', () => {
+  it('turns simultaneous uploads of one name into versions of one file, and counts them in one notice', async () => {
+    const uploader = await signedInUser(app);
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => uploadFile(app, uploader, { name: 'burst.jpg' }, { size: n * 100 })),
+    );
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(results.map((r) => r.version).sort()).toEqual([1, 2, 3, 4, 5]);
+    await Promise.all(['x.jpg', 'y.jpg', 'z.jpg'].map((name) => uploadFile(app, uploader, { name })));
+    const notices = await db().notification.findMany({ where: { userId: uploader.id } });
+    expect(notices.map((n) => n.message)).toEqual(['8 files finished uploading.']);
+  });
+
+  it('never lets two crossing folder moves make a loop', async () => {
+    const a = await newFolder(app, owner.cookie, 'Cross A');
+    const b = await newFolder(app, owner.cookie, 'Cross B');
+    const [ab, ba] = await Promise.all([
+      send(app, owner.cookie, 'PATCH', `/api/folders/${a.id}`, { parentId: b.id }),
+      send(app, owner.cookie, 'PATCH', `/api/folders/${b.id}`, { parentId: a.id }),
+    ]);
+    expect([ab.status, ba.status].sort()).toEqual([200, 400]);
   });
 });
 

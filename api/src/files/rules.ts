@@ -14,6 +14,15 @@ type Tx = Prisma.TransactionClient;
 // Interactive transactions default to 5 s; an embedded database on a busy machine needs more room.
 const TX = { timeout: 20_000, maxWait: 10_000 } as const;
 
+/**
+ * Serializes the transactions that check-then-write the same thing (a sibling name, a batch's
+ * upload notice), until the transaction ends. Two uploads of "a.jpg" at once must not both decide
+ * they are the first.
+ */
+async function lockFor(tx: Tx, key: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id from a URL or an argument: anything that is not a uuid cannot name a record (404, not a 500). */
@@ -145,6 +154,7 @@ export const createFolderInput = z.strictObject({
 export async function createFolder(ctx: ViewerContext, input: unknown): Promise<Folder> {
   const data = parse(createFolderInput, input);
   return ctx.db.$transaction(async (tx) => {
+    await lockFor(tx, `folders:${ctx.viewer.id}`);
     const parentId = await targetFolderId(ctx, data.parentId ?? null, tx);
     await assertFolderNameFree(tx, ctx.viewer.id, parentId, data.name);
     const folder = await tx.folder.create({ data: { ownerId: ctx.viewer.id, parentId, name: data.name } });
@@ -177,6 +187,8 @@ export const updateFolderInput = z.strictObject({
 export async function updateFolder(ctx: ViewerContext, id: string, input: unknown): Promise<Folder> {
   const data = parse(updateFolderInput, input);
   return ctx.db.$transaction(async (tx) => {
+    // One person's folder changes take turns: two crossing moves must not make a loop.
+    await lockFor(tx, `folders:${ctx.viewer.id}`);
     const folder = await folderOfViewer(ctx, id, tx);
     const name = data.name ?? folder.name;
     let parentId = folder.parentId;
@@ -309,6 +321,7 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
   const data = parse(createFileInput, input);
   const result = await ctx.db.$transaction(async (tx) => {
     const folderId = await targetFolderId(ctx, data.folderId ?? null, tx);
+    await lockFor(tx, `file-name:${ctx.viewer.id}:${folderId ?? 'root'}:${data.name}`);
     const claim = await claimUpload(tx, ctx.viewer, data.objectUrl);
     const mimeType = claim.mimeType || data.mimeType || 'application/octet-stream';
     const metadata = { ...clientMetadata(data.metadata), ...asObject(claim.metadata) } as Prisma.InputJsonObject;
@@ -389,6 +402,7 @@ const UPLOAD_NOTICE_WINDOW_MS = 10 * 60 * 1000;
  * uploading") instead of adding another.
  */
 async function noteUploadFinished(tx: Tx, userId: string, fileName: string) {
+  await lockFor(tx, `upload-notice:${userId}`);
   const recent = await tx.notification.findFirst({
     where: {
       userId,
@@ -486,6 +500,7 @@ export async function updateFile(ctx: ViewerContext, id: string, input: unknown)
     const name = data.name ?? file.name;
     const folderId = data.folderId !== undefined ? await targetFolderId(ctx, data.folderId, tx) : file.folderId;
     if (name !== file.name || folderId !== file.folderId) {
+      await lockFor(tx, `file-name:${ctx.viewer.id}:${folderId ?? 'root'}:${name}`);
       // Same name in the same folder means "the same file" (new uploads become versions of it).
       const clash = await tx.file.findFirst({
         where: { ownerId: ctx.viewer.id, folderId, name, id: { not: file.id } },
@@ -644,17 +659,26 @@ export function readableFileSql(userId: string, alias = 'f') {
 export async function searchFileIds(
   ctx: ViewerContext,
   q: unknown,
-  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
+  options: { limit?: number; offset?: number } = {},
 ): Promise<string[]> {
-  const query = parse(searchQueryInput, q);
+  const rows = await ctx.db.$queryRaw<{ id: string }[]>(searchSql(ctx.viewer.id, parse(searchQueryInput, q), options));
+  return rows.map((r) => r.id);
+}
+
+/** The one search statement (exported so a test can check its plan uses the indexes). */
+export function searchSql(
+  userId: string,
+  query: string,
+  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
+) {
   const lower = query.toLowerCase();
   const contains = `%${escapeLike(lower)}%`;
   const prefix = `${escapeLike(lower)}%`;
   const words = [...new Set([lower, ...lower.split(/[\s,]+/).filter((w) => w.length > 0)])];
-  const rows = await ctx.db.$queryRaw<{ id: string }[]>(Prisma.sql`
+  return Prisma.sql`
     SELECT f.id::text AS id
     FROM "File" f
-    WHERE ${readableFileSql(ctx.viewer.id)}
+    WHERE ${readableFileSql(userId)}
       AND (
         f.name ILIKE ${contains} OR f."originalName" ILIKE ${contains}
         OR f.name % ${query} OR f."originalName" % ${query}
@@ -666,8 +690,7 @@ export async function searchFileIds(
        + CASE WHEN f.tags && ${words}::text[] THEN 1.5 ELSE 0 END
        + GREATEST(similarity(f.name, ${query}), similarity(f."originalName", ${query}))) DESC,
       f."createdAt" DESC, f.id
-    LIMIT ${limit} OFFSET ${offset}`);
-  return rows.map((r) => r.id);
+    LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /** Puts records back into the order of `ids` (a findMany by ids does not keep it). */
