@@ -65,7 +65,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const db = database.prisma;
   const events = createEvents({ redisUrl: config.redisUrl, logger });
-  const services: Services = { config, db, events };
+  const services: Services = { config, db, events, logger };
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const storage = createStorage(services, { secret, logger });
 

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './infra/db/database.ts';
 import type { Events } from './infra/events/pubsub.ts';
@@ -8,6 +9,8 @@ export interface Services {
   config: Config;
   db: Db;
   events: Events;
+  /** For failures a domain reports and survives (an AI service outage, a Redis outage). */
+  logger?: Logger;
 }
 
 /** What every domain call gets: the services, and who is asking. */

@@ -3,6 +3,7 @@ import type { Services } from './context.ts';
 import type { AppEnv } from './http/env.ts';
 import { requireViewer } from './http/helpers.ts';
 import { fileRoutes } from './files/rest.ts';
+import { assistantRoutes } from './assistant/rest.ts';
 import { galleryRoutes } from './galleries/rest.ts';
 import { projectRoutes } from './projects/rest.ts';
 import { taskRoutes } from './tasks/rest.ts';
@@ -30,5 +31,6 @@ export function dataRoutes(services: Services) {
   routes.route('/', activityRoutes(services));
   routes.route('/', settingsRoutes(services));
   routes.route('/', dashboardRoutes(services));
+  routes.route('/', assistantRoutes(services));
   return routes;
 }

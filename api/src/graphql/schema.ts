@@ -6,6 +6,7 @@ import '../projects/types.ts';
 import '../galleries/types.ts';
 import '../tasks/types.ts';
 import '../live/types.ts';
+import '../assistant/types.ts';
 import '../files/types.ts';
 import '../notifications/types.ts';
 import '../activity/types.ts';

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql, signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+
+let app: TestApp;
+let alice: Awaited<ReturnType<typeof signedInUser>>;
+let bob: Awaited<ReturnType<typeof signedInUser>>;
+
+beforeAll(async () => {
+  app = await testApp();
+  alice = await signedInUser(app);
+  bob = await signedInUser(app);
+});
+afterAll(() => app?.close());
+
+interface ChatBody {
+  conversation: { id: string };
+  message: string;
+  action: { function: string; arguments: Record<string, unknown> } | null;
+  actionResult: Record<string, unknown> | null;
+}
+
+async function chat(who: { cookie: string }, body: unknown) {
+  const response = await app.request('/api/ai/chat', {
+    method: 'POST',
+    cookie: who.cookie,
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as ChatBody & { message: string } };
+}
+
+const context = { currentPage: '/', userRole: 'user' };
+
+async function fileOf(ownerId: string, name: string, tags: string[], mimeType = 'image/jpeg') {
+  const id = randomUUID();
+  return app.database.prisma.file.create({
+    data: {
+      id,
+      ownerId,
+      name,
+      originalName: name,
+      mimeType,
+      size: 1000n,
+      objectUrl: `/objects/uploads/${id}`,
+      objectPath: `/objects/uploads/${id}`,
+      tags,
+    },
+  });
+}
+
+describe('the offline assistant (no API key)', () => {
+  it('creates a task from a plain sentence, with priority and due date, and keeps the conversation', async () => {
+    const now = new Date();
+    const { status, body } = await chat(alice, {
+      message: 'create a task to scout the warehouse tomorrow, high priority',
+      context,
+    });
+    expect(status).toBe(200);
+    expect(body.action?.function).toBe('createTask');
+    const tomorrowNine = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 9));
+    expect(body.actionResult).toMatchObject({
+      title: 'Scout the warehouse',
+      priority: 'high',
+      dueDate: tomorrowNine.toISOString(),
+    });
+    const task = await app.database.prisma.task.findUniqueOrThrow({ where: { id: String(body.actionResult?.id) } });
+    expect(task).toMatchObject({ creatorId: alice.id, title: 'Scout the warehouse', priority: 'high' });
+    expect(body.message).toContain('Scout the warehouse');
+
+    const list = await app.request('/api/ai/conversations', { cookie: alice.cookie });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { id: string }[]).map((c) => c.id)).toContain(body.conversation.id);
+    const messages = await app.request(`/api/ai/conversations/${body.conversation.id}/messages`, {
+      cookie: alice.cookie,
+    });
+    const rows = (await messages.json()) as {
+      role: string;
+      content: string;
+      metadata: { action?: { function: string } };
+    }[];
+    expect(rows.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(rows[0]?.content).toBe('create a task to scout the warehouse tomorrow, high priority');
+    expect(rows[1]?.metadata.action?.function).toBe('createTask');
+
+    // A follow-up in the same conversation.
+    const next = await chat(alice, { message: 'what is overdue?', conversationId: body.conversation.id, context });
+    expect(next.status).toBe(200);
+    expect(next.body.conversation.id).toBe(body.conversation.id);
+    const after = await app.request(`/api/ai/conversations/${body.conversation.id}/messages`, { cookie: alice.cookie });
+    expect(((await after.json()) as unknown[]).length).toBe(4);
+  });
+
+  it('schedules an event as a task with a due date, and asks when none is given', async () => {
+    const { body } = await chat(alice, { message: 'Schedule a tech recce at the warehouse on Friday at 3pm', context });
+    expect(body.action?.function).toBe('createTask');
+    const due = new Date(String(body.actionResult?.dueDate));
+    expect(due.getUTCDay()).toBe(5);
+    expect(due.getUTCHours()).toBe(15);
+    expect(due.getTime()).toBeGreaterThan(Date.now());
+    expect(body.actionResult?.title).toBe('Tech recce at the warehouse');
+
+    const vague = await chat(alice, { message: 'schedule a costume fitting', context });
+    expect(vague.status).toBe(200);
+    expect(vague.body.action).toBeNull();
+    expect(vague.body.message).toMatch(/When should "Costume fitting" happen/);
+  });
+
+  it('takes the time zone into account', async () => {
+    const { body } = await chat(alice, {
+      message: 'create a task to call the location owner tomorrow at 10am',
+      context: { ...context, timezoneOffset: -120 },
+    });
+    expect(new Date(String(body.actionResult?.dueDate)).getUTCHours()).toBe(8);
+  });
+
+  it('searches only the viewer’s files', async () => {
+    const own = await fileOf(alice.id, 'warehouse-exterior.jpg', ['exterior']);
+    const others = await fileOf(bob.id, 'bobs-exterior.jpg', ['exterior']);
+    const { body } = await chat(alice, { message: 'find files tagged exterior', context });
+    expect(body.action).toEqual({ function: 'searchFiles', arguments: { query: 'exterior' } });
+    const ids = ((body.actionResult?.files ?? []) as { id: string }[]).map((f) => f.id);
+    expect(ids).toContain(own.id);
+    expect(ids).not.toContain(others.id);
+  });
+
+  it('finds photos by tag and by gallery place', async () => {
+    const night = await fileOf(alice.id, 'dock-night.jpg', ['night']);
+    await fileOf(alice.id, 'notes-night.pdf', ['night'], 'application/pdf');
+    const gallery = await app.database.prisma.gallery.create({
+      data: { ownerId: alice.id, name: 'Docks', location: 'Red Hook, Brooklyn' },
+    });
+    const pier = await fileOf(alice.id, 'pier.jpg', []);
+    await app.database.prisma.galleryItem.create({
+      data: { galleryId: gallery.id, fileId: pier.id, position: 0, addedById: alice.id },
+    });
+
+    const tagged = await chat(alice, { message: 'show photos tagged night', context });
+    expect(tagged.body.action?.function).toBe('findPhotos');
+    expect(((tagged.body.actionResult?.photos ?? []) as { id: string }[]).map((p) => p.id)).toEqual([night.id]);
+
+    const place = await chat(alice, { message: 'photos from Brooklyn', context });
+    expect(place.body.action).toEqual({ function: 'findPhotos', arguments: { place: 'Brooklyn' } });
+    expect(((place.body.actionResult?.photos ?? []) as { id: string }[]).map((p) => p.id)).toEqual([pier.id]);
+
+    const bobs = await chat(bob, { message: 'photos from Brooklyn', context });
+    expect(bobs.body.actionResult?.photos).toEqual([]);
+  });
+
+  it('creates a gallery and lists overdue tasks', async () => {
+    const gallery = await chat(alice, { message: 'create a gallery called Rooftops', context });
+    expect(gallery.body.action).toEqual({ function: 'createGallery', arguments: { name: 'Rooftops' } });
+    expect(await app.database.prisma.gallery.count({ where: { ownerId: alice.id, name: 'Rooftops' } })).toBe(1);
+
+    await app.database.prisma.task.create({
+      data: { creatorId: alice.id, title: 'Return the keys', dueDate: new Date(Date.now() - 86400_000) },
+    });
+    const overdue = await chat(alice, { message: 'What is overdue?', context });
+    expect(overdue.body.action?.function).toBe('listOverdueTasks');
+    expect((overdue.body.actionResult as unknown as { title: string }[]).map((t) => t.title)).toContain(
+      'Return the keys',
+    );
+    expect(overdue.body.message).toContain('Return the keys');
+  });
+
+  it('explains Upload & Tag with a link, and says plainly what it cannot do', async () => {
+    const upload = await chat(alice, { message: 'Help me upload and tag photos', context });
+    expect(upload.body.action).toBeNull();
+    expect(upload.body.message).toContain('/files?upload=true');
+
+    const weather = await chat(alice, { message: 'What will the weather be like?', context });
+    expect(weather.status).toBe(200);
+    expect(weather.body.action).toBeNull();
+    expect(weather.body.message).toMatch(/without an AI model/);
+    expect(weather.body.message).toContain('Create a task');
+  });
+
+  it('asks for the missing part of a quick action instead of guessing', async () => {
+    const task = await chat(alice, { message: 'Create a new task', context });
+    expect(task.body.action).toBeNull();
+    expect(task.body.message).toMatch(/What should the task be/);
+    const search = await chat(alice, { message: 'Search files', context });
+    expect(search.body.action).toBeNull();
+    expect(search.body.message).toMatch(/What should I search for/);
+  });
+
+  it('refuses empty messages and bad bodies with a 400, saving nothing', async () => {
+    const before = await app.database.prisma.aiMessage.count();
+    for (const body of [
+      { message: '' },
+      { message: '   \n ' },
+      {},
+      { message: 42 },
+      '{not json',
+      { message: 'hi', context: 'x' },
+    ]) {
+      const { status, body: answer } = await chat(alice, body);
+      expect(status).toBe(400);
+      expect(answer.message).toBeTruthy();
+    }
+    expect((await chat(alice, { message: ' ' })).body.message).toBe('Message is required.');
+    expect(await app.database.prisma.aiMessage.count()).toBe(before);
+  });
+
+  it('keeps conversations to their owner (404 for anyone else)', async () => {
+    const { body } = await chat(alice, { message: 'what is overdue?', context });
+    const id = body.conversation.id;
+    const read = await app.request(`/api/ai/conversations/${id}/messages`, { cookie: bob.cookie });
+    expect(read.status).toBe(404);
+    const write = await chat(bob, { message: 'what is overdue?', conversationId: id });
+    expect(write.status).toBe(404);
+    expect((await app.request('/api/ai/conversations/not-an-id/messages', { cookie: alice.cookie })).status).toBe(404);
+    const list = (await (await app.request('/api/ai/conversations', { cookie: bob.cookie })).json()) as {
+      id: string;
+    }[];
+    expect(list.map((c) => c.id)).not.toContain(id);
+  });
+
+  it('streams the reply to the sender’s assistantReply events only', async () => {
+    const mine = app.services.events.subscribe('assistant:delta', alice.id);
+    const theirs = app.services.events.subscribe('assistant:delta', bob.id);
+    const heard: unknown[] = [];
+    const done = (async () => {
+      for await (const delta of mine) {
+        heard.push(delta);
+        if (delta.done) break;
+      }
+    })();
+    let bobHeard = false;
+    void (async () => {
+      for await (const _ of theirs) bobHeard = true;
+    })();
+    const { body } = await chat(alice, { message: 'Help me upload files', streamId: 's-1' });
+    await done;
+    await theirs.return?.();
+    expect(heard).toEqual([
+      { conversationId: body.conversation.id, streamId: 's-1', delta: body.message, done: false, error: null },
+      { conversationId: body.conversation.id, streamId: 's-1', delta: '', done: true, error: null },
+    ]);
+    expect(bobHeard).toBe(false);
+  });
+
+  it('answers the sendAssistantMessage mutation the same way', async () => {
+    const mutation = `mutation($m: String!, $c: ID) {
+      sendAssistantMessage(message: $m, conversationId: $c, context: { currentPage: "/tasks", userRole: "user" }) {
+        __typename
+        ... on MutationSendAssistantMessageSuccess {
+          data { conversation { id messages { totalCount edges { node { role content action { function } } } } }
+                 message action { function arguments } actionResult }
+        }
+        ... on Error { message }
+      }
+    }`;
+    const first = await graphql<{
+      sendAssistantMessage: {
+        data: {
+          conversation: { id: string; messages: { totalCount: number } };
+          action: { function: string };
+          actionResult: { title: string };
+        };
+      };
+    }>(app, alice.cookie, mutation, { m: 'add a task to print the call sheets, low priority' });
+    expect(first.errors).toBeUndefined();
+    const data = first.data?.sendAssistantMessage.data;
+    expect(data?.action.function).toBe('createTask');
+    expect(data?.actionResult.title).toBe('Print the call sheets');
+    expect(data?.conversation.messages.totalCount).toBe(2);
+
+    const second = await graphql<{
+      sendAssistantMessage: { data: { conversation: { id: string; messages: { totalCount: number } } } };
+    }>(app, alice.cookie, mutation, { m: 'what is overdue?', c: data?.conversation.id });
+    expect(second.data?.sendAssistantMessage.data.conversation).toEqual({
+      id: data?.conversation.id,
+      messages: expect.objectContaining({ totalCount: 4 }),
+    });
+
+    const empty = await graphql<{ sendAssistantMessage: { __typename: string; message: string } }>(
+      app,
+      alice.cookie,
+      mutation,
+      { m: '  ' },
+    );
+    expect(empty.data?.sendAssistantMessage).toEqual({
+      __typename: 'ValidationError',
+      message: 'Message is required.',
+    });
+
+    const stranger = await graphql<{ sendAssistantMessage: { __typename: string } }>(app, bob.cookie, mutation, {
+      m: 'hello',
+      c: data?.conversation.id,
+    });
+    expect(stranger.data?.sendAssistantMessage.__typename).toBe('BaseError');
+
+    const list = await graphql<{ assistantConversations: { edges: { node: { id: string } }[] } }>(
+      app,
+      bob.cookie,
+      '{ assistantConversations { edges { node { id } } } }',
+    );
+    expect(list.data?.assistantConversations.edges.map((e) => e.node.id)).not.toContain(data?.conversation.id);
+  });
+});

@@ -1,0 +1,21 @@
+import { Hono } from 'hono';
+import type { Services } from '../context.ts';
+import type { AppEnv } from '../http/env.ts';
+import { readJson, viewerContext } from '../http/helpers.ts';
+import { listConversations, listMessages, sendMessage } from './rules.ts';
+
+export function assistantRoutes(services: Services) {
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/api/ai/conversations', async (c) => c.json(await listConversations(viewerContext(c, services))));
+
+  routes.get('/api/ai/conversations/:id/messages', async (c) =>
+    c.json(await listMessages(viewerContext(c, services), c.req.param('id'))),
+  );
+
+  routes.post('/api/ai/chat', async (c) =>
+    c.json(await sendMessage(viewerContext(c, services), (await readJson(c)) as never)),
+  );
+
+  return routes;
+}

@@ -1,0 +1,152 @@
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { builder } from '../graphql/builder.ts';
+import { type ChatResult, sendMessage } from './rules.ts';
+
+/** The conversation id of a Relay global id (or a raw id, as REST uses). */
+function conversationIdOf(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const { typename, id } = decodeGlobalID(value);
+    if (typename === 'AssistantConversation') return id;
+  } catch {
+    // Not a global id: taken as a raw id (an unknown one is a 404 like any other).
+  }
+  return value;
+}
+
+const metadataObject = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+export const AssistantConversationType = builder.prismaNode('AiConversation', {
+  name: 'AssistantConversation',
+  description: 'A conversation between the signed-in user and the AI assistant.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, userId: ctx.viewer.id }),
+  fields: (t) => ({
+    title: t.exposeString('title', { nullable: true, description: 'The start of its first message.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    messages: t.relatedConnection('messages', {
+      cursor: 'id',
+      totalCount: true,
+      description: 'Oldest first.',
+      query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+    }),
+  }),
+});
+
+const AssistantRole = builder.enumType('AssistantRole', {
+  values: ['user', 'assistant'] as const,
+  description: 'Who wrote a message.',
+});
+
+const AssistantAction = builder
+  .objectRef<{ function: string; arguments: Record<string, unknown> }>('AssistantAction')
+  .implement({
+    description: 'Something the assistant did: the function it ran and with what.',
+    fields: (t) => ({
+      function: t.exposeString('function', {
+        description: 'createTask, searchFiles, createGallery, listOverdueTasks or findPhotos.',
+      }),
+      arguments: t.field({ type: 'JSON', resolve: (a) => a.arguments }),
+    }),
+  });
+
+builder.prismaNode('AiMessage', {
+  name: 'AssistantMessage',
+  description: 'One message of a conversation with the assistant.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, conversation: { userId: ctx.viewer.id } }),
+  fields: (t) => ({
+    role: t.field({ type: AssistantRole, select: { role: true }, resolve: (m) => m.role }),
+    content: t.exposeString('content'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    action: t.field({
+      type: AssistantAction,
+      nullable: true,
+      description: 'What the assistant did for this reply, if anything.',
+      select: { metadata: true },
+      resolve: (m) => {
+        const action = metadataObject(metadataObject(m.metadata).action);
+        return typeof action.function === 'string'
+          ? { function: action.function, arguments: metadataObject(action.arguments) }
+          : null;
+      },
+    }),
+    actionResult: t.field({
+      type: 'JSON',
+      nullable: true,
+      select: { metadata: true },
+      resolve: (m) => metadataObject(m.metadata).actionResult ?? null,
+    }),
+  }),
+});
+
+builder.queryField('assistantConversations', (t) =>
+  t.prismaConnection({
+    type: 'AiConversation',
+    cursor: 'id',
+    description: "The signed-in user's conversations with the assistant, most recently active first.",
+    resolve: (query, _root, _args, ctx) =>
+      ctx.db.aiConversation.findMany({
+        ...query,
+        where: { userId: ctx.viewer.id },
+        orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+      }),
+  }),
+);
+
+const AssistantContextInput = builder.inputType('AssistantContextInput', {
+  fields: (t) => ({
+    currentPage: t.string({ required: false }),
+    userRole: t.string({ required: false }),
+    timezoneOffset: t.int({ required: false, description: 'Minutes, as Date.getTimezoneOffset() gives them.' }),
+  }),
+});
+
+const SendAssistantMessagePayload = builder.objectRef<ChatResult>('SendAssistantMessagePayload').implement({
+  description: 'The assistant’s answer to a message (both are saved in the conversation).',
+  fields: (t) => ({
+    conversation: t.prismaField({
+      type: 'AiConversation',
+      resolve: (query, result, _args, ctx) =>
+        ctx.db.aiConversation.findUniqueOrThrow({ ...query, where: { id: result.conversation.id } }),
+    }),
+    reply: t.prismaField({
+      type: 'AiMessage',
+      resolve: (query, result, _args, ctx) =>
+        ctx.db.aiMessage.findUniqueOrThrow({ ...query, where: { id: result.messageId } }),
+    }),
+    message: t.exposeString('message', { description: 'The reply text.' }),
+    action: t.field({ type: AssistantAction, nullable: true, resolve: (r) => r.action }),
+    actionResult: t.field({ type: 'JSON', nullable: true, resolve: (r) => r.actionResult ?? null }),
+  }),
+});
+
+builder.mutationField('sendAssistantMessage', (t) =>
+  t.field({
+    type: SendAssistantMessagePayload,
+    description:
+      'Sends a message to the assistant. Its reply streams through the assistantReply subscription while it is written.',
+    errors: {},
+    args: {
+      message: t.arg.string({ required: true }),
+      conversationId: t.arg.id({ required: false, description: 'Continue this conversation; a new one otherwise.' }),
+      context: t.arg({ type: AssistantContextInput, required: false }),
+      streamId: t.arg.string({ required: false }),
+    },
+    resolve: (_root, args, ctx) =>
+      sendMessage(ctx, {
+        message: args.message,
+        conversationId: conversationIdOf(args.conversationId ? String(args.conversationId) : null),
+        context: args.context
+          ? {
+              ...(args.context.currentPage != null && { currentPage: args.context.currentPage }),
+              ...(args.context.userRole != null && { userRole: args.context.userRole }),
+              ...(args.context.timezoneOffset != null && { timezoneOffset: args.context.timezoneOffset }),
+            }
+          : null,
+        streamId: args.streamId ?? null,
+      }),
+  }),
+);
