@@ -42,7 +42,7 @@ async function countQueries(run: () => Promise<unknown>) {
 const LIST = `query List($search: String, $sort: GallerySort) {
   galleries(first: 50, search: $search, sort: $sort) {
     totalCount
-    edges { node { id name tags photoCount coverImageUrl viewerAccess owner { displayName }
+    edges { node { id name tags photoCount coverImageUrl coverImage { name } viewerAccess owner { displayName }
       shares { permission project { name type } } } }
   }
 }`;
@@ -79,6 +79,7 @@ describe('galleries over GraphQL', () => {
     const newest = data.galleries.edges[0]?.node;
     expect(newest).toMatchObject({ name: 'G23', tags: ['t23', 'shared'], photoCount: 2, viewerAccess: 'owner' });
     expect(newest?.coverImageUrl).toMatch(/^\/objects\/uploads\//);
+    expect(newest?.coverImage).toEqual({ name: 'a23.jpg' });
     const shared = data.galleries.edges.find((e) => e.node.name === 'G0')?.node;
     expect(shared?.shares).toEqual([{ permission: 'read', project: { name: 'Night Shift', type: 'campaign' } }]);
     expect(fewQueries).toBeGreaterThan(0);
@@ -142,16 +143,22 @@ describe('galleries over GraphQL', () => {
 
     const files = [await makeFile(app, owner.id, 'one.jpg'), await makeFile(app, owner.id, 'two.jpg')];
     const added = await graphql<{
-      addFilesToGallery: Ok<{ photoCount: number; items: { edges: { node: { name: string; url: string } }[] } }>;
+      addFilesToGallery: Ok<{
+        photoCount: number;
+        items: { edges: { node: { name: string; url: string; file: unknown } }[] };
+      }>;
     }>(
       app,
       owner.cookie,
       `mutation($g: ID!, $f: [ID!]!) { addFilesToGallery(galleryId: $g, fileIds: $f) {
-         __typename ... on MutationAddFilesToGallerySuccess { data { photoCount items(first: 10) { edges { node { name url } } } } } } }`,
+         __typename ... on MutationAddFilesToGallerySuccess { data { photoCount items(first: 10) { edges { node { name url file { name size } } } } } } } }`,
       { g: galleryId, f: files.map((f) => f.id) },
     );
     expect(added.data?.addFilesToGallery.data.photoCount).toBe(2);
     expect(added.data?.addFilesToGallery.data.items.edges.map((e) => e.node.name)).toEqual(['one.jpg', 'two.jpg']);
+    expect(added.data?.addFilesToGallery.data.items.edges[0]?.node).toMatchObject({
+      file: { name: 'one.jpg', size: 1024 },
+    });
 
     const projectResult = await graphql<{ createProject: Ok<{ id: string; viewerRole: string; memberCount: number }> }>(
       app,

@@ -78,6 +78,7 @@ builder.prismaNode('Gallery', {
       select: { coverImageId: true },
       resolve: (g) => (g.coverImageId ? encodeGlobalID('File', g.coverImageId) : null),
     }),
+    coverImage: t.relation('coverImage', { nullable: true, description: 'The cover photo, if one is set.' }),
     owner: t.relation('owner'),
     viewerAccess: t.field({
       type: GalleryAccessEnum,
@@ -117,6 +118,7 @@ builder.prismaNode('GalleryItem', {
       resolve: (item) => item.file.objectPath,
     }),
     mimeType: t.string({ select: { file: { select: { mimeType: true } } }, resolve: (item) => item.file.mimeType }),
+    file: t.relation('file', { description: 'The file itself: tags, metadata, thumbnails.' }),
     gallery: t.relation('gallery'),
     addedBy: t.relation('addedBy'),
     addedAt: t.expose('createdAt', { type: 'DateTime' }),
