@@ -48,26 +48,57 @@ export function taskListWhere(viewer: Viewer, filter: TaskFilter = {}, now: Date
 /** Newest first; the id breaks ties so cursors are stable. */
 export const taskOrder: Prisma.TaskOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
-// The record shape REST answers and the assistant reads: the task plus the names a card shows.
-const taskSelect = {
-  id: true,
-  title: true,
-  description: true,
-  priority: true,
-  status: true,
-  creatorId: true,
-  assigneeId: true,
-  dueDate: true,
-  completedAt: true,
-  galleryId: true,
-  createdAt: true,
-  updatedAt: true,
-  creator: { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } },
-  assignee: { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } },
-  gallery: { select: { id: true, name: true } },
-} satisfies Prisma.TaskSelect;
+/**
+ * The related gallery with what it takes to tell whether the viewer may read it: an assignee may
+ * see a task whose gallery they cannot open, and then sees no gallery at all.
+ */
+export function relatedGallerySelect(viewerId: string) {
+  return {
+    select: {
+      id: true,
+      name: true,
+      ownerId: true,
+      shares: {
+        where: { status: 'active' as const, project: projectMemberWhere(viewerId) },
+        select: { id: true },
+        take: 1,
+      },
+    },
+  } satisfies Prisma.GalleryDefaultArgs;
+}
 
-type TaskRow = Prisma.TaskGetPayload<{ select: typeof taskSelect }>;
+export function readableGallery(
+  viewerId: string,
+  gallery: { id: string; name: string; ownerId: string; shares: unknown[] } | null,
+): { id: string; name: string } | null {
+  if (!gallery || (gallery.ownerId !== viewerId && gallery.shares.length === 0)) return null;
+  return { id: gallery.id, name: gallery.name };
+}
+
+const personSelect = { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } };
+
+// The record shape REST answers and the assistant reads: the task plus the names a card shows.
+function taskSelect(viewerId: string) {
+  return {
+    id: true,
+    title: true,
+    description: true,
+    priority: true,
+    status: true,
+    creatorId: true,
+    assigneeId: true,
+    dueDate: true,
+    completedAt: true,
+    galleryId: true,
+    createdAt: true,
+    updatedAt: true,
+    creator: personSelect,
+    assignee: personSelect,
+    gallery: relatedGallerySelect(viewerId),
+  } satisfies Prisma.TaskSelect;
+}
+
+type TaskRow = Prisma.TaskGetPayload<{ select: ReturnType<typeof taskSelect> }>;
 
 export function nameOf(user: {
   email: string;
@@ -78,10 +109,13 @@ export function nameOf(user: {
   return user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email);
 }
 
-function present(task: TaskRow, now = new Date()) {
+function present(viewerId: string, task: TaskRow, now = new Date()) {
   const person = (u: TaskRow['creator'] | null) => (u ? { id: u.id, email: u.email, displayName: nameOf(u) } : null);
+  const gallery = readableGallery(viewerId, task.gallery);
   return {
     ...task,
+    galleryId: gallery?.id ?? null,
+    gallery,
     creator: person(task.creator),
     assignee: person(task.assignee),
     isOverdue: isOverdue(task, now),
@@ -200,14 +234,17 @@ export async function listTasks(ctx: ViewerContext, filter: TaskFilter = {}): Pr
   const rows = await ctx.db.task.findMany({
     where: taskListWhere(ctx.viewer, filter, now),
     orderBy: taskOrder,
-    select: taskSelect,
+    select: taskSelect(ctx.viewer.id),
   });
-  return rows.map((t) => present(t, now));
+  return rows.map((t) => present(ctx.viewer.id, t, now));
 }
 
 export async function getTask(ctx: ViewerContext, id: string): Promise<TaskRecord> {
   await visibleTask(ctx.db, ctx.viewer, id);
-  return present(await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect }));
+  return present(
+    ctx.viewer.id,
+    await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }),
+  );
 }
 
 export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Promise<TaskRecord> {
@@ -227,7 +264,7 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
         assigneeId: data.assigneeId ?? null,
         galleryId: data.galleryId ?? null,
       },
-      select: taskSelect,
+      select: taskSelect(viewer.id),
     });
     await recordActivity(tx, {
       userId: viewer.id,
@@ -243,7 +280,7 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
     return task;
   });
   publishNotifications(ctx.events, notices);
-  return present(created);
+  return present(viewer.id, created);
 }
 
 /** Changes a task; only its creator may (the assignee may only complete it). */
@@ -269,7 +306,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
         // A new due date deserves its own reminder.
         ...(dueChanged && { dueDate: data.dueDate, dueNotifiedAt: null }),
       },
-      select: taskSelect,
+      select: taskSelect(viewer.id),
     });
     if (row.assigneeId && row.assigneeId !== task.assigneeId && row.assigneeId !== viewer.id) {
       notices.push(await assignmentNotice(tx, viewer, row, row.assigneeId));
@@ -277,7 +314,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
     return row;
   });
   publishNotifications(ctx.events, notices);
-  return present(updated);
+  return present(viewer.id, updated);
 }
 
 /** Marks a task done; its creator or its assignee may. Completing twice changes nothing. */
@@ -302,7 +339,10 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
       }
     });
   }
-  return present(await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect }));
+  return present(
+    ctx.viewer.id,
+    await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }),
+  );
 }
 
 export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: string }> {

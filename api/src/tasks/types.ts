@@ -7,6 +7,8 @@ import {
   createTask,
   deleteTask,
   isOverdue,
+  readableGallery,
+  relatedGallerySelect,
   taskListWhere,
   taskOrder,
   taskVisibleWhere,
@@ -21,6 +23,14 @@ export const TaskPriorityEnum = builder.enumType(TaskPriority, {
 export const TaskStatusEnum = builder.enumType(TaskStatus, {
   name: 'TaskStatus',
   description: 'pending until someone completes it.',
+});
+
+const TaskGalleryObject = builder.objectRef<{ id: string; name: string }>('TaskGallery').implement({
+  description: 'The gallery a task is about, as its card names it; open it with node(id:).',
+  fields: (t) => ({
+    id: t.id({ description: 'The Gallery global id.', resolve: (g) => encodeGlobalID('Gallery', g.id) }),
+    name: t.exposeString('name'),
+  }),
 });
 
 export const TaskType = builder.prismaNode('Task', {
@@ -47,9 +57,19 @@ export const TaskType = builder.prismaNode('Task', {
     }),
     relatedGalleryId: t.id({
       nullable: true,
-      description: 'Global id of the gallery the task is about, if any.',
-      select: { galleryId: true },
-      resolve: (task) => (task.galleryId ? encodeGlobalID('Gallery', task.galleryId) : null),
+      description: 'Global id of the gallery the task is about; null when none, or when you cannot open it.',
+      select: (_args, ctx) => ({ gallery: relatedGallerySelect(ctx.viewer.id) }),
+      resolve: (task, _args, ctx) => {
+        const gallery = readableGallery(ctx.viewer.id, task.gallery);
+        return gallery ? encodeGlobalID('Gallery', gallery.id) : null;
+      },
+    }),
+    relatedGallery: t.field({
+      type: TaskGalleryObject,
+      nullable: true,
+      description: 'The gallery the task is about (its id and name); null when none, or when you cannot open it.',
+      select: (_args, ctx) => ({ gallery: relatedGallerySelect(ctx.viewer.id) }),
+      resolve: (task, _args, ctx) => readableGallery(ctx.viewer.id, task.gallery),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -1,0 +1,92 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+let app: TestApp;
+let alice: User;
+let bob: User;
+let galleryId: string;
+
+beforeAll(async () => {
+  app = await testApp();
+  [alice, bob] = [await signedInUser(app), await signedInUser(app)];
+  const db = app.database.prisma;
+  const project = await db.project.create({ data: { name: 'Crew', ownerId: alice.id } });
+  await db.projectMember.createMany({
+    data: [
+      { projectId: project.id, userId: alice.id, role: 'owner' },
+      { projectId: project.id, userId: bob.id },
+    ],
+  });
+  // Alice's own gallery, not shared: Bob, her assignee, cannot open it.
+  galleryId = (await db.gallery.create({ data: { name: 'Private lot', ownerId: alice.id } })).id;
+});
+afterAll(() => app.close());
+
+async function countQueries(run: () => Promise<unknown>) {
+  let count = 0;
+  const patched = [PGlite.prototype, pg.Client.prototype] as unknown as { query: (...a: unknown[]) => unknown }[];
+  const originals = patched.map((proto) => proto.query);
+  patched.forEach((proto, i) => {
+    const original = originals[i] as (...a: unknown[]) => unknown;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      count += 1;
+      return original.apply(this, args);
+    };
+  });
+  try {
+    await run();
+  } finally {
+    patched.forEach((proto, i) => {
+      proto.query = originals[i] as (...a: unknown[]) => unknown;
+    });
+  }
+  return count;
+}
+
+async function post(user: User, body: object) {
+  const response = await app.request('/api/tasks', {
+    method: 'POST',
+    cookie: user.cookie,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+it('shows the related gallery only to those who can open it', async () => {
+  const task = await post(alice, { title: 'Shoot the lot', assigneeId: bob.id, galleryId });
+  expect(task.gallery).toEqual({ id: galleryId, name: 'Private lot' });
+  const asBob = await (await app.request(`/api/tasks/${task.id}`, { cookie: bob.cookie })).json();
+  expect(asBob.gallery).toBeNull();
+  expect(asBob.galleryId).toBeNull();
+
+  const query = `query($id: ID!) { node(id: $id) { ... on Task { relatedGalleryId relatedGallery { id name } } } }`;
+  const id = Buffer.from(`Task:${task.id}`).toString('base64');
+  const gallery = Buffer.from(`Gallery:${galleryId}`).toString('base64');
+  const mine = await graphql<{ node: unknown }>(app, alice.cookie, query, { id });
+  expect(mine.data?.node).toEqual({ relatedGalleryId: gallery, relatedGallery: { id: gallery, name: 'Private lot' } });
+  const bobs = await graphql<{ node: unknown }>(app, bob.cookie, query, { id });
+  expect(bobs.data?.node).toEqual({ relatedGalleryId: null, relatedGallery: null });
+});
+
+it('loads a page of tasks with creator, assignee and gallery in a constant number of queries', async () => {
+  for (let i = 0; i < 12; i++) await post(alice, { title: `Task ${i}`, assigneeId: bob.id, galleryId });
+  const query = `query($n: Int) { tasks(first: $n) { totalCount edges { node {
+    id title isOverdue creator { displayName } assignee { displayName } relatedGallery { name } } } } }`;
+  let small: unknown;
+  let large: { data?: { tasks: { edges: unknown[] } } } = {};
+  const few = await countQueries(async () => {
+    small = await graphql(app, alice.cookie, query, { n: 2 });
+  });
+  const many = await countQueries(async () => {
+    large = await graphql(app, alice.cookie, query, { n: 12 });
+  });
+  expect(small).toMatchObject({ data: { tasks: { totalCount: 13 } } });
+  expect(large.data?.tasks.edges).toHaveLength(12);
+  expect(many).toBe(few);
+});
