@@ -62,6 +62,13 @@ describe('folders over GraphQL', () => {
       { parentId: scouting },
     );
     expect(listed.data!.folders.edges.map((e) => e.node.name)).toEqual(['Day 1']);
+    const tree = await graphql<{ node: { path: { name: string }[]; folderCount: number; fileCount: number } }>(
+      app,
+      owner.cookie,
+      `query($id: ID!) { node(id: $id) { ... on Folder { path { name } folderCount fileCount } } }`,
+      { id: child },
+    );
+    expect(tree.data!.node).toEqual({ path: [{ name: 'Scouting GQL' }], folderCount: 0, fileCount: 0 });
 
     const renamed = await graphql<{ renameFolder: { data: { name: string } } }>(
       app,

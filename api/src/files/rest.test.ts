@@ -36,6 +36,14 @@ describe('folders', () => {
     expect(inside.body.map((f: { id: string }) => f.id)).toEqual([child.id]);
     expect((await send(app, owner.cookie, 'GET', '/api/folders?parentId=root')).body).toEqual(root.body);
 
+    const grandchild = await newFolder(app, owner.cookie, 'Pier 4', child.id);
+    await uploadFile(app, owner, { name: 'pier.jpg', folderId: child.id });
+    const detail = await send(app, owner.cookie, 'GET', `/api/folders/${grandchild.id}`);
+    expect(detail.body).toMatchObject({ id: grandchild.id, name: 'Pier 4', fileCount: 0, folderCount: 0 });
+    expect(detail.body.path.map((f: { name: string }) => f.name)).toEqual(['Scouting', 'Docks']);
+    const counted = await send(app, owner.cookie, 'GET', `/api/folders?parentId=${top.id}`);
+    expect(counted.body[0]).toMatchObject({ name: 'Docks', fileCount: 1, folderCount: 1 });
+
     const activity = await db().activity.findFirst({ where: { resourceId: top.id } });
     expect(activity).toMatchObject({ action: 'folder_created', resourceType: 'folder', resourceName: 'Scouting' });
   });
@@ -248,8 +256,14 @@ describe('file records', () => {
     expect(root.body.every((f: { folderId: string | null }) => f.folderId === null)).toBe(true);
     expect(root.body.map((f: { name: string }) => f.name)).not.toContain('a-large.pdf');
 
-    const recent = await send(app, owner.cookie, 'GET', '/api/files/recent');
+    const recent = await send(app, owner.cookie, 'GET', '/api/files/recent?limit=2');
+    expect(recent.body).toHaveLength(2);
     expect(recent.body[0].name).toBe('a-large.pdf');
+    const badLimit = await send(app, owner.cookie, 'GET', '/api/files/recent?limit=0');
+    expect(badLimit).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'limit must be a whole number from 1 to 100.' }),
+    });
     expect(typeof recent.body[0].size).toBe('number');
   });
 

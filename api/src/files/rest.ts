@@ -10,10 +10,13 @@ import {
   deleteFolder,
   fileForViewer,
   fileJson,
-  folderOfViewer,
+  folderJson,
+  getFolder,
   listFiles,
   listFolders,
   listVersions,
+  parseLimit,
+  RECENT_FILES_LIMIT,
   recentFiles,
   restoreVersion,
   searchFiles,
@@ -35,7 +38,8 @@ export function fileRoutes(services: Services) {
 
   // ── folders ──
   routes.get('/api/folders', async (c) => {
-    return c.json(await listFolders(viewerContext(c, services), c.req.query('parentId')));
+    const folders = await listFolders(viewerContext(c, services), c.req.query('parentId'));
+    return c.json(folders.map(folderJson));
   });
 
   routes.post('/api/folders', async (c) => {
@@ -43,8 +47,7 @@ export function fileRoutes(services: Services) {
   });
 
   routes.get('/api/folders/:id', async (c) => {
-    const ctx = viewerContext(c, services);
-    return c.json(await folderOfViewer(ctx, c.req.param('id')));
+    return c.json(await getFolder(viewerContext(c, services), c.req.param('id')));
   });
 
   routes.patch('/api/folders/:id', async (c) => {
@@ -66,11 +69,14 @@ export function fileRoutes(services: Services) {
   });
 
   routes.get('/api/files/recent', async (c) => {
-    return c.json((await recentFiles(viewerContext(c, services))).map(fileJson));
+    const limit = parseLimit(c.req.query('limit'), RECENT_FILES_LIMIT);
+    return c.json((await recentFiles(viewerContext(c, services), limit)).map(fileJson));
   });
 
   routes.get('/api/files/search', async (c) => {
-    const files = await searchFiles(viewerContext(c, services), c.req.query('q') ?? '');
+    const ctx = viewerContext(c, services);
+    const limit = parseLimit(c.req.query('limit'), 50);
+    const files = await searchFiles(ctx, c.req.query('q') ?? '', { limit });
     return c.json(files.map(fileJson));
   });
 

@@ -169,13 +169,59 @@ export async function createFolder(ctx: ViewerContext, input: unknown): Promise<
   }, TX);
 }
 
-export async function listFolders(ctx: ViewerContext, parentRef: unknown): Promise<Folder[]> {
+/** The JSON shape of a folder in REST answers, with how much is directly inside it. */
+export function folderJson(folder: Folder & { _count?: { files: number; children: number } }) {
+  const { _count, ...rest } = folder;
+  return { ...rest, ...(_count && { fileCount: _count.files, folderCount: _count.children }) };
+}
+
+const folderCounts = { _count: { select: { files: true, children: true } } } as const;
+
+export async function listFolders(ctx: ViewerContext, parentRef: unknown) {
   const ref = parse(folderRef.optional(), parentRef ?? undefined) ?? null;
   const parentId = await targetFolderId(ctx, ref);
   return ctx.db.folder.findMany({
     where: { ownerId: ctx.viewer.id, parentId },
     orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    include: folderCounts,
   });
+}
+
+/** One of the viewer's folders with its counts and its ancestors, top level first (for breadcrumbs). */
+export async function getFolder(ctx: ViewerContext, id: string) {
+  const folder = await ctx.db.folder.findFirst({
+    where: { id: recordId(id, 'Folder'), ownerId: ctx.viewer.id },
+    include: folderCounts,
+  });
+  if (!folder) throw new NotFoundError('Folder');
+  return { ...folderJson(folder), path: await folderAncestors(ctx, folder.id) };
+}
+
+/** The folders above `folderId`, top level first, in one recursive query. */
+export async function folderAncestors(ctx: ViewerContext, folderId: string): Promise<Folder[]> {
+  const rows = await ctx.db.$queryRaw<{ id: string; depth: number }[]>(Prisma.sql`
+    WITH RECURSIVE up(id, "parentId", depth) AS (
+      SELECT id, "parentId", 0 FROM "Folder" WHERE id = ${folderId}::uuid AND "ownerId" = ${ctx.viewer.id}::uuid
+      UNION ALL
+      SELECT f.id, f."parentId", up.depth + 1 FROM "Folder" f JOIN up ON f.id = up."parentId" WHERE up.depth < 1000
+    )
+    SELECT id::text AS id, depth FROM up WHERE depth > 0 ORDER BY depth DESC`);
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  return inOrder(ids, await ctx.db.folder.findMany({ where: { id: { in: ids }, ownerId: ctx.viewer.id } }));
+}
+
+/** A limit from a query string: absent means the default; otherwise a whole number in range. */
+export function parseLimit(value: unknown, fallback: number, max = 100): number {
+  if (value === undefined || value === null || value === '') return fallback;
+  return parse(
+    z.coerce
+      .number({ error: `limit must be a whole number from 1 to ${max}.` })
+      .int(`limit must be a whole number from 1 to ${max}.`)
+      .min(1, `limit must be a whole number from 1 to ${max}.`)
+      .max(max, `limit must be a whole number from 1 to ${max}.`),
+    value,
+  );
 }
 
 export const updateFolderInput = z.strictObject({

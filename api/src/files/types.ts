@@ -10,6 +10,7 @@ import {
   deleteFile,
   deleteFolder,
   fileOrderBy,
+  folderAncestors,
   folderOfViewer,
   inOrder,
   listFilesQuery,
@@ -76,10 +77,20 @@ export const FolderType = builder.prismaNode('Folder', {
       args: { sort: t.arg({ type: FileSortEnum, required: false }) },
       query: (args) => ({ orderBy: fileOrderBy((args.sort ?? 'recent') as FileSort) }),
     }),
+    fileCount: t.relationCount('files', { description: 'How many files are directly inside.' }),
+    folderCount: t.relationCount('children', { description: 'How many folders are directly inside.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+builder.prismaObjectField(FolderType, 'path', (t) =>
+  t.field({
+    type: [FolderType],
+    description: 'The folders above this one, top level first (for breadcrumbs).',
+    resolve: (folder, _args, ctx) => folderAncestors(ctx, folder.id),
+  }),
+);
 
 export const FileVersionType = builder.prismaNode('FileVersion', {
   description: 'One state of a file’s bytes. Uploading a file with the same name into the same folder adds a version.',
