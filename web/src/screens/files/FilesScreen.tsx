@@ -1,4 +1,479 @@
-// Placeholder until the File Manager screen lands (webmedia builds it).
+import { type FormEvent, Suspense, useCallback, useEffect, useState } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { useSearchParams } from 'react-router-dom';
+import { rawIdOf } from '../../lib/globalId.ts';
+import { UploadZone } from '../../uploads/UploadZone.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { inputClass } from '../../ui/Field.tsx';
+import { PlusIcon, SearchIcon, UploadIcon } from '../../ui/icons.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { toast } from '../../ui/toast.tsx';
+import { SelectField } from '../galleries/fields.tsx';
+import type { FilesScreenCreateFolderMutation } from './__generated__/FilesScreenCreateFolderMutation.graphql';
+import type { FilesScreenDeleteFileMutation } from './__generated__/FilesScreenDeleteFileMutation.graphql';
+import type { FilesScreenQuery, FileSort as GraphQLFileSort } from './__generated__/FilesScreenQuery.graphql';
+import { FileList } from './FileList.tsx';
+import type { FileRowData } from './FileRow.tsx';
+import { FileSearchResults } from './FileSearchResults.tsx';
+import { FileVersionsDialog } from './FileVersionsDialog.tsx';
+import { FolderList } from './FolderList.tsx';
+import { FILE_SORTS, type FileSort, fileSortFrom, serverSearchTerm } from './options.ts';
+
+const toGraphQLSort = (sort: FileSort) => sort.toUpperCase() as GraphQLFileSort;
+
+function Breadcrumbs({
+  path,
+  onNavigate,
+}: {
+  path: readonly { id: string; name: string }[];
+  onNavigate: (folderId: string | null) => void;
+}) {
+  if (path.length === 0) return null;
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <ol className="flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
+        <li>
+          <button
+            type="button"
+            onClick={() => onNavigate(null)}
+            className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          >
+            Root
+          </button>
+        </li>
+        {path.map((folder, index) => (
+          <li key={folder.id} className="flex items-center gap-1">
+            <span aria-hidden="true">&gt;</span>
+            {index === path.length - 1 ? (
+              <span aria-current="page" className="px-1 font-medium text-slate-900 dark:text-slate-100">
+                {folder.name}
+              </span>
+            ) : (
+              <button
+                type="button"
+                onClick={() => onNavigate(folder.id)}
+                className="rounded px-1 hover:text-indigo-600 hover:underline"
+              >
+                {folder.name}
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function NewFolderDialog({
+  open,
+  onClose,
+  onCreate,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreate: (name: string) => Promise<boolean>;
+}) {
+  const [name, setName] = useState('');
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    if (open) setName('');
+  }, [open]);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) {
+      toast({ title: 'Error', description: 'Folder name is required.', variant: 'destructive' });
+      return;
+    }
+    setPending(true);
+    const created = await onCreate(name.trim());
+    setPending(false);
+    if (created) onClose();
+  }
+  return (
+    <Dialog
+      open={open}
+      onClose={() => !pending && onClose()}
+      title="New Folder"
+      description="Create a folder inside the current one."
+      size="sm"
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <label htmlFor="folder-name" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+            Folder Name
+          </label>
+          <input
+            id="folder-name"
+            className={inputClass}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+          />
+        </div>
+        <DialogActions>
+          <Button variant="outline" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {pending ? 'Creating...' : 'Create Folder'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function FilesContent({
+  folderId,
+  sort,
+  searchTerm,
+  shortFilter,
+  layout,
+  refreshKey,
+  onNavigate,
+  newFolderOpen,
+  closeNewFolder,
+}: {
+  folderId: string | null;
+  sort: FileSort;
+  searchTerm: string | null;
+  shortFilter: string;
+  layout: 'list' | 'grid';
+  refreshKey: number;
+  onNavigate: (folderId: string | null) => void;
+  newFolderOpen: boolean;
+  closeNewFolder: () => void;
+}) {
+  const data = useLazyLoadQuery<FilesScreenQuery>(
+    graphql`
+      query FilesScreenQuery(
+        $folderId: ID
+        $currentFolderId: ID!
+        $inFolder: Boolean!
+        $sort: FileSort
+        $search: String!
+        $searching: Boolean!
+      ) {
+        ...FolderList_query @arguments(parentId: $folderId)
+        ...FileList_query @arguments(folderId: $folderId, sort: $sort)
+        ...FileSearchResults_query @arguments(search: $search) @include(if: $searching) @alias(as: "searchResults")
+        currentFolder: node(id: $currentFolderId) @include(if: $inFolder) {
+          ... on Folder {
+            id
+            name
+            parent {
+              id
+              name
+              parent {
+                id
+                name
+                parent {
+                  id
+                  name
+                }
+              }
+            }
+          }
+        }
+      }
+    `,
+    {
+      folderId,
+      currentFolderId: folderId ?? '',
+      inFolder: folderId !== null,
+      sort: toGraphQLSort(sort),
+      search: searchTerm ?? '',
+      searching: searchTerm !== null,
+    },
+    { fetchPolicy: 'store-and-network' },
+  );
+
+  const [fileConnection, setFileConnection] = useState<string | null>(null);
+  const [versionsOf, setVersionsOf] = useState<FileRowData | null>(null);
+  const [deleting, setDeleting] = useState<FileRowData | null>(null);
+
+  const [commitCreateFolder] = useMutation<FilesScreenCreateFolderMutation>(graphql`
+    mutation FilesScreenCreateFolderMutation($name: String!, $parentId: ID, $connections: [ID!]!) {
+      createFolder(name: $name, parentId: $parentId) {
+        ... on MutationCreateFolderSuccess {
+          data @appendNode(connections: $connections, edgeTypeName: "QueryFoldersConnectionEdge") {
+            id
+            name
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitDelete, deletePending] = useMutation<FilesScreenDeleteFileMutation>(graphql`
+    mutation FilesScreenDeleteFileMutation($id: ID!, $connections: [ID!]!) {
+      deleteFile(id: $id) {
+        ... on MutationDeleteFileSuccess {
+          data @deleteEdge(connections: $connections)
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  const [folderConnection, setFolderConnection] = useState<string | null>(null);
+  const onFolderConnection = useCallback((id: string) => setFolderConnection(id), []);
+
+  const createFolder = (name: string) =>
+    new Promise<boolean>((resolve) => {
+      commitCreateFolder({
+        variables: { name, parentId: folderId, connections: folderConnection ? [folderConnection] : [] },
+        onCompleted: (result) => {
+          const answer = result.createFolder;
+          if ('message' in answer && answer.message) {
+            toast({ title: 'Error', description: answer.message, variant: 'destructive' });
+            resolve(false);
+            return;
+          }
+          toast({ title: 'Success', description: 'Folder created successfully!' });
+          resolve(true);
+        },
+        onError: () => {
+          toast({ title: 'Error', description: 'Failed to create folder. Please try again.', variant: 'destructive' });
+          resolve(false);
+        },
+      });
+    });
+
+  function confirmDelete() {
+    if (!deleting) return;
+    commitDelete({
+      variables: { id: deleting.id, connections: fileConnection ? [fileConnection] : [] },
+      onCompleted: (result) => {
+        const answer = result.deleteFile;
+        if ('message' in answer && answer.message) {
+          toast({ title: 'Error', description: 'Failed to delete file. Please try again.', variant: 'destructive' });
+          return;
+        }
+        toast({ title: 'Success', description: 'File deleted successfully!' });
+        setDeleting(null);
+      },
+      onError: () => {
+        toast({ title: 'Error', description: 'Failed to delete file. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
+  const actions = { onVersions: setVersionsOf, onDelete: setDeleting };
+  const path: { id: string; name: string }[] = [];
+  for (
+    let folder = data.currentFolder;
+    folder?.id && folder.name;
+    folder = (folder as { parent?: typeof folder }).parent
+  ) {
+    path.unshift({ id: folder.id, name: folder.name });
+  }
+  const onConnection = useCallback((id: string) => setFileConnection(id), []);
+
+  return (
+    <>
+      <Breadcrumbs path={path} onNavigate={onNavigate} />
+      <div className={searchTerm === null ? 'grid gap-6 lg:grid-cols-[16rem_1fr]' : ''}>
+        {searchTerm === null && (
+          <aside
+            className="rounded-lg border border-slate-200 bg-white p-2 dark:border-slate-700 dark:bg-slate-900"
+            aria-label="Folder list"
+          >
+            <h2 className="px-3 py-2 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              Folders
+            </h2>
+            <FolderList query={data} onOpen={(folder) => onNavigate(folder.id)} onConnection={onFolderConnection} />
+          </aside>
+        )}
+        <section
+          className="min-w-0 rounded-lg border border-slate-200 bg-white p-2 dark:border-slate-700 dark:bg-slate-900"
+          aria-label="File list"
+        >
+          {searchTerm === null || !data.searchResults ? (
+            <FileList
+              query={data}
+              actions={actions}
+              layout={layout}
+              filter={shortFilter}
+              onConnection={onConnection}
+              refreshKey={refreshKey}
+            />
+          ) : (
+            <FileSearchResults
+              query={data.searchResults}
+              term={searchTerm}
+              sort={sort}
+              actions={actions}
+              layout={layout}
+            />
+          )}
+        </section>
+      </div>
+      <NewFolderDialog open={newFolderOpen} onClose={closeNewFolder} onCreate={createFolder} />
+      <FileVersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => !deletePending && setDeleting(null)}
+        onConfirm={confirmDelete}
+        title="Delete File"
+        message="Are you sure you want to delete this file? This action cannot be undone."
+        pending={deletePending}
+      />
+    </>
+  );
+}
+
+function FilesSkeleton() {
+  return (
+    <div className="grid gap-6 lg:grid-cols-[16rem_1fr]" aria-busy="true">
+      <Skeleton className="h-48 w-full" />
+      <div className="space-y-2">
+        {[0, 1, 2, 3, 4].map((i) => (
+          <Skeleton key={i} className="h-12 w-full" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export default function FilesScreen() {
-  return <h1 className="text-2xl font-bold">File Manager</h1>;
+  const [params, setParams] = useSearchParams();
+  const folderId = params.get('folder');
+  const sort = fileSortFrom(params.get('sort'));
+  const urlSearch = params.get('search') ?? '';
+  const [search, setSearch] = useState(urlSearch);
+  const [layout, setLayout] = useState<'list' | 'grid'>('list');
+  const [refreshKey, setRefreshKey] = useState(0);
+  const [newFolderOpen, setNewFolderOpen] = useState(false);
+  const showUpload = params.get('upload') === 'true';
+
+  // The header search navigates here with ?search=; follow it when it changes.
+  useEffect(() => setSearch(urlSearch), [urlSearch]);
+
+  const update = useCallback(
+    (change: (next: URLSearchParams) => void, replace = false) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          change(next);
+          return next;
+        },
+        { replace },
+      ),
+    [setParams],
+  );
+
+  // Typing settles into the address after a pause; the server search starts from there.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (search.trim() === urlSearch.trim()) return;
+      update((next) => (search.trim() ? next.set('search', search.trim()) : next.delete('search')), true);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [search, urlSearch, update]);
+
+  const searchTerm = serverSearchTerm(urlSearch);
+  const navigate = (id: string | null) =>
+    update((next) => {
+      if (id) next.set('folder', id);
+      else next.delete('folder');
+      next.delete('search');
+    });
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 dark:text-slate-100">File Manager</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Organize and manage your files and folders</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setNewFolderOpen(true)}>
+            <PlusIcon className="h-4 w-4" />
+            New Folder
+          </Button>
+          <Button
+            onClick={() => update((next) => (showUpload ? next.delete('upload') : next.set('upload', 'true')), true)}
+            aria-expanded={showUpload}
+          >
+            <UploadIcon className="h-4 w-4" />
+            {showUpload ? 'Hide Upload' : 'Upload Files'}
+          </Button>
+        </div>
+      </div>
+
+      {showUpload && (
+        <UploadZone
+          className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+          folderId={folderId ? rawIdOf(folderId) : null}
+          onBatchDone={(stored) => stored.length > 0 && setRefreshKey((k) => k + 1)}
+        />
+      )}
+
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <div className="relative flex-1">
+          <label htmlFor="file-search" className="sr-only">
+            Search files
+          </label>
+          <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
+          <input
+            id="file-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search files..."
+            className={`${inputClass} pl-9`}
+          />
+        </div>
+        <div className="sm:w-56">
+          <SelectField
+            label="Sort files by"
+            hideLabel
+            value={sort}
+            onChange={(value) =>
+              update((next) => (value === 'recent' ? next.delete('sort') : next.set('sort', value)), true)
+            }
+            options={FILE_SORTS}
+          />
+        </div>
+        <fieldset className="flex rounded-md border border-slate-300 dark:border-slate-700">
+          <legend className="sr-only">Layout</legend>
+          {(['list', 'grid'] as const).map((value) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={layout === value}
+              onClick={() => setLayout(value)}
+              className={`px-3 text-sm capitalize focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 ${
+                layout === value
+                  ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-slate-100'
+                  : 'text-slate-600 dark:text-slate-400'
+              }`}
+            >
+              {value}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+
+      <Suspense fallback={<FilesSkeleton />}>
+        <FilesContent
+          folderId={folderId}
+          sort={sort}
+          searchTerm={searchTerm}
+          shortFilter={searchTerm === null ? search : ''}
+          layout={layout}
+          refreshKey={refreshKey}
+          onNavigate={navigate}
+          newFolderOpen={newFolderOpen}
+          closeNewFolder={() => setNewFolderOpen(false)}
+        />
+      </Suspense>
+    </div>
+  );
 }

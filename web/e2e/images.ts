@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Real photos for browser tests, made with the API's own image library (sharp), with EXIF when a
+// test needs a camera, a time and GPS coordinates.
+const apiPackage = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../api/package.json');
+interface SharpImage {
+  jpeg(options: { quality: number }): SharpImage;
+  withExif(exif: Record<string, Record<string, string>>): SharpImage;
+  toBuffer(): Promise<Buffer>;
+}
+type Sharp = (input: { create: { width: number; height: number; channels: 3; background: string } }) => SharpImage;
+const sharp = createRequire(apiPackage)('sharp') as Sharp;
+
+function toDms(value: number) {
+  const abs = Math.abs(value);
+  const degrees = Math.floor(abs);
+  const minutesFloat = (abs - degrees) * 60;
+  const minutes = Math.floor(minutesFloat);
+  const seconds = Math.round((minutesFloat - minutes) * 60 * 100);
+  return `${degrees}/1 ${minutes}/1 ${seconds}/100`;
+}
+
+export async function makePhoto({
+  width = 800,
+  height = 600,
+  colour = '#4f46e5',
+  gps,
+}: {
+  width?: number;
+  height?: number;
+  colour?: string;
+  gps?: { latitude: number; longitude: number };
+} = {}): Promise<Buffer> {
+  const image = sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 80 });
+  if (!gps) return image.toBuffer();
+  return image
+    .withExif({
+      IFD0: { Make: 'Canon', Model: 'Canon EOS R5' },
+      IFD2: { DateTimeOriginal: '2026:05:01 10:30:00' },
+      IFD3: {
+        GPSLatitudeRef: gps.latitude >= 0 ? 'N' : 'S',
+        GPSLatitude: toDms(gps.latitude),
+        GPSLongitudeRef: gps.longitude >= 0 ? 'E' : 'W',
+        GPSLongitude: toDms(gps.longitude),
+      },
+    })
+    .toBuffer();
+}
