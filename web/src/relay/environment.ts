@@ -1,6 +1,7 @@
 import { Environment, Network, RecordSource, Store, type FetchFunction } from 'relay-runtime';
 import { errorFromResponse, isUnauthorizedError } from '../lib/http.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
+import { subscribeOverSSE } from './sse.ts';
 
 const fetchGraphQL: FetchFunction = async (operation, variables) => {
   const response = await fetch('/graphql', {
@@ -18,5 +19,8 @@ const fetchGraphQL: FetchFunction = async (operation, variables) => {
 };
 
 export function createEnvironment() {
-  return new Environment({ network: Network.create(fetchGraphQL), store: new Store(new RecordSource()) });
+  return new Environment({
+    network: Network.create(fetchGraphQL, subscribeOverSSE),
+    store: new Store(new RecordSource()),
+  });
 }

@@ -1,14 +1,256 @@
+import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
+import { Suspense, useMemo, useState } from 'react';
+import { fetchQuery, graphql, useLazyLoadQuery, useMutation, useRelayEnvironment, useSubscription } from 'react-relay';
+import { useNavigate } from 'react-router-dom';
+import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
+import { isUnauthorizedError } from '../lib/http.ts';
 import { BellIcon } from '../ui/icons.tsx';
+import { toast } from '../ui/toast.tsx';
+import type { NotificationBellSlotAddedSubscription } from './__generated__/NotificationBellSlotAddedSubscription.graphql';
+import type { NotificationBellSlotCountSubscription } from './__generated__/NotificationBellSlotCountSubscription.graphql';
+import type { NotificationBellSlotMarkAllMutation } from './__generated__/NotificationBellSlotMarkAllMutation.graphql';
+import type { NotificationBellSlotMarkMutation } from './__generated__/NotificationBellSlotMarkMutation.graphql';
+import type { NotificationBellSlotQuery } from './__generated__/NotificationBellSlotQuery.graphql';
 
-// Replaced by the live notifications bell once its API is on main.
+const bellQuery = graphql`
+  query NotificationBellSlotQuery {
+    unreadNotificationCount
+    notifications(first: 20) @connection(key: "NotificationBell_notifications") {
+      __id
+      edges {
+        node {
+          id
+          title
+          message
+          isRead
+          createdAt
+          link
+        }
+      }
+    }
+  }
+`;
+
+const bellButtonClass =
+  'relative rounded-md p-2 text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800';
+
+function Badge({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <span
+      data-testid="notification-badge"
+      className="absolute -top-0.5 -right-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] font-bold text-white"
+    >
+      {formatBadgeCount(count)}
+    </span>
+  );
+}
+
+function Bell() {
+  const environment = useRelayEnvironment();
+  const navigate = useNavigate();
+  const data = useLazyLoadQuery<NotificationBellSlotQuery>(bellQuery, {}, { fetchPolicy: 'store-or-network' });
+  const unread = data.unreadNotificationCount;
+  const edges = data.notifications.edges;
+  const [refreshing, setRefreshing] = useState(false);
+
+  function refresh() {
+    setRefreshing(true);
+    fetchQuery<NotificationBellSlotQuery>(environment, bellQuery, {}, { fetchPolicy: 'network-only' }).subscribe({
+      complete: () => setRefreshing(false),
+      error: () => setRefreshing(false),
+    });
+  }
+
+  // Live: the unread count as it changes, and the list when a notification arrives.
+  useSubscription<NotificationBellSlotCountSubscription>(
+    useMemo<GraphQLSubscriptionConfig<NotificationBellSlotCountSubscription>>(
+      () => ({
+        subscription: graphql`
+          subscription NotificationBellSlotCountSubscription {
+            unreadNotificationCount
+          }
+        `,
+        variables: {},
+        updater: (store, payload) => {
+          if (payload) store.getRoot().setValue(payload.unreadNotificationCount, 'unreadNotificationCount');
+        },
+      }),
+      [],
+    ),
+  );
+  useSubscription<NotificationBellSlotAddedSubscription>(
+    useMemo<GraphQLSubscriptionConfig<NotificationBellSlotAddedSubscription>>(
+      () => ({
+        subscription: graphql`
+          subscription NotificationBellSlotAddedSubscription {
+            notificationAdded {
+              notificationId
+              unreadCount
+            }
+          }
+        `,
+        variables: {},
+        onNext: () => {
+          fetchQuery<NotificationBellSlotQuery>(environment, bellQuery, {}, { fetchPolicy: 'network-only' }).subscribe(
+            {},
+          );
+        },
+      }),
+      [environment],
+    ),
+  );
+
+  const [commitMark] = useMutation<NotificationBellSlotMarkMutation>(graphql`
+    mutation NotificationBellSlotMarkMutation($id: ID!) {
+      markNotificationRead(id: $id) {
+        ... on MutationMarkNotificationReadSuccess {
+          data {
+            id
+            isRead
+          }
+        }
+      }
+    }
+  `);
+  const [commitMarkAll] = useMutation<NotificationBellSlotMarkAllMutation>(graphql`
+    mutation NotificationBellSlotMarkAllMutation {
+      markAllNotificationsRead {
+        __typename
+      }
+    }
+  `);
+
+  function open(notification: { id: string; isRead: boolean; link: string | null | undefined }, close: () => void) {
+    if (!notification.isRead) {
+      commitMark({
+        variables: { id: notification.id },
+        optimisticUpdater(store) {
+          store.get(notification.id)?.setValue(true, 'isRead');
+          const root = store.getRoot();
+          root.setValue(
+            Math.max(0, ((root.getValue('unreadNotificationCount') as number) ?? 1) - 1),
+            'unreadNotificationCount',
+          );
+        },
+        updater(store) {
+          const root = store.getRoot();
+          root.setValue(
+            Math.max(0, ((root.getValue('unreadNotificationCount') as number) ?? 1) - 1),
+            'unreadNotificationCount',
+          );
+        },
+      });
+    }
+    if (notification.link?.startsWith('/')) {
+      close();
+      navigate(notification.link);
+    }
+  }
+
+  function clearAll() {
+    const markAll = (store: Parameters<NonNullable<Parameters<typeof commitMarkAll>[0]['updater']>>[0]) => {
+      for (const edge of edges) store.get(edge.node.id)?.setValue(true, 'isRead');
+      store.getRoot().setValue(0, 'unreadNotificationCount');
+    };
+    commitMarkAll({
+      variables: {},
+      optimisticUpdater: markAll,
+      updater: markAll,
+      onCompleted(response) {
+        if (response.markAllNotificationsRead.__typename === 'MutationMarkAllNotificationsReadSuccess') {
+          toast({ title: 'Notifications cleared' });
+        }
+      },
+      onError(error) {
+        if (!isUnauthorizedError(error))
+          toast({ title: 'Error', description: 'Failed to clear notifications', variant: 'destructive' });
+      },
+    });
+  }
+
+  return (
+    <Popover className="relative">
+      {({ close }) => (
+        <>
+          <PopoverButton
+            className={bellButtonClass}
+            aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
+            onClick={refresh}
+          >
+            <BellIcon />
+            <Badge count={unread} />
+          </PopoverButton>
+          <PopoverPanel
+            anchor="bottom end"
+            className="z-50 mt-2 w-[min(22rem,calc(100vw-1rem))] rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+          >
+            <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-700">
+              <h2 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Notifications</h2>
+              {edges.length > 0 && (
+                <button
+                  type="button"
+                  onClick={clearAll}
+                  disabled={unread === 0}
+                  className="text-xs font-medium text-indigo-600 hover:underline disabled:text-slate-400 disabled:no-underline dark:text-indigo-400"
+                >
+                  Clear all
+                </button>
+              )}
+            </div>
+            <div className="max-h-96 overflow-y-auto" aria-busy={refreshing}>
+              {edges.length === 0 ? (
+                <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">No notifications yet</p>
+              ) : (
+                <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+                  {edges.map(({ node }) => (
+                    <li key={node.id}>
+                      <button
+                        type="button"
+                        onClick={() => open(node, close)}
+                        data-read={node.isRead}
+                        className={`flex w-full gap-3 px-4 py-3 text-left hover:bg-slate-50 focus:outline-none focus-visible:bg-slate-100 dark:hover:bg-slate-800 ${
+                          node.isRead ? '' : 'bg-indigo-50/60 dark:bg-indigo-950/40'
+                        }`}
+                      >
+                        <span
+                          aria-hidden="true"
+                          className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${node.isRead ? 'bg-transparent' : 'bg-indigo-600'}`}
+                        />
+                        <span className="min-w-0 flex-1">
+                          <span className="block text-sm font-medium text-slate-900 dark:text-slate-100">
+                            {node.title}
+                            {!node.isRead && <span className="sr-only"> (unread)</span>}
+                          </span>
+                          <span className="block text-sm text-slate-600 dark:text-slate-400">{node.message}</span>
+                          <span className="mt-1 block text-xs text-slate-500">
+                            {formatNotificationTime(node.createdAt)}
+                          </span>
+                        </span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </PopoverPanel>
+        </>
+      )}
+    </Popover>
+  );
+}
+
 export function NotificationBellSlot() {
   return (
-    <button
-      type="button"
-      aria-label="Notifications"
-      className="relative rounded-md p-2 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+    <Suspense
+      fallback={
+        <span className={bellButtonClass} aria-hidden="true">
+          <BellIcon />
+        </span>
+      }
     >
-      <BellIcon />
-    </button>
+      <Bell />
+    </Suspense>
   );
 }

@@ -1,8 +1,8 @@
-import { Suspense, useState, type FormEvent } from 'react';
-import { RelayEnvironmentProvider } from 'react-relay';
+import { Suspense, useEffect, useState, type FormEvent } from 'react';
+import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
-import { initials } from '../lib/format.ts';
+import { setDarkMode } from '../lib/theme.ts';
 import { createEnvironment } from '../relay/environment.ts';
 import { Button, ButtonLink } from '../ui/Button.tsx';
 import {
@@ -17,10 +17,12 @@ import {
 } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { isActivePath } from './navigation.ts';
+import { Avatar } from './Avatar.tsx';
 import { AssistantSlot } from './AssistantSlot.tsx';
 import { NotificationBellSlot } from './NotificationBellSlot.tsx';
 import { ScreenBoundary } from './ScreenBoundary.tsx';
 import { StorageUsageSlot } from './StorageUsageSlot.tsx';
+import type { ShellThemeQuery } from './__generated__/ShellThemeQuery.graphql';
 
 const environment = createEnvironment();
 
@@ -37,6 +39,27 @@ const MOBILE_ITEMS = [
   { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
   { to: '/tasks', label: 'Tasks', icon: TasksIcon },
 ] as const;
+
+/** Dark Mode is the user's saved setting, applied to the whole app (a class on <html>). */
+function ThemeSync() {
+  const data = useLazyLoadQuery<ShellThemeQuery>(
+    graphql`
+      query ShellThemeQuery {
+        viewer {
+          id
+          settings {
+            darkMode
+          }
+        }
+      }
+    `,
+    {},
+    { fetchPolicy: 'store-and-network' },
+  );
+  const dark = data.viewer.settings?.darkMode ?? false;
+  useEffect(() => setDarkMode(dark), [dark]);
+  return null;
+}
 
 function HeaderSearch() {
   const navigate = useNavigate();
@@ -62,32 +85,6 @@ function HeaderSearch() {
         className="h-9 w-full rounded-md border border-slate-300 bg-slate-50 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:bg-white focus:outline-none focus:ring-2 focus:ring-indigo-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:focus:bg-slate-900"
       />
     </form>
-  );
-}
-
-export function Avatar({
-  user,
-  className = 'h-8 w-8 text-xs',
-}: {
-  user: {
-    firstName?: string | null;
-    lastName?: string | null;
-    displayName?: string | null;
-    email?: string | null;
-    profileImageUrl?: string | null;
-  };
-  className?: string;
-}) {
-  if (user.profileImageUrl) {
-    return <img src={user.profileImageUrl} alt="" className={`${className} rounded-full object-cover`} />;
-  }
-  return (
-    <span
-      aria-hidden="true"
-      className={`${className} flex shrink-0 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-700 dark:bg-indigo-900 dark:text-indigo-200`}
-    >
-      {initials(user)}
-    </span>
   );
 }
 
@@ -126,7 +123,7 @@ function Header() {
         >
           <Avatar user={user} />
           <span className="hidden max-w-40 truncate text-sm font-medium text-slate-800 sm:inline dark:text-slate-200">
-            {user.displayName || user.email}
+            {[user.firstName, user.lastName].filter(Boolean).join(' ') || user.displayName || user.email}
           </span>
         </Link>
         <Button variant="ghost" size="sm" onClick={onSignOut} disabled={signingOut}>
@@ -225,6 +222,11 @@ export default function Shell() {
         </div>
         <MobileNav />
         <AssistantSlot />
+        <ScreenBoundary>
+          <Suspense fallback={null}>
+            <ThemeSync />
+          </Suspense>
+        </ScreenBoundary>
       </div>
     </RelayEnvironmentProvider>
   );

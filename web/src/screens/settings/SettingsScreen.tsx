@@ -1,3 +1,287 @@
+import { type FormEvent, Suspense, useEffect, useRef, useState } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { useAuth } from '../../auth/auth.tsx';
+import { isUnauthorizedError } from '../../lib/http.ts';
+import { setDarkMode } from '../../lib/theme.ts';
+import { Avatar } from '../../shell/Avatar.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Card, PageHeader } from '../../ui/Card.tsx';
+import { Field, Input } from '../../ui/Field.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { toast } from '../../ui/toast.tsx';
+import type { SettingsScreenProfileMutation } from './__generated__/SettingsScreenProfileMutation.graphql';
+import type { SettingsScreenQuery } from './__generated__/SettingsScreenQuery.graphql';
+import type { SettingsScreenSettingsMutation } from './__generated__/SettingsScreenSettingsMutation.graphql';
+
+const FAILED = 'Failed to update settings. Please try again.';
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Card className="p-6">
+      <h2 className="mb-4 text-lg font-semibold text-slate-900 dark:text-slate-100">{title}</h2>
+      {children}
+    </Card>
+  );
+}
+
+function SettingsForm() {
+  const data = useLazyLoadQuery<SettingsScreenQuery>(
+    graphql`
+      query SettingsScreenQuery {
+        viewer {
+          id
+          email
+          displayName
+          firstName
+          lastName
+          profileImageUrl
+          settings {
+            emailNotifications
+            pushNotifications
+            darkMode
+            autoSave
+          }
+        }
+      }
+    `,
+    {},
+    { fetchPolicy: 'store-and-network' },
+  );
+  const viewer = data.viewer;
+  const saved = viewer.settings ?? {
+    emailNotifications: true,
+    pushNotifications: true,
+    darkMode: false,
+    autoSave: true,
+  };
+  const { state, setUser } = useAuth();
+
+  const [firstName, setFirstName] = useState(viewer.firstName ?? '');
+  const [lastName, setLastName] = useState(viewer.lastName ?? '');
+  const [switches, setSwitches] = useState({
+    emailNotifications: saved.emailNotifications,
+    pushNotifications: saved.pushNotifications,
+    darkMode: saved.darkMode,
+    autoSave: saved.autoSave,
+  });
+
+  // Dark Mode previews at once; leaving without saving puts the saved theme back.
+  const savedDark = useRef(saved.darkMode);
+  savedDark.current = saved.darkMode;
+  useEffect(() => () => setDarkMode(savedDark.current), []);
+
+  const [commitProfile, profilePending] = useMutation<SettingsScreenProfileMutation>(graphql`
+    mutation SettingsScreenProfileMutation($firstName: String, $lastName: String) {
+      updateProfile(firstName: $firstName, lastName: $lastName) {
+        __typename
+        ... on MutationUpdateProfileSuccess {
+          data {
+            id
+            firstName
+            lastName
+            displayName
+            email
+            profileImageUrl
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitSettings, settingsPending] = useMutation<SettingsScreenSettingsMutation>(graphql`
+    mutation SettingsScreenSettingsMutation(
+      $emailNotifications: Boolean
+      $pushNotifications: Boolean
+      $darkMode: Boolean
+      $autoSave: Boolean
+    ) {
+      updateSettings(
+        emailNotifications: $emailNotifications
+        pushNotifications: $pushNotifications
+        darkMode: $darkMode
+        autoSave: $autoSave
+      ) {
+        __typename
+        ... on MutationUpdateSettingsSuccess {
+          data {
+            emailNotifications
+            pushNotifications
+            darkMode
+            autoSave
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const saving = profilePending || settingsPending;
+
+  function failed(error?: unknown, message?: string) {
+    if (error && isUnauthorizedError(error)) return;
+    toast({ title: 'Error', description: message || FAILED, variant: 'destructive' });
+  }
+
+  function saveSettings() {
+    commitSettings({
+      variables: switches,
+      // UserSettings has no id of its own: hang the saved values on the viewer so every reader updates.
+      updater(store) {
+        const result = store.getRootField('updateSettings')?.getLinkedRecord('data');
+        const me = store.get(viewer.id);
+        if (result && me) me.setLinkedRecord(result, 'settings');
+      },
+      onCompleted(response) {
+        const result = response.updateSettings;
+        if (result.__typename !== 'MutationUpdateSettingsSuccess') {
+          failed(undefined, 'message' in result ? result.message : undefined);
+          return;
+        }
+        setDarkMode(result.data?.darkMode ?? switches.darkMode);
+        toast({ title: 'Settings Updated', description: 'Your preferences have been saved successfully.' });
+      },
+      onError: (error) => failed(error),
+    });
+  }
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    const namesChanged = firstName.trim() !== (viewer.firstName ?? '') || lastName.trim() !== (viewer.lastName ?? '');
+    if (!namesChanged) {
+      saveSettings();
+      return;
+    }
+    commitProfile({
+      variables: { firstName: firstName.trim(), lastName: lastName.trim() },
+      onCompleted(response) {
+        const result = response.updateProfile;
+        if (result.__typename !== 'MutationUpdateProfileSuccess') {
+          failed(undefined, 'message' in result ? result.message : undefined);
+          return;
+        }
+        const user = result.data;
+        if (state.status === 'signedIn' && user) {
+          setUser({
+            ...state.user,
+            firstName: user.firstName ?? null,
+            lastName: user.lastName ?? null,
+            displayName: user.displayName ?? state.user.displayName,
+          });
+        }
+        saveSettings();
+      },
+      onError: (error) => failed(error),
+    });
+  }
+
+  function toggle(key: keyof typeof switches, value: boolean) {
+    setSwitches((current) => ({ ...current, [key]: value }));
+    if (key === 'darkMode') setDarkMode(value);
+  }
+
+  const fullName = [firstName.trim(), lastName.trim()].filter(Boolean).join(' ') || viewer.displayName;
+
+  return (
+    <form onSubmit={save} className="space-y-6">
+      <Section title="Profile Information">
+        <div className="mb-6 flex items-center gap-4">
+          <Avatar user={{ ...viewer, firstName, lastName }} className="h-16 w-16 text-xl" />
+          <div className="min-w-0">
+            <p className="truncate text-base font-semibold text-slate-900 dark:text-slate-100">{fullName}</p>
+            <p className="truncate text-sm text-slate-600 dark:text-slate-400">{viewer.email}</p>
+          </div>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First Name" htmlFor="settings-first-name">
+            <Input
+              id="settings-first-name"
+              value={firstName}
+              onChange={(e) => setFirstName(e.target.value)}
+              autoComplete="given-name"
+            />
+          </Field>
+          <Field label="Last Name" htmlFor="settings-last-name">
+            <Input
+              id="settings-last-name"
+              value={lastName}
+              onChange={(e) => setLastName(e.target.value)}
+              autoComplete="family-name"
+            />
+          </Field>
+          <div className="sm:col-span-2">
+            <Field label="Email" htmlFor="settings-email">
+              <Input id="settings-email" value={viewer.email} disabled readOnly />
+            </Field>
+          </div>
+        </div>
+      </Section>
+
+      <Section title="Notification Preferences">
+        <div className="divide-y divide-slate-200 dark:divide-slate-800">
+          <Switch
+            label="Email Notifications"
+            description="Receive notifications by e-mail"
+            checked={switches.emailNotifications}
+            onChange={(v) => toggle('emailNotifications', v)}
+          />
+          <Switch
+            label="Push Notifications"
+            description="Receive notifications in the browser"
+            checked={switches.pushNotifications}
+            onChange={(v) => toggle('pushNotifications', v)}
+          />
+        </div>
+      </Section>
+
+      <Section title="Appearance">
+        <Switch
+          label="Dark Mode"
+          description="Use a dark theme across the app"
+          checked={switches.darkMode}
+          onChange={(v) => toggle('darkMode', v)}
+        />
+      </Section>
+
+      <Section title="Storage & Sync">
+        <Switch
+          label="Auto Save"
+          description="Save changes automatically"
+          checked={switches.autoSave}
+          onChange={(v) => toggle('autoSave', v)}
+        />
+      </Section>
+
+      <div className="flex justify-end">
+        <Button type="submit" disabled={saving}>
+          {saving ? 'Saving...' : 'Save Settings'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SettingsLoading() {
+  return (
+    <div className="space-y-6" aria-busy="true">
+      <Skeleton className="h-64" />
+      <Skeleton className="h-40" />
+      <Skeleton className="h-24" />
+      <Skeleton className="h-40" />
+    </div>
+  );
+}
+
 export default function SettingsScreen() {
-  return <h1 className="text-2xl font-bold">Account Settings</h1>;
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="Account Settings" subtitle="Manage your profile and preferences" />
+      <Suspense fallback={<SettingsLoading />}>
+        <SettingsForm />
+      </Suspense>
+    </div>
+  );
 }

@@ -1,0 +1,85 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, DESKTOP, launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const isDark = (page: import('playwright-core').Page) =>
+  page.evaluate(() => document.documentElement.classList.contains('dark'));
+
+describe('settings', () => {
+  it('saves Dark Mode and the names; both are read back after a reload', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/settings' });
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
+    const dark = page.getByRole('switch', { name: 'Dark Mode' });
+    expect(await dark.getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByRole('switch', { name: 'Email Notifications' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('switch', { name: 'Auto Save' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByLabel('Email', { exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, 'settings-desktop');
+
+    await dark.click();
+    await page.getByRole('switch', { name: 'Push Notifications' }).click();
+    await page.getByLabel('First Name').fill('Lucia');
+    await page.getByLabel('Last Name').fill('Fernandez');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Your preferences have been saved successfully.').waitFor();
+    expect(await isDark(page)).toBe(true);
+    await page.getByRole('banner').getByText('Lucia Fernandez').waitFor();
+
+    // The server has them: a fresh page with no local copy of the theme still comes up dark.
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.getByRole('switch', { name: 'Dark Mode', checked: true }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Push Notifications' }).getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByLabel('First Name').inputValue()).toBe('Lucia');
+    expect(await isDark(page)).toBe(true);
+    await page.goto('/tasks');
+    await page.getByRole('heading', { name: 'Task Management' }).waitFor();
+    expect(await isDark(page)).toBe(true);
+    await screenshot(page, 'tasks-dark-desktop');
+    await page.setViewportSize(MOBILE);
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Dark Mode', checked: true }).waitFor();
+    await screenshot(page, 'settings-dark-mobile');
+
+    const settings = await context.request.get('/api/user/settings');
+    expect(await settings.json()).toMatchObject({ darkMode: true, pushNotifications: false, emailNotifications: true });
+    await context.close();
+  });
+});
+
+describe('signed-out redirect', () => {
+  it('says so and goes to sign-in when the session ends under a data screen', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/' });
+    await page.getByRole('button', { name: 'Sign Out' }).waitFor();
+    await context.clearCookies();
+    await page.getByRole('link', { name: 'Tasks' }).first().click();
+    await page.getByText('You are logged out. Logging in again...').waitFor();
+    await page.waitForURL(/\/api\/auth\/signin/);
+    expect(decodeURIComponent(page.url())).toContain('callbackUrl=/tasks');
+    await context.close();
+  });
+
+  it('navigates on a phone with the bottom bar', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/', viewport: MOBILE });
+    const nav = page.getByRole('navigation', { name: 'Mobile' });
+    await nav.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('heading', { name: 'Task Management' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Tasks' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByPlaceholder('Search files, tags, or galleries...').isVisible()).toBe(false);
+    await nav.getByRole('link', { name: 'Galleries' }).click();
+    await page.waitForURL(`${baseURL}/galleries`);
+    await nav.getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL(`${baseURL}/`);
+    await screenshot(page, 'dashboard-mobile');
+    await page.setViewportSize(DESKTOP);
+    await context.close();
+  });
+});
