@@ -322,6 +322,7 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
   const { viewer } = ctx;
   const task = await visibleTask(ctx.db, viewer, id);
   if (task.status !== 'completed') {
+    const notices: { id: string; userId: string }[] = [];
     await ctx.db.$transaction(async (tx) => {
       // The status test makes two concurrent completions record one activity.
       const done = await tx.task.updateMany({
@@ -336,8 +337,25 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
           resourceId: id,
           resourceName: task.title,
         });
+        // The creator hears when the person they assigned it to has done it.
+        if (task.creatorId !== viewer.id) {
+          const by = await tx.user.findUniqueOrThrow({
+            where: { id: viewer.id },
+            select: { email: true, displayName: true, firstName: true, lastName: true },
+          });
+          notices.push(
+            await writeNotification(tx, {
+              userId: task.creatorId,
+              type: 'task',
+              title: 'Task completed',
+              message: `${nameOf(by)} completed "${task.title}".`,
+              link: `/tasks?task=${task.id}`,
+            }),
+          );
+        }
       }
     });
+    publishNotifications(ctx.events, notices);
   }
   return present(
     ctx.viewer.id,

@@ -202,6 +202,11 @@ describe('editing, completing, deleting', () => {
     });
     expect(activity).toHaveLength(1);
     expect(activity[0]?.userId).toBe(bob.id);
+    // Alice hears that Bob finished it, once.
+    const notices = await app.database.prisma.notification.findMany({
+      where: { userId: alice.id, title: 'Task completed', message: { contains: '"Finish"' } },
+    });
+    expect(notices).toHaveLength(1);
   });
 
   it('deletes for the creator; unknown and malformed ids are 404', async () => {
