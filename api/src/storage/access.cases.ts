@@ -1,6 +1,34 @@
 import { expect } from 'vitest';
 import type { AccessCase } from '../../test/access.ts';
-import { uploaded } from './testing.ts';
+import type { AccessHarness } from '../../test/access.ts';
+import { uploaded, uploadUrl } from './testing.ts';
+
+/** The owner's resumable upload, begun with a few bytes sent. */
+async function ownersTusUpload({ app, owner }: AccessHarness) {
+  const url = await uploadUrl(app, owner);
+  const created = await app.request('/api/objects/tus', {
+    method: 'POST',
+    cookie: owner.cookie,
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': '100',
+      'upload-metadata': `uploadURL ${Buffer.from(url).toString('base64')}`,
+    },
+  });
+  const location = created.headers.get('location');
+  if (created.status !== 201 || !location) throw new Error(`tus creation failed: ${created.status}`);
+  return location;
+}
+
+async function stillOwners({ app, owner }: AccessHarness, location: string) {
+  const head = await app.request(location, {
+    method: 'HEAD',
+    cookie: owner.cookie,
+    headers: { 'tus-resumable': '1.0.0' },
+  });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('upload-offset')).toBe('0');
+}
 
 let ownersUploads = 0;
 
@@ -26,4 +54,26 @@ export const accessCases: AccessCase[] = [
     },
     expect: 'own-data-only',
   },
+  {
+    route: 'POST /api/objects/tus',
+    name: 'a stranger cannot start a resumable upload without an upload URL of their own',
+    async arrange({ app, owner }) {
+      await uploadUrl(app, owner);
+      return { method: 'POST', path: '/api/objects/tus' };
+    },
+    expect: 'refused',
+  },
+  ...(['GET', 'PATCH', 'DELETE'] as const).map((method): AccessCase => {
+    let location = '';
+    return {
+      route: `${method} /api/objects/tus/:id`,
+      name: 'a stranger cannot look at, continue or end the owner’s resumable upload',
+      async arrange(t) {
+        location = await ownersTusUpload(t);
+        return { method, path: location };
+      },
+      expect: 'not-found',
+      unchanged: (t) => stillOwners(t, location),
+    };
+  }),
 ];

@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { variantKey, VARIANTS, type Variant } from './images.ts';
 import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
 import type { ByteRange } from './store.ts';
+import { createTusServer, TUS_PATH } from './tus.ts';
 
 /** The origin upload URLs are made for: PUBLIC_URL when set, else the one the request came to. */
 function originOf(c: Context<AppEnv>, deps: StorageDeps) {
@@ -25,6 +26,13 @@ export function storageRoutes(deps: StorageDeps) {
     const viewer = requireViewer(c);
     return c.json(await storageUsage(deps, viewer.id));
   });
+
+  // Resumable uploads (tus): create, then HEAD (GET routes take HEAD) / PATCH / DELETE by id.
+  const tus = createTusServer(deps);
+  routes.post(TUS_PATH, tus);
+  routes.get(`${TUS_PATH}/:id`, tus);
+  routes.patch(`${TUS_PATH}/:id`, tus);
+  routes.delete(`${TUS_PATH}/:id`, tus);
 
   routes.put('/objects/uploads/:id', async (c) => {
     const viewer = requireViewer(c);

@@ -339,7 +339,18 @@ export async function runCleanup(
   return report;
 }
 
-async function removeReleased(deps: Pick<StorageDeps, 'db' | 'store'>, upload: Upload) {
+export function tusDirectory(dataDir: string) {
+  return path.join(dataDir, 'tus');
+}
+
+/** Removes what the tus store keeps of a resumable upload (its partial bytes and its .json record). */
+export async function removeTusLeftovers(dataDir: string, uploadId: string) {
+  const dir = tusDirectory(dataDir);
+  await rm(path.join(dir, uploadId), { force: true });
+  await rm(path.join(dir, `${uploadId}.json`), { force: true });
+}
+
+async function removeReleased(deps: Pick<StorageDeps, 'db' | 'store' | 'config'>, upload: Upload) {
   const objectPath = objectPathFor(upload.id);
   // A record still pointing at these bytes wins over a release (never delete what is shown).
   const held = await deps.db.file.count({
@@ -350,5 +361,6 @@ async function removeReleased(deps: Pick<StorageDeps, 'db' | 'store'>, upload: U
     return;
   }
   await deps.store.deletePrefix(upload.objectKey);
+  await removeTusLeftovers(deps.config.dataDir, upload.id);
   await deps.db.upload.deleteMany({ where: { id: upload.id, status: 'released' } });
 }

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { sha256, uploadUrl } from './testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+let app: TestApp;
+let owner: User;
+let stranger: User;
+beforeAll(async () => {
+  app = await testApp();
+  owner = await signedInUser(app);
+  stranger = await signedInUser(app);
+});
+afterAll(() => app.close());
+
+const TUS = { 'tus-resumable': '1.0.0' };
+
+async function create(who: User, uploadURL: string, length: number) {
+  return app.request('/api/objects/tus', {
+    method: 'POST',
+    cookie: who.cookie,
+    headers: {
+      ...TUS,
+      'upload-length': String(length),
+      'upload-metadata': `uploadURL ${Buffer.from(uploadURL).toString('base64')},filename ${Buffer.from('clip.mov').toString('base64')}`,
+    },
+  });
+}
+
+function patch(who: User, location: string, offset: number, body: BodyInit) {
+  return app.request(location, {
+    method: 'PATCH',
+    cookie: who.cookie,
+    headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+async function offsetOf(who: User, location: string) {
+  const head = await app.request(location, { method: 'HEAD', cookie: who.cookie, headers: TUS });
+  return { status: head.status, offset: Number(head.headers.get('upload-offset')) };
+}
+
+/** A body that sends `bytes` and then breaks, as a dropped connection does. */
+function cutOffAfter(bytes: Uint8Array) {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (at < bytes.length) {
+        controller.enqueue(bytes.slice(at, at + 64 * 1024));
+        at += 64 * 1024;
+        return;
+      }
+      // The line drops a moment after the last bytes went out (they reached the server).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      controller.error(new Error('connection lost'));
+    },
+  });
+}
+
+/** A PDF-looking file of `size` bytes (a signature the type check accepts). */
+function pdf(size: number) {
+  const bytes = randomBytes(size);
+  bytes.set(Buffer.from('%PDF-1.7\n'));
+  return new Uint8Array(bytes);
+}
+
+describe('tus resumable uploads', () => {
+  it('resumes an upload cut off midway without resending what arrived, then files it', async () => {
+    const bytes = pdf(3 * 1024 * 1024 + 17);
+    const uploadURL = await uploadUrl(app, owner);
+    const created = await create(owner, uploadURL, bytes.length);
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') as string;
+    const id = new URL(uploadURL).pathname.split('/').pop();
+    expect(location).toBe(`/api/objects/tus/${id}`);
+
+    const firstPart = bytes.subarray(0, 1024 * 1024 + 5);
+    const cut = await patch(owner, location, 0, cutOffAfter(firstPart)).catch(() => null);
+    expect(cut === null || cut.status >= 400).toBe(true);
+
+    const { status, offset } = await offsetOf(owner, location);
+    expect(status).toBe(200);
+    expect(offset).toBe(firstPart.length);
+
+    // A stranger can neither see nor continue it.
+    expect((await offsetOf(stranger, location)).status).toBe(404);
+    expect((await patch(stranger, location, offset, bytes.subarray(offset))).status).toBe(404);
+
+    const rest = await patch(owner, location, offset, bytes.subarray(offset));
+    expect(rest.status).toBe(200);
+    const result = (await rest.json()) as { checksum: string; size: number; mimeType: string };
+    expect(result).toMatchObject({ checksum: sha256(bytes), size: bytes.length, mimeType: 'application/pdf' });
+
+    const filed = await app.request('/api/files', {
+      method: 'POST',
+      cookie: owner.cookie,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'clip.pdf', originalName: 'clip.pdf', objectUrl: uploadURL }),
+    });
+    expect(filed.status).toBe(201);
+    const served = await app.request(`/objects/uploads/${id}`, { cookie: owner.cookie });
+    expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
+    // Nothing of the tus bookkeeping stays behind.
+    expect(await readdir(path.join(app.dataDir, 'tus'))).toEqual([]);
+  });
+
+  it('refuses a creation with someone else’s upload URL, a forged one, or too many bytes', async () => {
+    const ownersUrl = await uploadUrl(app, owner);
+    expect((await create(stranger, ownersUrl, 100)).status).toBe(403);
+    const forged = new URL(ownersUrl);
+    forged.searchParams.set('token', `9999999999.${'A'.repeat(43)}`);
+    expect((await create(owner, forged.toString(), 100)).status).toBe(403);
+    const tooBig = await create(owner, ownersUrl, 50 * 1024 * 1024 + 1);
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toHaveProperty('message');
+    expect((await app.request('/api/objects/tus', { method: 'POST', headers: TUS })).status).toBe(401);
+  });
+
+  it('refuses the wrong type once the bytes are in', async () => {
+    const program = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...randomBytes(2000)]);
+    const uploadURL = await uploadUrl(app, owner);
+    const location = (await create(owner, uploadURL, program.length)).headers.get('location') as string;
+    const response = await patch(owner, location, 0, program);
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { message: string }).message).toMatch(/^File type must be one of/);
+  });
+
+  it('cleans up an abandoned upload after the grace period', async () => {
+    const bytes = pdf(600 * 1024);
+    const uploadURL = await uploadUrl(app, owner);
+    const id = new URL(uploadURL).pathname.split('/').pop() as string;
+    const location = (await create(owner, uploadURL, bytes.length)).headers.get('location') as string;
+    await patch(owner, location, 0, cutOffAfter(bytes.subarray(0, 200 * 1024))).catch(() => null);
+    expect((await offsetOf(owner, location)).offset).toBe(200 * 1024);
+    expect(await readdir(path.join(app.dataDir, 'tus'))).toEqual(expect.arrayContaining([id, `${id}.json`]));
+
+    await app.storage.cleanup({ now: new Date(Date.now() + 2 * 86_400_000) });
+    expect(await readdir(path.join(app.dataDir, 'tus'))).not.toContain(id);
+    expect(await app.database.prisma.upload.count({ where: { id } })).toBe(0);
+    expect((await offsetOf(owner, location)).status).toBe(404);
+  });
+});
