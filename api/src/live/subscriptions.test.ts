@@ -12,7 +12,8 @@ import { createEvents } from '../infra/events/pubsub.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const NOTIFICATION_ADDED = 'subscription { notificationAdded { notificationId unreadCount } }';
+const NOTIFICATION_ADDED =
+  'subscription { notificationAdded { notificationId unreadCount notification { id title } } }';
 const UNREAD = 'subscription { unreadNotificationCount }';
 
 async function notify(app: App, userId: string, title = 'Call sheet ready') {
@@ -54,10 +55,9 @@ describe('subscriptions across two instances on one Redis', () => {
   it('delivers an event published through instance A to a graphql-ws subscriber on instance B', async () => {
     const alice = await signedInUser(a);
     const client = wsClient(serverB.ws, { cookie: alice.cookie });
-    const sub = collect<{ notificationAdded: { notificationId: string; unreadCount: number } }>(
-      client,
-      NOTIFICATION_ADDED,
-    );
+    const sub = collect<{
+      notificationAdded: { notificationId: string; unreadCount: number; notification: { id: string; title: string } };
+    }>(client, NOTIFICATION_ADDED);
     const sent: string[] = [];
     await until(
       () => sub.results.length > 0,
@@ -66,6 +66,7 @@ describe('subscriptions across two instances on one Redis', () => {
     const first = sub.results[0]?.data?.notificationAdded;
     expect(sent.map((id) => encodeGlobalID('Notification', id))).toContain(first?.notificationId);
     expect(first?.unreadCount).toBeGreaterThanOrEqual(1);
+    expect(first?.notification).toEqual({ id: first?.notificationId, title: 'Call sheet ready' });
     await client.dispose();
   });
 

@@ -19,6 +19,13 @@ const NotificationAddedEvent = builder
         resolve: (e) => encodeGlobalID('Notification', e.notificationId),
       }),
       unreadCount: t.exposeInt('unreadCount', { description: 'Unread notifications now, this one included.' }),
+      notification: t.prismaField({
+        type: 'Notification',
+        nullable: true,
+        description: 'The notification itself (null if it was deleted in the meantime).',
+        resolve: (query, e, _args, ctx) =>
+          ctx.db.notification.findFirst({ ...query, where: { id: e.notificationId, userId: ctx.viewer.id } }),
+      }),
     }),
   });
 

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAnthropic } from '../../test/fake-anthropic.ts';
+import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import type { AssistantDelta } from '../infra/events/pubsub.ts';
+
+let fake: Awaited<ReturnType<typeof fakeAnthropic>>;
+let app: TestApp;
+let alice: Awaited<ReturnType<typeof signedInUser>>;
+let bob: Awaited<ReturnType<typeof signedInUser>>;
+
+const FAILED = 'Failed to process your message. Please try again.';
+const context = { currentPage: '/tasks', userRole: 'user' };
+
+beforeAll(async () => {
+  fake = await fakeAnthropic();
+  app = await testApp({
+    ANTHROPIC_API_KEY: 'sk-ant-test-key',
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_MODEL: 'claude-test-model',
+    AI_TIMEOUT_SECONDS: '0.3',
+  });
+  alice = await signedInUser(app);
+  bob = await signedInUser(app);
+});
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+});
+
+async function chat(who: { cookie: string }, body: object) {
+  const response = await app.request('/api/ai/chat', {
+    method: 'POST',
+    cookie: who.cookie,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      conversation: { id: string };
+      message: string;
+      action: { function: string; arguments: Record<string, unknown> } | null;
+      actionResult: Record<string, unknown> | null;
+    },
+  };
+}
+
+/** The viewer's assistant deltas until the last one. */
+function deltasOf(userId: string) {
+  const events = app.services.events.subscribe('assistant:delta', userId);
+  const heard: AssistantDelta[] = [];
+  const done = (async () => {
+    for await (const delta of events) {
+      heard.push(delta);
+      if (delta.done) break;
+    }
+    return heard;
+  })();
+  return done;
+}
+
+describe('the assistant with Claude (a local fake of the Messages API)', () => {
+  it('runs a tool round trip: Claude asks for createTask, the task is created for the user, Claude answers', async () => {
+    fake.script([
+      {
+        text: 'Let me create that task.',
+        toolUses: [
+          {
+            id: 'toolu_1',
+            name: 'createTask',
+            input: { title: 'Scout the warehouse', priority: 'high', dueDate: '2026-12-01T09:00:00Z' },
+          },
+        ],
+      },
+      { text: 'Done: "Scout the warehouse" is on your list for 1 December.' },
+    ]);
+    const streamed = deltasOf(alice.id);
+    const { status, body } = await chat(alice, {
+      message: 'create a task to scout the warehouse on 1 December, high priority',
+      context,
+      streamId: 'abc',
+    });
+    expect(status).toBe(200);
+    expect(body.message).toBe(
+      'Let me create that task.\n\nDone: "Scout the warehouse" is on your list for 1 December.',
+    );
+    expect(body.action).toEqual({
+      function: 'createTask',
+      arguments: { title: 'Scout the warehouse', priority: 'high', dueDate: '2026-12-01T09:00:00Z' },
+    });
+    expect(body.actionResult).toMatchObject({ title: 'Scout the warehouse', priority: 'high' });
+    const task = await app.database.prisma.task.findUniqueOrThrow({ where: { id: String(body.actionResult?.id) } });
+    expect(task.creatorId).toBe(alice.id);
+    expect(task.dueDate?.toISOString()).toBe('2026-12-01T09:00:00.000Z');
+
+    // What the SDK sent: the key, the model, the tools, the page; then the tool result back.
+    expect(fake.requests).toHaveLength(2);
+    const [first, second] = fake.requests;
+    // The SDK sends the key as x-api-key or as a bearer token depending on its version.
+    expect(first?.headers['x-api-key'] ?? first?.headers.authorization?.replace(/^Bearer /, '')).toBe(
+      'sk-ant-test-key',
+    );
+    expect(first?.body.model).toBe('claude-test-model');
+    expect(first?.body.stream).toBe(true);
+    expect(first?.body.tools?.map((t) => t.name).sort()).toEqual(
+      ['createGallery', 'createTask', 'findPhotos', 'listOverdueTasks', 'searchFiles'].sort(),
+    );
+    expect(first?.body.system).toContain('/tasks');
+    const toolResult = (
+      second?.body.messages.at(-1)?.content as { type: string; tool_use_id: string; content: string }[] | undefined
+    )?.[0];
+    expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
+    expect(JSON.parse(toolResult?.content ?? '{}')).toMatchObject({ id: task.id, title: 'Scout the warehouse' });
+
+    // The reply streamed piece by piece, and ended with done.
+    const deltas = await streamed;
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.every((d) => d.conversationId === body.conversation.id && d.streamId === 'abc')).toBe(true);
+    expect(deltas.map((d) => d.delta).join('')).toBe(body.message);
+    expect(deltas.at(-1)).toMatchObject({ done: true, error: null });
+
+    // Saved: the message and the reply with its action.
+    const messages = (await (
+      await app.request(`/api/ai/conversations/${body.conversation.id}/messages`, { cookie: alice.cookie })
+    ).json()) as { role: string; content: string; metadata: { action: { function: string } } }[];
+    expect(messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'create a task to scout the warehouse on 1 December, high priority'],
+      ['assistant', body.message],
+    ]);
+    expect(messages[1]?.metadata.action.function).toBe('createTask');
+
+    // The next message in the conversation carries the history.
+    fake.script([{ text: 'You have one task.' }]);
+    const next = await chat(alice, { message: 'how many tasks?', conversationId: body.conversation.id });
+    expect(next.status).toBe(200);
+    expect(fake.requests[0]?.body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(fake.requests[0]?.body.messages[1]?.content).toBe(body.message);
+  });
+
+  it('runs tools with the user’s own permissions only', async () => {
+    const id = randomUUID();
+    await app.database.prisma.file.create({
+      data: {
+        id,
+        ownerId: bob.id,
+        name: 'bobs-rooftop.jpg',
+        originalName: 'bobs-rooftop.jpg',
+        mimeType: 'image/jpeg',
+        objectUrl: `/objects/uploads/${id}`,
+        objectPath: `/objects/uploads/${id}`,
+        tags: ['rooftop'],
+      },
+    });
+    fake.script([
+      { toolUses: [{ id: 'toolu_2', name: 'searchFiles', input: { query: 'rooftop' } }] },
+      { text: 'Nothing found.' },
+    ]);
+    const { body } = await chat(alice, { message: 'find rooftop files' });
+    expect(body.action?.function).toBe('searchFiles');
+    expect(body.actionResult).toEqual({ query: 'rooftop', files: [] });
+    expect(JSON.stringify(fake.requests[1]?.body.messages)).not.toContain('bobs-rooftop');
+  });
+
+  it('reports a refused tool back to Claude as an error, without failing the chat', async () => {
+    fake.script([
+      { toolUses: [{ id: 'toolu_3', name: 'createTask', input: { title: '   ' } }] },
+      { text: 'I need a title for that task.' },
+    ]);
+    const { status, body } = await chat(alice, { message: 'make a task' });
+    expect(status).toBe(200);
+    expect(body.message).toBe('I need a title for that task.');
+    const result = (
+      fake.requests[1]?.body.messages.at(-1)?.content as { is_error?: boolean; content: string }[] | undefined
+    )?.[0];
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain('Task title is required.');
+  });
+
+  it.each([
+    ['a rate limit (429)', { status: 429, errorType: 'rate_limit_error' }],
+    ['a bad key (401)', { status: 401, errorType: 'authentication_error' }],
+    ['a server error (500)', { status: 500, errorType: 'api_error' }],
+    ['an overload (529)', { status: 529, errorType: 'overloaded_error' }],
+    ['a timeout', { hangMs: 5000 }],
+  ] as const)('turns %s into the spec’s message and saves nothing', async (_name, step) => {
+    fake.script([], step);
+    const before = {
+      conversations: await app.database.prisma.aiConversation.count(),
+      messages: await app.database.prisma.aiMessage.count(),
+    };
+    const streamed = deltasOf(alice.id);
+    const { status, body } = await chat(alice, { message: 'hello there', context, streamId: 'err' });
+    expect(status).toBe(502);
+    expect(body.message).toBe(FAILED);
+    expect(fake.requests.length).toBeGreaterThanOrEqual(1);
+    expect(await app.database.prisma.aiConversation.count()).toBe(before.conversations);
+    expect(await app.database.prisma.aiMessage.count()).toBe(before.messages);
+    expect((await streamed).at(-1)).toMatchObject({ done: true, error: FAILED, streamId: 'err' });
+  });
+
+  it('keeps an existing conversation untouched when the reply fails', async () => {
+    fake.script([{ text: 'Hi!' }]);
+    const { body } = await chat(alice, { message: 'hi' });
+    fake.script([], { status: 429, errorType: 'rate_limit_error' });
+    const failed = await chat(alice, { message: 'and again', conversationId: body.conversation.id });
+    expect(failed.status).toBe(502);
+    expect(await app.database.prisma.aiMessage.count({ where: { conversationId: body.conversation.id } })).toBe(2);
+  });
+});
