@@ -20,11 +20,16 @@ afterAll(() => app.close());
 /** Counts the SQL statements the app sends while `run` runs (PGlite or PostgreSQL, whichever this run uses). */
 async function countQueries(run: () => Promise<unknown>) {
   let count = 0;
-  const patched = [PGlite.prototype, pg.Client.prototype] as unknown as { query: (...a: unknown[]) => unknown }[];
-  const originals = patched.map((proto) => proto.query);
-  patched.forEach((proto, i) => {
+  // Every PGlite statement, in or out of a transaction, passes through _runExclusiveQuery; every
+  // PostgreSQL one through Client#query.
+  const targets = [
+    [PGlite.prototype, '_runExclusiveQuery'],
+    [pg.Client.prototype, 'query'],
+  ] as unknown as [Record<string, (...a: unknown[]) => unknown>, string][];
+  const originals = targets.map(([proto, name]) => proto[name] as (...a: unknown[]) => unknown);
+  targets.forEach(([proto, name], i) => {
     const original = originals[i] as (...a: unknown[]) => unknown;
-    proto.query = function (this: unknown, ...args: unknown[]) {
+    proto[name] = function (this: unknown, ...args: unknown[]) {
       count += 1;
       return original.apply(this, args);
     };
@@ -32,8 +37,8 @@ async function countQueries(run: () => Promise<unknown>) {
   try {
     await run();
   } finally {
-    patched.forEach((proto, i) => {
-      proto.query = originals[i] as (...a: unknown[]) => unknown;
+    targets.forEach(([proto, name], i) => {
+      proto[name] = originals[i] as (...a: unknown[]) => unknown;
     });
   }
   return count;

@@ -4,7 +4,6 @@ import { builder } from '../graphql/builder.ts';
 import { rawId } from '../projects/types.ts';
 import { galleryAccessWhere, projectMemberWhere } from './access.ts';
 import {
-  accessOf,
   addFilesToGallery,
   createGallery,
   deleteGallery,
@@ -15,7 +14,6 @@ import {
   revokeShare,
   shareGallery,
   updateGallery,
-  viewerSharesSelect,
 } from './rules.ts';
 
 export const PropertyTypeEnum = builder.enumType(PropertyType, {
@@ -83,8 +81,19 @@ builder.prismaNode('Gallery', {
     viewerAccess: t.field({
       type: GalleryAccessEnum,
       description: 'What the signed-in user may do with this gallery.',
-      select: (_args, ctx) => ({ ownerId: true, shares: viewerSharesSelect(ctx.viewer.id) }),
-      resolve: (g, _args, ctx) => accessOf(ctx.viewer.id, g),
+      // A count, not the shares relation: the `shares` field below loads that relation with another
+      // filter, and two filters on one relation would make Pothos load one of them per gallery.
+      select: (_args, ctx) => ({
+        ownerId: true,
+        _count: {
+          select: {
+            shares: {
+              where: { status: 'active', permission: 'write', project: projectMemberWhere(ctx.viewer.id) },
+            },
+          },
+        },
+      }),
+      resolve: (g, _args, ctx) => (g.ownerId === ctx.viewer.id ? 'owner' : g._count.shares > 0 ? 'write' : 'read'),
     }),
     items: t.relatedConnection('items', {
       cursor: 'id',
