@@ -1,12 +1,70 @@
+import { Suspense } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import { formatFileSize } from '../lib/format.ts';
 import { HardDriveIcon } from '../ui/icons.tsx';
+import { Skeleton } from '../ui/Skeleton.tsx';
+import type { StorageUsageSlotQuery } from './__generated__/StorageUsageSlotQuery.graphql';
 
-// Filled with the user's real usage once User.storage is on main.
+export function StorageBar({ percent }: { percent: number }) {
+  return (
+    <div
+      role="progressbar"
+      aria-label="Storage used"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(percent)}
+      className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+    >
+      <div
+        className={`h-full rounded-full ${percent >= 90 ? 'bg-red-600' : 'bg-indigo-600'}`}
+        style={{ width: `${Math.min(100, Math.max(percent, percent > 0 ? 1 : 0))}%` }}
+      />
+    </div>
+  );
+}
+
+function Usage() {
+  const data = useLazyLoadQuery<StorageUsageSlotQuery>(
+    graphql`
+      query StorageUsageSlotQuery {
+        viewer {
+          id
+          storage {
+            usedBytes
+            quotaBytes
+            percentUsed
+          }
+        }
+      }
+    `,
+    {},
+    { fetchPolicy: 'store-and-network' },
+  );
+  const storage = data.viewer.storage;
+  if (!storage) return null;
+  return (
+    <>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        {formatFileSize(storage.usedBytes)} of {formatFileSize(storage.quotaBytes)} used
+      </p>
+      <div className="mt-3">
+        <StorageBar percent={storage.percentUsed} />
+      </div>
+      <p className="mt-1 text-right text-xs text-slate-500">{Math.round(storage.percentUsed)}%</p>
+    </>
+  );
+}
+
+/** The sidebar's Storage Usage card, with the user's real figures. */
 export function StorageUsageSlot() {
   return (
-    <div className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+    <div className="rounded-lg border border-slate-200 p-4 dark:border-slate-800" data-testid="storage-usage">
       <p className="flex items-center gap-2 text-sm font-medium text-slate-800 dark:text-slate-200">
         <HardDriveIcon className="h-4 w-4" /> Storage Usage
       </p>
+      <Suspense fallback={<Skeleton className="mt-3 h-8" />}>
+        <Usage />
+      </Suspense>
     </div>
   );
 }

@@ -1,21 +1,390 @@
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { Suspense, useState } from 'react';
+import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
+import { Link } from 'react-router-dom';
+import { formatActivityTime, formatAge, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
+import { rawIdOf } from '../../lib/globalId.ts';
+import { UploadZone } from '../../uploads/UploadZone.tsx';
+import { Badge } from '../../ui/Badge.tsx';
+import { ButtonLink } from '../../ui/Button.tsx';
+import { Card, PageHeader, StatCard } from '../../ui/Card.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import {
+  ActivityIcon,
+  FolderIcon,
+  GalleryIcon,
+  HardDriveIcon,
+  ImageIcon,
+  TasksIcon,
+  UploadIcon,
+} from '../../ui/icons.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import type { DashboardScreen_activity$key } from './__generated__/DashboardScreen_activity.graphql';
+import type { DashboardScreen_gallery$key } from './__generated__/DashboardScreen_gallery.graphql';
+import type { DashboardScreen_task$key } from './__generated__/DashboardScreen_task.graphql';
 import type { DashboardScreenQuery } from './__generated__/DashboardScreenQuery.graphql';
 
-export default function DashboardScreen() {
-  const data = useLazyLoadQuery<DashboardScreenQuery>(
+const ACTION_TEXT: Record<string, string> = {
+  file_uploaded: 'uploaded',
+  file_deleted: 'deleted',
+  gallery_created: 'created the gallery',
+  gallery_shared: 'shared the gallery',
+  task_created: 'created the task',
+  task_completed: 'completed the task',
+  folder_created: 'created the folder',
+  file_added_to_gallery: 'added to a gallery',
+};
+
+function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key }) {
+  const gallery = useFragment(
     graphql`
-      query DashboardScreenQuery {
-        viewer {
+      fragment DashboardScreen_gallery on Gallery {
+        id
+        name
+        coverImageUrl
+        photoCount
+        isPublic
+        createdAt
+        location
+      }
+    `,
+    key,
+  );
+  return (
+    <Link
+      to={`/galleries/${encodeURIComponent(rawIdOf(gallery.id))}`}
+      className="group overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800 dark:bg-slate-950"
+    >
+      <div className="aspect-[4/3] bg-slate-100 dark:bg-slate-800">
+        {gallery.coverImageUrl ? (
+          <img
+            src={`${gallery.coverImageUrl}?variant=grid`}
+            alt=""
+            loading="lazy"
+            className="h-full w-full object-cover transition group-hover:scale-[1.02]"
+          />
+        ) : (
+          <div className="flex h-full items-center justify-center text-slate-400">
+            <ImageIcon className="h-10 w-10" />
+          </div>
+        )}
+      </div>
+      <div className="p-3">
+        <div className="flex items-center justify-between gap-2">
+          <h3 className="truncate text-sm font-semibold text-slate-900 dark:text-slate-100">{gallery.name}</h3>
+          <Badge tone={gallery.isPublic ? 'green' : 'slate'}>{gallery.isPublic ? 'Public' : 'Private'}</Badge>
+        </div>
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {gallery.photoCount} {gallery.photoCount === 1 ? 'photo' : 'photos'} · {formatAge(gallery.createdAt)}
+        </p>
+      </div>
+    </Link>
+  );
+}
+
+function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$key }) {
+  const activity = useFragment(
+    graphql`
+      fragment DashboardScreen_activity on Activity {
+        action
+        resourceName
+        resourceType
+        metadata
+        createdAt
+        actor {
           displayName
         }
       }
     `,
-    {},
+    key,
+  );
+  const metadata = (activity.metadata ?? {}) as { size?: number; sharedWith?: number };
+  const extra =
+    typeof metadata.size === 'number'
+      ? ` (${formatFileSize(metadata.size)})`
+      : typeof metadata.sharedWith === 'number'
+        ? ` with ${metadata.sharedWith} ${metadata.sharedWith === 1 ? 'project' : 'projects'}`
+        : '';
+  return (
+    <li className="flex items-start gap-3 py-3">
+      <span className="mt-0.5 rounded-full bg-indigo-50 p-1.5 text-indigo-600 dark:bg-indigo-950 dark:text-indigo-300">
+        <ActivityIcon className="h-4 w-4" />
+      </span>
+      <div className="min-w-0 flex-1 text-sm">
+        <p className="text-slate-800 dark:text-slate-200">
+          <span className="font-medium">{activity.actor.displayName}</span>{' '}
+          {ACTION_TEXT[activity.action] ?? activity.action} <span className="font-medium">{activity.resourceName}</span>
+          {extra}
+        </p>
+        <p className="text-xs text-slate-500">{formatActivityTime(activity.createdAt)}</p>
+      </div>
+    </li>
+  );
+}
+
+function TaskItem({ task: key }: { task: DashboardScreen_task$key }) {
+  const task = useFragment(
+    graphql`
+      fragment DashboardScreen_task on Task {
+        title
+        priority
+        dueDate
+        isOverdue
+      }
+    `,
+    key,
   );
   return (
-    <div>
-      <h1 className="text-2xl font-bold">Dashboard</h1>
-      <p className="mt-1 text-slate-600 dark:text-slate-400">Welcome back, {data.viewer.displayName}</p>
+    <li className="flex items-center justify-between gap-3 py-2.5 text-sm">
+      <span className="truncate text-slate-800 dark:text-slate-200">{task.title}</span>
+      {task.dueDate && (
+        <span
+          className={`shrink-0 text-xs ${task.isOverdue ? 'font-medium text-red-600 dark:text-red-400' : 'text-slate-500'}`}
+        >
+          {formatTaskDue(task.dueDate)}
+        </span>
+      )}
+    </li>
+  );
+}
+
+function CardHeader({ title, to, icon }: { title: string; to?: string; icon: React.ReactNode }) {
+  return (
+    <div className="mb-2 flex items-center justify-between">
+      <h2 className="flex items-center gap-2 text-base font-semibold text-slate-900 dark:text-slate-100">
+        {icon}
+        {title}
+      </h2>
+      {to && (
+        <Link to={to} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          View All
+        </Link>
+      )}
+    </div>
+  );
+}
+
+function DashboardContent() {
+  const [fetchKey, setFetchKey] = useState(0);
+  const data = useLazyLoadQuery<DashboardScreenQuery>(
+    graphql`
+      query DashboardScreenQuery {
+        viewer {
+          id
+          dashboardStats {
+            totalPhotos
+            activeGalleries
+            pendingTasks
+            overdueTasks
+          }
+          storage {
+            usedBytes
+          }
+        }
+        galleries(first: 6, sort: recent) {
+          edges {
+            node {
+              id
+              ...DashboardScreen_gallery
+            }
+          }
+        }
+        folders(first: 5) {
+          edges {
+            node {
+              id
+              name
+              fileCount
+            }
+          }
+        }
+        projects(first: 5) {
+          edges {
+            node {
+              id
+              name
+              type
+            }
+          }
+        }
+        activity(first: 8) {
+          edges {
+            node {
+              id
+              ...DashboardScreen_activity
+            }
+          }
+        }
+        tasks(status: pending, first: 5) {
+          edges {
+            node {
+              id
+              ...DashboardScreen_task
+            }
+          }
+        }
+      }
+    `,
+    {},
+    { fetchPolicy: 'store-and-network', fetchKey },
+  );
+  const stats = data.viewer.dashboardStats;
+  const galleries = data.galleries.edges;
+  const folders = data.folders.edges;
+  const projects = data.projects.edges;
+  const activity = data.activity.edges;
+  const tasks = data.tasks.edges;
+
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard label="Total Photos" value={stats?.totalPhotos ?? 0} icon={<ImageIcon className="h-8 w-8" />} />
+        <StatCard
+          label="Active Galleries"
+          value={stats?.activeGalleries ?? 0}
+          icon={<GalleryIcon className="h-8 w-8" />}
+        />
+        <StatCard
+          label="Storage Used"
+          value={`${formatMegabytes(data.viewer.storage?.usedBytes ?? 0)} MB`}
+          icon={<HardDriveIcon className="h-8 w-8" />}
+        />
+      </div>
+
+      <UploadZone onBatchDone={() => setFetchKey((k) => k + 1)} />
+
+      <section aria-labelledby="recent-galleries">
+        <div className="mb-3 flex items-center justify-between">
+          <h2 id="recent-galleries" className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+            Most Recent Galleries
+          </h2>
+          {galleries.length > 0 && (
+            <Link to="/galleries" className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+              View All
+            </Link>
+          )}
+        </div>
+        {galleries.length === 0 ? (
+          <EmptyState
+            icon={<GalleryIcon className="h-10 w-10" />}
+            title="No galleries yet"
+            action={<ButtonLink to="/galleries">Create Gallery</ButtonLink>}
+          />
+        ) : (
+          <div className="grid grid-cols-2 gap-4 lg:grid-cols-3">
+            {galleries.map((edge) => (
+              <GalleryCard key={edge.node.id} gallery={edge.node} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card className="p-5">
+          <CardHeader title="Scouting Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
+          {folders.length === 0 ? (
+            <p className="py-6 text-center text-sm text-slate-500">No folders yet</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+              {folders.map(({ node }) => (
+                <li key={node.id}>
+                  <Link
+                    to={`/files?folder=${encodeURIComponent(rawIdOf(node.id))}`}
+                    className="flex items-center justify-between py-2.5 text-sm text-slate-800 hover:text-indigo-600 dark:text-slate-200"
+                  >
+                    <span className="flex items-center gap-2 truncate">
+                      <FolderIcon className="h-4 w-4 text-amber-500" /> {node.name}
+                    </span>
+                    <span className="text-xs text-slate-500">
+                      {node.fileCount} {node.fileCount === 1 ? 'file' : 'files'}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card className="p-5">
+          <CardHeader title="Project Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
+          {projects.length === 0 ? (
+            <p className="py-6 text-center text-sm text-slate-500">No projects yet</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+              {projects.map(({ node }) => (
+                <li key={node.id} className="flex items-center justify-between py-2.5 text-sm">
+                  <span className="truncate text-slate-800 dark:text-slate-200">{node.name}</span>
+                  <Badge tone="indigo">{node.type.replace('_', ' ')}</Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card className="p-5">
+          <CardHeader title="Recent Activity" icon={<ActivityIcon className="h-5 w-5" />} />
+          {activity.length === 0 ? (
+            <p className="py-6 text-center text-sm text-slate-500">No recent activity</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+              {activity.map((edge) => (
+                <ActivityItem key={edge.node.id} activity={edge.node} />
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card className="p-5">
+          <CardHeader title="Tasks" to="/tasks" icon={<TasksIcon className="h-5 w-5" />} />
+          {stats && (
+            <p className="mb-1 text-xs text-slate-500">
+              {stats.pendingTasks} pending{stats.overdueTasks > 0 ? ` · ${stats.overdueTasks} overdue` : ''}
+            </p>
+          )}
+          {tasks.length === 0 ? (
+            <p className="py-6 text-center text-sm text-slate-500">No pending tasks</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+              {tasks.map((edge) => (
+                <TaskItem key={edge.node.id} task={edge.node} />
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+function DashboardLoading() {
+  return (
+    <div className="space-y-6" aria-busy="true">
+      <div className="grid gap-4 sm:grid-cols-3">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-24" />
+        ))}
+      </div>
+      <Skeleton className="h-40" />
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-3">
+        {[0, 1, 2, 3, 4, 5].map((i) => (
+          <Skeleton key={i} className="aspect-[4/3]" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export default function DashboardScreen() {
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        title="Dashboard"
+        subtitle="Your locations, files and tasks at a glance"
+        actions={
+          <ButtonLink to="/files?upload=true" variant="outline">
+            <UploadIcon className="h-4 w-4" /> Upload Files
+          </ButtonLink>
+        }
+      />
+      <Suspense fallback={<DashboardLoading />}>
+        <DashboardContent />
+      </Suspense>
     </div>
   );
 }

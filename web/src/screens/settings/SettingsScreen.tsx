@@ -1,9 +1,11 @@
 import { type FormEvent, Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { useAuth } from '../../auth/auth.tsx';
+import { formatFileSize } from '../../lib/format.ts';
 import { isUnauthorizedError } from '../../lib/http.ts';
 import { setDarkMode } from '../../lib/theme.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
+import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card, PageHeader } from '../../ui/Card.tsx';
 import { Field, Input } from '../../ui/Field.tsx';
@@ -36,6 +38,11 @@ function SettingsForm() {
           firstName
           lastName
           profileImageUrl
+          storage {
+            usedBytes
+            availableBytes
+            percentUsed
+          }
           settings {
             emailNotifications
             pushNotifications
@@ -253,6 +260,18 @@ function SettingsForm() {
           checked={switches.autoSave}
           onChange={(v) => toggle('autoSave', v)}
         />
+        {viewer.storage && (
+          <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+            <p className="text-sm font-medium text-slate-900 dark:text-slate-100">Storage Usage</p>
+            <div className="mt-2 flex justify-between text-sm text-slate-600 dark:text-slate-400">
+              <span>Used {formatFileSize(viewer.storage.usedBytes)}</span>
+              <span>Available {formatFileSize(viewer.storage.availableBytes)}</span>
+            </div>
+            <div className="mt-2">
+              <StorageBar percent={viewer.storage.percentUsed} />
+            </div>
+          </div>
+        )}
       </Section>
 
       <div className="flex justify-end">

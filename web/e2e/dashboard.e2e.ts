@@ -1,0 +1,62 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot, signedInPage } from './support.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+describe('dashboard', () => {
+  it('starts empty, then shows live stats, recent galleries, activity and tasks', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/' });
+    await page.getByText('No galleries yet').waitFor();
+    expect(await page.getByRole('link', { name: 'Create Gallery' }).getAttribute('href')).toBe('/galleries');
+    await screenshot(page, 'dashboard-empty-desktop');
+
+    const created = await context.request.post('/api/galleries', {
+      data: { name: 'Harbour Warehouses', description: 'Brick, cranes', tags: ['industrial'], status: 'active' },
+    });
+    expect(created.status()).toBeLessThan(300);
+    await context.request.post('/api/tasks', {
+      data: { title: 'Call the harbour office', priority: 'high', dueDate: null },
+    });
+
+    await page.reload();
+    const gallery = page.getByRole('link', { name: /Harbour Warehouses/ });
+    await gallery.waitFor();
+    const stat = (label: string) => page.locator('div', { has: page.getByText(label, { exact: true }) }).last();
+    expect(await stat('Active Galleries').textContent()).toContain('1');
+    await page.getByText('created the gallery').waitFor();
+    await page.getByText('created the task').waitFor();
+    expect(await page.getByText('Call the harbour office').count()).toBe(2);
+
+    await page
+      .getByLabel('Choose files to upload')
+      .setInputFiles({ name: 'rooftop.png', mimeType: 'image/png', buffer: PNG });
+    await page.waitForFunction(() => document.body.innerText.includes('uploaded'), undefined, { timeout: 30_000 });
+    await page.getByText(/^Total Photos$/).waitFor();
+    await page.waitForFunction(
+      () => {
+        const card = [...document.querySelectorAll('p')].find((p) => p.textContent === 'Total Photos');
+        return card?.nextElementSibling?.textContent === '1';
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await screenshot(page, 'dashboard-desktop');
+
+    await gallery.click();
+    await page.waitForURL(/\/galleries\/[0-9a-f-]{36}$/);
+    await context.close();
+  });
+});
