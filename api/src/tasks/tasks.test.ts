@@ -181,7 +181,10 @@ describe('editing, completing, deleting', () => {
     );
     const byAssignee = await call(bob, 'PATCH', `/api/tasks/${id}`, { title: 'Mine now' });
     expect(byAssignee.status).toBe(403);
-    expect((await call(bob, 'DELETE', `/api/tasks/${id}`)).status).toBe(403);
+    expect(byAssignee.body.message).toBe('Only the person who created this task can change it.');
+    const deleteByAssignee = await call(bob, 'DELETE', `/api/tasks/${id}`);
+    expect(deleteByAssignee.status).toBe(403);
+    expect(deleteByAssignee.body.message).toBe('Only the person who created this task can delete it.');
     expect((await call(carol, 'PATCH', `/api/tasks/${id}`, { title: 'x' })).status).toBe(404);
     expect((await call(alice, 'GET', `/api/tasks/${id}`)).body.title).toBe('Edited');
   });
@@ -244,8 +247,12 @@ describe('overdue', () => {
   });
 
   it('refuses bad filters with a 400', async () => {
-    expect((await call(carol, 'GET', '/api/tasks?status=done')).status).toBe(400);
-    expect((await call(carol, 'GET', '/api/tasks?overdue=maybe')).status).toBe(400);
+    const status = await call(carol, 'GET', '/api/tasks?status=done');
+    expect(status.status).toBe(400);
+    expect(status.body.message).toBe("status must be 'pending' or 'completed'.");
+    const overdue = await call(carol, 'GET', '/api/tasks?overdue=maybe');
+    expect(overdue.status).toBe(400);
+    expect(overdue.body.message).toBe('overdue must be true or false.');
   });
 });
 
