@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { variantKey, VARIANTS, type Variant } from './images.ts';
 import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
 import type { ByteRange } from './store.ts';
-import { createTusServer, TUS_PATH } from './tus.ts';
+import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
 
 /** The origin upload URLs are made for: PUBLIC_URL when set, else the one the request came to. */
 function originOf(c: Context<AppEnv>, deps: StorageDeps) {
@@ -18,8 +18,15 @@ export function storageRoutes(deps: StorageDeps) {
 
   routes.post('/api/objects/upload', async (c) => {
     const viewer = requireViewer(c);
-    const { uploadURL, maxSize, expiresAt } = await createUploadUrl(deps, viewer, originOf(c, deps));
-    return c.json({ uploadURL, maxSize, expiresAt: expiresAt.toISOString() });
+    const origin = originOf(c, deps);
+    const { uploadURL, maxSize, expiresAt } = await createUploadUrl(deps, viewer, origin);
+    return c.json({
+      uploadURL,
+      // Large files may go resumably (tus) on the local store instead of one PUT.
+      ...(deps.store.kind === 'local' ? { tusEndpoint: tusEndpointFor(origin, uploadURL) } : {}),
+      maxSize,
+      expiresAt: expiresAt.toISOString(),
+    });
   });
 
   routes.get('/api/storage/usage', async (c) => {

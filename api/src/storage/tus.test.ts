@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type HttpBindings } from '@hono/node-server';
+import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { sha256, uploadUrl } from './testing.ts';
@@ -144,5 +147,37 @@ describe('tus resumable uploads', () => {
     expect(await readdir(path.join(app.dataDir, 'tus'))).not.toContain(id);
     expect(await app.database.prisma.upload.count({ where: { id } })).toBe(0);
     expect((await offsetOf(owner, location)).status).toBe(404);
+  });
+
+  it('works with tus-js-client over HTTP, using the tusEndpoint the upload URL comes with', async () => {
+    const server = serve({ fetch: (req, env) => app.fetch(req, env as HttpBindings), port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const answer = await fetch(`${origin}/api/objects/upload`, { method: 'POST', headers: { cookie: owner.cookie } });
+      const { uploadURL, tusEndpoint } = (await answer.json()) as { uploadURL: string; tusEndpoint: string };
+      expect(tusEndpoint).toBe(`${origin}/api/objects/tus?uploadURL=${encodeURIComponent(uploadURL)}`);
+      const bytes = Buffer.from(pdf(2 * 1024 * 1024 + 3));
+      const progress: number[] = [];
+      const url = await new Promise<string>((resolve, reject) => {
+        const upload = new Upload(bytes, {
+          endpoint: tusEndpoint,
+          chunkSize: 512 * 1024,
+          headers: { cookie: owner.cookie },
+          metadata: { filename: 'scout.pdf', filetype: 'application/pdf' },
+          onProgress: (sent) => progress.push(sent),
+          onError: reject,
+          onSuccess: () => resolve(upload.url as string),
+        });
+        upload.start();
+      });
+      expect(new URL(url).pathname).toBe(`/api/objects/tus/${new URL(uploadURL).pathname.split('/').pop()}`);
+      expect(progress.at(-1)).toBe(bytes.length);
+      const served = await fetch(`${origin}${new URL(uploadURL).pathname}`, { headers: { cookie: owner.cookie } });
+      expect(served.status).toBe(200);
+      expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -23,7 +23,13 @@ import { uploadIdFrom } from './uploads.ts';
 // same Upload row as a plain PUT: the client first asks POST /api/objects/upload for an upload URL
 // and passes it as the `uploadURL` metadata of the tus creation request; the tus id is the upload
 // id, and POST /api/files later claims the same URL. Only the user the URL was made for can send,
-// resume or look at it; anyone else gets a 404.
+// resume or look at it; anyone else gets a 404. POST /api/objects/upload also answers a ready
+// tusEndpoint (this path with the upload URL in its query) for clients that send no metadata.
+
+/** The tus endpoint for one upload URL. */
+export function tusEndpointFor(origin: string, uploadURL: string) {
+  return `${origin}${TUS_PATH}?uploadURL=${encodeURIComponent(uploadURL)}`;
+}
 
 export const TUS_PATH = '/api/objects/tus';
 
@@ -55,7 +61,9 @@ export function createTusServer(deps: StorageDeps) {
     },
     async namingFunction(req, metadata) {
       const viewer = viewers.get(req) as Viewer;
-      const url = metadata?.uploadURL ?? '';
+      // The upload URL comes as metadata, or in the endpoint's query (tusEndpoint of POST /api/objects/upload).
+      const query = new URL(req.url).searchParams;
+      const url = metadata?.uploadURL ?? query.get('uploadURL') ?? '';
       const id = uploadIdFrom(url);
       const token = (() => {
         try {
@@ -96,7 +104,7 @@ export function createTusServer(deps: StorageDeps) {
       const file = path.join(directory, tus.id);
       try {
         const upload = await deps.db.upload.findUnique({ where: { id: tus.id } });
-        if (!upload || upload.status !== 'pending') throw new NotFoundError('Upload');
+        if (upload?.status !== 'pending') throw new NotFoundError('Upload');
         const size = tus.offset;
         const usage = await storageUsage(deps, upload.userId);
         if (usage.usedBytes + size > usage.quotaBytes) {
