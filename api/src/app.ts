@@ -20,6 +20,8 @@ import { schema } from './graphql/schema.ts';
 import type { GraphQLContext } from './graphql/builder.ts';
 import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 import { startDueReminders } from './tasks/rules.ts';
+import { importRoutes } from './imports/rest.ts';
+import { importDeps, prepareImportFolder } from './imports/rules.ts';
 
 export interface App {
   services: Services;
@@ -141,6 +143,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Upload URLs and served objects (/objects/uploads/…) sit outside /api; storage checks who asks.
   app.route('/', storage.routes);
+  // Imports copy bytes in through the storage layer, so they are built with it.
+  const imports = importDeps(services, storage.deps, secret);
+  await prepareImportFolder(services);
+  app.route('/', importRoutes(imports));
   app.route('/', dataRoutes(services));
 
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
@@ -168,6 +174,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     viewerFor,
     yoga,
     async close() {
+      await Promise.allSettled([...imports.running]);
       await storage.close();
       await stopDueReminders();
       await events.close();

@@ -84,6 +84,19 @@ const env = z.object({
   UPLOAD_URL_TTL: duration('UPLOAD_URL_TTL').default(15 * 60),
   UPLOAD_GRACE_PERIOD: duration('UPLOAD_GRACE_PERIOD').default(24 * 3600),
   STORAGE_CLEANUP_INTERVAL: duration('STORAGE_CLEANUP_INTERVAL').default(10 * 60),
+  // The server-side folder every signed-in user may import from (a shared drive, a card reader's
+  // mount); `off` turns it off. Default: <DATA_DIR>/import.
+  IMPORT_DIR: optionalText,
+  GOOGLE_DRIVE_CLIENT_ID: optionalText,
+  GOOGLE_DRIVE_CLIENT_SECRET: optionalText,
+  GOOGLE_DRIVE_AUTH_URL: z.url({ message: 'must be a URL' }).default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_DRIVE_TOKEN_URL: z.url({ message: 'must be a URL' }).default('https://oauth2.googleapis.com/token'),
+  GOOGLE_DRIVE_API_URL: z.url({ message: 'must be a URL' }).default('https://www.googleapis.com'),
+  DROPBOX_CLIENT_ID: optionalText,
+  DROPBOX_CLIENT_SECRET: optionalText,
+  DROPBOX_AUTH_URL: z.url({ message: 'must be a URL' }).default('https://www.dropbox.com/oauth2/authorize'),
+  DROPBOX_API_URL: z.url({ message: 'must be a URL' }).default('https://api.dropboxapi.com'),
+  DROPBOX_CONTENT_URL: z.url({ message: 'must be a URL' }).default('https://content.dropboxapi.com'),
 });
 
 export type DatabaseConfig = { kind: 'embedded'; dataDir: string } | { kind: 'postgres'; url: string };
@@ -128,6 +141,13 @@ export interface Config {
     /** How often the cleanup pass runs, in seconds. */
     cleanupIntervalSeconds: number;
   };
+  imports: {
+    /** The server-side folder users import from; undefined when turned off. */
+    dir: string | undefined;
+    /** Set when Google Drive's OAuth client is configured; the URLs point tests at fakes. */
+    googleDrive: OAuthSourceConfig | undefined;
+    dropbox: (OAuthSourceConfig & { contentUrl: string }) | undefined;
+  };
   auth: {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
     secret: string | undefined;
@@ -139,7 +159,24 @@ export interface Config {
   };
 }
 
+export interface OAuthSourceConfig {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  /** Base of the file API, without a trailing slash. */
+  apiUrl: string;
+}
+
 export class ConfigError extends Error {}
+
+function bothOrNeither(e: Record<string, unknown>, id: string, secret: string) {
+  if (Boolean(e[id]) !== Boolean(e[secret])) {
+    throw new ConfigError(`Invalid configuration:\n  ${e[id] ? secret : id}: set both ${id} and ${secret}, or neither`);
+  }
+}
+
+const noSlash = (url: string) => url.replace(/\/+$/, '');
 
 function uploadthingTokenLooksRight(token: string) {
   try {
@@ -172,6 +209,11 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       'Invalid configuration:\n  UPLOADTHING_TOKEN: must be the token from the UploadThing dashboard (base64 JSON with apiKey, appId and regions)',
     );
   }
+  bothOrNeither(e, 'GOOGLE_DRIVE_CLIENT_ID', 'GOOGLE_DRIVE_CLIENT_SECRET');
+  bothOrNeither(e, 'DROPBOX_CLIENT_ID', 'DROPBOX_CLIENT_SECRET');
+  if (e.IMPORT_DIR && /[\0]/.test(e.IMPORT_DIR)) {
+    throw new ConfigError('Invalid configuration:\n  IMPORT_DIR: must be a folder path, or off');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -201,6 +243,31 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       uploadUrlTtlSeconds: e.UPLOAD_URL_TTL,
       gracePeriodSeconds: e.UPLOAD_GRACE_PERIOD,
       cleanupIntervalSeconds: e.STORAGE_CLEANUP_INTERVAL,
+    },
+    imports: {
+      dir:
+        e.IMPORT_DIR?.toLowerCase() === 'off' ? undefined : path.resolve(e.IMPORT_DIR ?? path.join(dataDir, 'import')),
+      googleDrive:
+        e.GOOGLE_DRIVE_CLIENT_ID && e.GOOGLE_DRIVE_CLIENT_SECRET
+          ? {
+              clientId: e.GOOGLE_DRIVE_CLIENT_ID,
+              clientSecret: e.GOOGLE_DRIVE_CLIENT_SECRET,
+              authUrl: e.GOOGLE_DRIVE_AUTH_URL,
+              tokenUrl: e.GOOGLE_DRIVE_TOKEN_URL,
+              apiUrl: noSlash(e.GOOGLE_DRIVE_API_URL),
+            }
+          : undefined,
+      dropbox:
+        e.DROPBOX_CLIENT_ID && e.DROPBOX_CLIENT_SECRET
+          ? {
+              clientId: e.DROPBOX_CLIENT_ID,
+              clientSecret: e.DROPBOX_CLIENT_SECRET,
+              authUrl: e.DROPBOX_AUTH_URL,
+              tokenUrl: `${noSlash(e.DROPBOX_API_URL)}/oauth2/token`,
+              apiUrl: noSlash(e.DROPBOX_API_URL),
+              contentUrl: noSlash(e.DROPBOX_CONTENT_URL),
+            }
+          : undefined,
     },
     auth: {
       secret: e.AUTH_SECRET,

@@ -13,6 +13,7 @@ import '../activity/types.ts';
 import '../settings/types.ts';
 import '../dashboard/types.ts';
 import '../storage/types.ts';
+import '../imports/types.ts';
 
 export const schema = builder.toSchema();
 

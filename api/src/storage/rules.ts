@@ -196,6 +196,22 @@ export async function receiveUpload(
   }
 }
 
+/**
+ * Bytes the server fetches itself (an import from Drive, Dropbox or the server's import folder):
+ * the same way in as a PUT to an upload URL, so the size limit, the quota, the type check, the
+ * sha256 and the thumbnails all apply. The result's objectPath is ready for createFileRecord.
+ */
+export async function ingestStream(
+  deps: StorageDeps,
+  viewer: Viewer,
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: number | null,
+) {
+  const { uploadId, uploadURL } = await createUploadUrl(deps, viewer, '');
+  const token = new URL(uploadURL, 'http://ingest.invalid').searchParams.get('token') ?? undefined;
+  return receiveUpload(deps, viewer, uploadId, token, body, declaredLength);
+}
+
 export interface UploadedObject {
   uploadId: string;
   objectPath: string;

@@ -24,7 +24,18 @@ export type Channels = {
       status: 'uploading' | 'processing' | 'uploaded' | 'failed';
     },
   ];
+  /** One of this user's import jobs moved on (a file was imported or failed, or the job ended). */
+  'import:progress': [userId: string, payload: ImportProgress];
 };
+
+export interface ImportProgress {
+  jobId: string;
+  status: 'running' | 'completed' | 'failed';
+  total: number;
+  /** Files handled so far, imported or failed. */
+  done: number;
+  failed: { name: string; message: string }[];
+}
 
 export interface AssistantDelta {
   /** The conversation the reply belongs to (already its final id for a new conversation). */

@@ -1,0 +1,243 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Services, Viewer } from '../context.ts';
+import type { OAuthSourceConfig } from '../config.ts';
+import { ForbiddenError } from '../shared/errors.ts';
+import { NotConnectedError, SOURCE_NAMES, SourceUnavailableError, type SourceId } from './sources.ts';
+
+// The OAuth authorization-code flow shared by Google Drive and Dropbox, and the token store.
+// Tokens are encrypted at rest (AES-256-GCM, key derived from AUTH_SECRET) and never sent to a browser.
+
+export type OAuthSourceId = Exclude<SourceId, 'local'>;
+
+export interface OAuthProvider {
+  id: OAuthSourceId;
+  config: OAuthSourceConfig;
+  /** Read-only access to the person's files. */
+  scope?: string;
+  /** Extra parameters of the consent URL (offline access, so a refresh token comes back). */
+  authorizeParams: Record<string, string>;
+}
+
+export interface ImportKeys {
+  /** Encrypts tokens at rest. */
+  tokenKey: Buffer;
+  /** Signs the OAuth state parameter. */
+  stateKey: Buffer;
+}
+
+export function importKeys(secret: string): ImportKeys {
+  const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'scoutbase-imports', info, 32));
+  return { tokenKey: derive('import-token-encryption'), stateKey: derive('import-oauth-state') };
+}
+
+export function encryptToken(key: Buffer, plain: string) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+}
+
+export function decryptToken(key: Buffer, stored: string): string | null {
+  if (!stored.startsWith('v1.')) return null;
+  try {
+    const raw = Buffer.from(stored.slice(3), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    // Encrypted under another AUTH_SECRET: the person connects again.
+    return null;
+  }
+}
+
+// ───────────── state: who started the flow, for which source, back to which URL ─────────────
+
+const STATE_TTL_MS = 15 * 60 * 1000;
+
+interface StatePayload {
+  u: string;
+  s: OAuthSourceId;
+  r: string;
+  e: number;
+  n: string;
+}
+
+export function signState(keys: ImportKeys, payload: Omit<StatePayload, 'e' | 'n'>) {
+  const body = Buffer.from(
+    JSON.stringify({ ...payload, e: Date.now() + STATE_TTL_MS, n: randomBytes(8).toString('base64url') }),
+  ).toString('base64url');
+  return `${body}.${createHmac('sha256', keys.stateKey).update(body).digest('base64url')}`;
+}
+
+/** The redirect URI of a state this viewer started for this source, or a 403. */
+export function verifyState(keys: ImportKeys, state: string | undefined, viewer: Viewer, source: OAuthSourceId) {
+  const refused = new ForbiddenError('This connection link is invalid or has expired. Please try again.');
+  const [body, signature] = (state ?? '').split('.');
+  if (!body || !signature) throw refused;
+  const expected = createHmac('sha256', keys.stateKey).update(body).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused;
+  let payload: StatePayload;
+  try {
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
+  } catch {
+    throw refused;
+  }
+  if (payload.u !== viewer.id || payload.s !== source || payload.e < Date.now()) throw refused;
+  return payload.r;
+}
+
+export function authorizeUrl(provider: OAuthProvider, state: string, redirectUri: string) {
+  const url = new URL(provider.config.authUrl);
+  url.searchParams.set('client_id', provider.config.clientId);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('state', state);
+  if (provider.scope) url.searchParams.set('scope', provider.scope);
+  for (const [k, v] of Object.entries(provider.authorizeParams)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+// ───────────── token endpoint ─────────────
+
+interface TokenAnswer {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+}
+
+class GrantRefusedError extends Error {}
+
+async function tokenRequest(provider: OAuthProvider, params: Record<string, string>): Promise<TokenAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(provider.config.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        ...params,
+        client_id: provider.config.clientId,
+        client_secret: provider.config.clientSecret,
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch {
+    throw new SourceUnavailableError();
+  }
+  const answer = (await response.json().catch(() => null)) as (TokenAnswer & { error?: string }) | null;
+  if (response.status === 400 || response.status === 401) {
+    // invalid_grant: the code was used or the refresh token revoked; the person must connect again.
+    throw new GrantRefusedError(answer?.error ?? `token endpoint answered ${response.status}`);
+  }
+  if (!response.ok || typeof answer?.access_token !== 'string') throw new SourceUnavailableError();
+  return answer;
+}
+
+function expiry(answer: TokenAnswer) {
+  return typeof answer.expires_in === 'number' ? new Date(Date.now() + answer.expires_in * 1000) : null;
+}
+
+type Deps = Pick<Services, 'db' | 'logger'> & { keys: ImportKeys };
+
+/** Trades the consent code for tokens and keeps them (encrypted) for this viewer. */
+export async function completeConnection(
+  deps: Deps,
+  viewer: Viewer,
+  provider: OAuthProvider,
+  code: string,
+  redirectUri: string,
+  accountName: (accessToken: string) => Promise<string | null>,
+) {
+  let answer: TokenAnswer;
+  try {
+    answer = await tokenRequest(provider, { grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+  } catch (error) {
+    if (error instanceof GrantRefusedError) throw new SourceUnavailableError();
+    throw error;
+  }
+  const name = await accountName(answer.access_token).catch(() => null);
+  const data = {
+    accessToken: encryptToken(deps.keys.tokenKey, answer.access_token),
+    refreshToken: answer.refresh_token ? encryptToken(deps.keys.tokenKey, answer.refresh_token) : null,
+    expiresAt: expiry(answer),
+    accountName: name,
+  };
+  await deps.db.importConnection.upsert({
+    where: { userId_provider: { userId: viewer.id, provider: provider.id } },
+    create: { userId: viewer.id, provider: provider.id, ...data },
+    update: data,
+  });
+}
+
+export type AuthorizedFetch = (url: string, init?: RequestInit & { timeoutMs?: number }) => Promise<Response>;
+
+/**
+ * fetch with the viewer's access token for the provider: refreshed before it expires, and once
+ * more when the provider says 401. A refresh the provider refuses ends the connection.
+ */
+export async function authorizedFetch(deps: Deps, viewer: Viewer, provider: OAuthProvider): Promise<AuthorizedFetch> {
+  const name = SOURCE_NAMES[provider.id];
+  const notConnected = () => new NotConnectedError(`Connect ${name} first.`);
+  const where = { userId_provider: { userId: viewer.id, provider: provider.id } };
+  const row = await deps.db.importConnection.findUnique({ where });
+  if (!row) throw notConnected();
+  let accessToken = decryptToken(deps.keys.tokenKey, row.accessToken);
+  const refreshToken = row.refreshToken ? decryptToken(deps.keys.tokenKey, row.refreshToken) : null;
+  if (!accessToken) {
+    await deps.db.importConnection.deleteMany({ where: { id: row.id } });
+    throw notConnected();
+  }
+  let expiresAt = row.expiresAt;
+
+  async function refresh() {
+    if (!refreshToken) {
+      await deps.db.importConnection.deleteMany({ where: { id: row?.id } });
+      throw new NotConnectedError(`The ${name} connection has expired. Connect ${name} again.`);
+    }
+    let answer: TokenAnswer;
+    try {
+      answer = await tokenRequest(provider, { grant_type: 'refresh_token', refresh_token: refreshToken });
+    } catch (error) {
+      if (!(error instanceof GrantRefusedError)) throw error;
+      deps.logger?.warn({ provider: provider.id, reason: error.message }, 'import connection refresh refused');
+      await deps.db.importConnection.deleteMany({ where: { id: row?.id } });
+      throw new NotConnectedError(`The ${name} connection has expired. Connect ${name} again.`);
+    }
+    accessToken = answer.access_token;
+    expiresAt = expiry(answer);
+    await deps.db.importConnection.updateMany({
+      where: { id: row?.id },
+      data: {
+        accessToken: encryptToken(deps.keys.tokenKey, answer.access_token),
+        expiresAt,
+        // Some providers rotate refresh tokens; keep the newest.
+        ...(answer.refresh_token && { refreshToken: encryptToken(deps.keys.tokenKey, answer.refresh_token) }),
+      },
+    });
+  }
+
+  return async (url, init = {}) => {
+    if (expiresAt && expiresAt.getTime() < Date.now() + 60_000) await refresh();
+    const send = async () => {
+      const headers = new Headers(init.headers);
+      headers.set('authorization', `Bearer ${accessToken}`);
+      try {
+        return await fetch(url, { ...init, headers, signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
+      } catch {
+        throw new SourceUnavailableError();
+      }
+    };
+    let response = await send();
+    if (response.status === 401) {
+      await response.body?.cancel();
+      await refresh();
+      response = await send();
+      if (response.status === 401) {
+        await response.body?.cancel();
+        await deps.db.importConnection.deleteMany({ where: { id: row.id } });
+        throw new NotConnectedError(`The ${name} connection has expired. Connect ${name} again.`);
+      }
+    }
+    return response;
+  };
+}

@@ -1,0 +1,113 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { readJson, requireViewer, viewerContext } from '../http/helpers.ts';
+import { DomainError } from '../shared/errors.ts';
+import {
+  connectorFor,
+  connectUrl,
+  disconnect,
+  finishConnect,
+  importJob,
+  listItems,
+  listSources,
+  sourceId,
+  startImport,
+  type ImportDeps,
+} from './rules.ts';
+import { CONNECTION_FAILED, SOURCE_NAMES } from './sources.ts';
+
+function originOf(c: Context<AppEnv>, deps: ImportDeps) {
+  return deps.config.publicUrl ?? new URL(c.req.url).origin;
+}
+
+/** JSON inside an inline script: nothing in it can close the script element. */
+function scriptJson(value: unknown) {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * The page the provider's consent screen returns to. It tells the import dialog (which opened it
+ * as a popup) how it went and closes; opened without a dialog, it goes back to the file manager.
+ */
+function callbackPage(source: string, ok: boolean, text: string) {
+  const message = { type: 'scoutbase:import-connection', source, ok };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${ok ? 'Connected' : 'Connection failed'}</title></head>
+<body style="font-family:system-ui,sans-serif;padding:2rem">
+<p>${text}</p>
+<script>
+const message = ${scriptJson(message)};
+if (window.opener) { window.opener.postMessage(message, location.origin); window.close(); }
+else { location.replace('/files?import=' + encodeURIComponent(message.source)); }
+</script>
+</body></html>`;
+}
+
+/** The import paths: sources, connections (OAuth), items, and import jobs. */
+export function importRoutes(deps: ImportDeps) {
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/api/imports/sources', async (c) => {
+    return c.json(await listSources(viewerContext(c, deps)));
+  });
+
+  routes.post('/api/imports', async (c) => {
+    const ctx = viewerContext(c, deps);
+    return c.json(await startImport(deps, ctx, await readJson(c)), 202);
+  });
+
+  routes.get('/api/imports/:source/items', async (c) => {
+    const viewer = requireViewer(c);
+    const { folder, search } = c.req.query();
+    const items = await listItems(deps, viewer, c.req.param('source'), {
+      ...(folder !== undefined && { folder }),
+      ...(search !== undefined && { search }),
+    });
+    return c.json(items);
+  });
+
+  routes.get('/api/imports/:source/thumbnail', async (c) => {
+    const viewer = requireViewer(c);
+    const connector = await connectorFor(deps, viewer, c.req.param('source'));
+    const picture = await connector.thumbnail(c.req.query('id') ?? '');
+    return new Response(picture.body as BodyInit, {
+      headers: {
+        'content-type': picture.contentType,
+        'cache-control': 'private, max-age=300',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  });
+
+  // The browser (a popup of the import dialog) goes here, then on to the provider's consent screen.
+  routes.get('/api/imports/:source/connect', async (c) => {
+    const viewer = requireViewer(c);
+    return c.redirect(connectUrl(deps, viewer, c.req.param('source'), originOf(c, deps)), 302);
+  });
+
+  routes.get('/api/imports/:source/callback', async (c) => {
+    const viewer = requireViewer(c);
+    const source = c.req.param('source');
+    const { code, state, error } = c.req.query();
+    try {
+      const id = await finishConnect(deps, viewer, source, { code, state, error });
+      return c.html(callbackPage(id, true, `${SOURCE_NAMES[id]} is connected. You can close this window.`));
+    } catch (failure) {
+      // A forged or stale state is refused plainly; a provider that said no gets the dialog's words.
+      if (failure instanceof DomainError && failure.status !== 502 && failure.code !== 'VALIDATION') throw failure;
+      if (!(failure instanceof DomainError)) deps.logger?.error({ err: failure, source }, 'import connection failed');
+      sourceId(deps, source);
+      return c.html(callbackPage(source, false, CONNECTION_FAILED), 400);
+    }
+  });
+
+  routes.delete('/api/imports/:source/connection', async (c) => {
+    return c.json(await disconnect(viewerContext(c, deps), c.req.param('source')));
+  });
+
+  routes.get('/api/imports/:id', async (c) => {
+    return c.json(await importJob(viewerContext(c, deps), c.req.param('id')));
+  });
+
+  return routes;
+}

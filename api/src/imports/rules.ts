@@ -1,0 +1,322 @@
+import { mkdir } from 'node:fs/promises';
+import { z } from 'zod';
+import type { ImportJob } from '../generated/prisma/client.ts';
+import type { Services, Viewer, ViewerContext } from '../context.ts';
+import { createFileRecord, folderOfViewer } from '../files/rules.ts';
+import { addFilesToGallery, galleryFor } from '../galleries/rules.ts';
+import type { ImportProgress } from '../infra/events/pubsub.ts';
+import { DomainError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { parse } from '../shared/validation.ts';
+import { ingestStream, type StorageDeps } from '../storage/rules.ts';
+import { dropboxAccount, dropboxProvider, dropboxSource } from './dropbox.ts';
+import { googleDriveAccount, googleDriveProvider, googleDriveSource } from './googleDrive.ts';
+import { localFolderSource } from './local.ts';
+import {
+  authorizedFetch,
+  authorizeUrl,
+  completeConnection,
+  importKeys,
+  signState,
+  verifyState,
+  type ImportKeys,
+  type OAuthProvider,
+  type OAuthSourceId,
+} from './oauth.ts';
+import { SOURCE_IDS, SOURCE_NAMES, type SourceConnector, type SourceId } from './sources.ts';
+
+/** What the import rules need: the services, the storage layer (bytes go in as uploads do) and keys. */
+export interface ImportDeps extends Services {
+  storage: StorageDeps;
+  keys: ImportKeys;
+  /** Jobs running in this process (the app waits for them on close). */
+  running: Set<Promise<void>>;
+}
+
+export function importDeps(services: Services, storage: StorageDeps, secret: string): ImportDeps {
+  return { ...services, storage, keys: importKeys(secret), running: new Set() };
+}
+
+/** Makes the default import folder so people see where to put files; a configured one must exist. */
+export async function prepareImportFolder(services: Services) {
+  const dir = services.config.imports.dir;
+  if (dir?.startsWith(services.config.dataDir)) await mkdir(dir, { recursive: true }).catch(() => {});
+}
+
+function providerFor(deps: Services, source: OAuthSourceId): OAuthProvider | null {
+  const { googleDrive, dropbox } = deps.config.imports;
+  if (source === 'google-drive') return googleDrive ? googleDriveProvider(googleDrive) : null;
+  return dropbox ? dropboxProvider(dropbox) : null;
+}
+
+/** A source id from a URL: one the server offers, or a 404. */
+export function sourceId(deps: Services, value: string): SourceId {
+  const id = SOURCE_IDS.find((s) => s === value);
+  const offered = id === 'local' ? Boolean(deps.config.imports.dir) : id ? providerFor(deps, id) !== null : false;
+  if (!id || !offered) throw new NotFoundError('Import source');
+  return id;
+}
+
+function oauthSourceId(deps: Services, value: string): OAuthSourceId {
+  const id = sourceId(deps, value);
+  if (id === 'local') throw new ValidationError('The server folder needs no connection; it is always connected.');
+  return id;
+}
+
+// ───────────────────────────── sources and connections ─────────────────────────────
+
+export interface SourceInfo {
+  id: SourceId;
+  name: string;
+  /** The server offers it (the folder is set, or the OAuth client is configured). */
+  available: boolean;
+  connected: boolean;
+  /** The outside account that is connected (e-mail or name), when known. */
+  account: string | null;
+}
+
+export async function listSources(ctx: ViewerContext): Promise<SourceInfo[]> {
+  const connections = await ctx.db.importConnection.findMany({
+    where: { userId: ctx.viewer.id },
+    select: { provider: true, accountName: true },
+  });
+  const byProvider = new Map(connections.map((c) => [c.provider, c.accountName]));
+  return SOURCE_IDS.map((id) => {
+    const available = id === 'local' ? Boolean(ctx.config.imports.dir) : providerFor(ctx, id) !== null;
+    const connected = available && (id === 'local' || byProvider.has(id));
+    return { id, name: SOURCE_NAMES[id], available, connected, account: byProvider.get(id) ?? null };
+  });
+}
+
+/** The viewer's connector for a source: the folder, or the provider with their tokens. */
+export async function connectorFor(deps: ImportDeps, viewer: Viewer, source: string): Promise<SourceConnector> {
+  const id = sourceId(deps, source);
+  const { dir, googleDrive, dropbox } = deps.config.imports;
+  if (id === 'local' && dir) return localFolderSource(dir);
+  if (id === 'google-drive' && googleDrive) {
+    return googleDriveSource(googleDrive, await authorizedFetch(deps, viewer, googleDriveProvider(googleDrive)));
+  }
+  if (id === 'dropbox' && dropbox) {
+    return dropboxSource(dropbox, await authorizedFetch(deps, viewer, dropboxProvider(dropbox)));
+  }
+  throw new NotFoundError('Import source');
+}
+
+/** Where the provider's consent screen sends the browser back to. */
+export function callbackUrl(origin: string, source: OAuthSourceId) {
+  return `${origin}/api/imports/${source}/callback`;
+}
+
+/** The provider's consent URL for this viewer (the browser goes there, then to the callback). */
+export function connectUrl(deps: ImportDeps, viewer: Viewer, source: string, origin: string) {
+  const id = oauthSourceId(deps, source);
+  const provider = providerFor(deps, id) as OAuthProvider;
+  const redirectUri = callbackUrl(origin, id);
+  return authorizeUrl(provider, signState(deps.keys, { u: viewer.id, s: id, r: redirectUri }), redirectUri);
+}
+
+/** The provider sent the browser back: check the state, trade the code for tokens, keep them. */
+export async function finishConnect(
+  deps: ImportDeps,
+  viewer: Viewer,
+  source: string,
+  query: { code?: string; state?: string; error?: string },
+) {
+  const id = oauthSourceId(deps, source);
+  const redirectUri = verifyState(deps.keys, query.state, viewer, id);
+  if (query.error || !query.code) throw new ValidationError('The connection was not allowed.');
+  const provider = providerFor(deps, id) as OAuthProvider;
+  const { googleDrive, dropbox } = deps.config.imports;
+  const account = (token: string) =>
+    id === 'google-drive' && googleDrive
+      ? googleDriveAccount(googleDrive, token)
+      : dropbox
+        ? dropboxAccount(dropbox, token)
+        : Promise.resolve(null);
+  await completeConnection(deps, viewer, provider, query.code, redirectUri, account);
+  return id;
+}
+
+export async function disconnect(ctx: ViewerContext, source: string) {
+  const id = SOURCE_IDS.find((s) => s === source && s !== 'local');
+  if (!id) throw new NotFoundError('Import source');
+  const removed = await ctx.db.importConnection.deleteMany({ where: { userId: ctx.viewer.id, provider: id } });
+  return { disconnected: removed.count > 0 };
+}
+
+const listInput = z.strictObject({
+  folder: z.string().max(4096).optional(),
+  search: z.string().max(200, 'Search is too long (200 characters at most).').optional(),
+});
+
+export async function listItems(deps: ImportDeps, viewer: Viewer, source: string, input: unknown) {
+  const { folder, search } = parse(listInput, input);
+  const connector = await connectorFor(deps, viewer, source);
+  return connector.list({ folder: folder || undefined, search: search?.trim() || undefined });
+}
+
+// ───────────────────────────── import jobs ─────────────────────────────
+
+const startInput = z.strictObject({
+  source: z.string({ error: 'source is required.' }).min(1, 'source is required.'),
+  itemIds: z
+    .array(z.string().min(1).max(4096), { error: 'itemIds must be a list of item ids.' })
+    .min(1, 'Choose at least one file to import.')
+    .max(100, 'Import at most 100 files at a time.'),
+  folderId: z.union([z.string(), z.null()], { error: 'folderId must be a folder id or null.' }).optional(),
+  galleryId: z.union([z.string(), z.null()], { error: 'galleryId must be a gallery id or null.' }).optional(),
+});
+
+interface JobItem {
+  id: string;
+  name: string;
+  size: number | null;
+}
+
+export interface ImportJobJson {
+  id: string;
+  source: string;
+  status: ImportJob['status'];
+  total: number;
+  done: number;
+  imported: number;
+  failed: { name: string; message: string }[];
+  fileIds: string[];
+  folderId: string | null;
+  galleryId: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export function jobJson(job: ImportJob): ImportJobJson {
+  return {
+    id: job.id,
+    source: job.source,
+    status: job.status,
+    total: job.total,
+    done: job.done,
+    imported: job.fileIds.length,
+    failed: job.failed as { name: string; message: string }[],
+    fileIds: job.fileIds,
+    folderId: job.folderId,
+    galleryId: job.galleryId,
+    createdAt: job.createdAt,
+    finishedAt: job.finishedAt,
+  };
+}
+
+/**
+ * Starts copying the chosen files into the file manager (and the gallery, when one is given).
+ * Everything that can be refused is refused here, before anything is copied: an unknown source,
+ * a folder or gallery the viewer may not use, an item that does not exist, a folder among the items.
+ */
+export async function startImport(deps: ImportDeps, ctx: ViewerContext, input: unknown): Promise<ImportJobJson> {
+  const data = parse(startInput, input);
+  const folderRef = data.folderId === 'root' || data.folderId === '' ? null : (data.folderId ?? null);
+  const folderId = folderRef ? (await folderOfViewer(ctx, folderRef)).id : null;
+  const galleryId = data.galleryId
+    ? (
+        await galleryFor(
+          ctx,
+          data.galleryId,
+          'write',
+          ctx.db,
+          'You can only view this gallery; ask its owner for edit access.',
+        )
+      ).id
+    : null;
+  const connector = await connectorFor(deps, ctx.viewer, data.source);
+  const ids = [...new Set(data.itemIds)];
+  const items: JobItem[] = [];
+  for (const id of ids) {
+    const item = await connector.describe(id);
+    if (item.type === 'folder') {
+      throw new ValidationError(
+        `"${item.name}" is a folder. Folders cannot be imported; choose the files in it.`,
+        'itemIds',
+      );
+    }
+    items.push({ id: item.id, name: item.name, size: item.size });
+  }
+  const job = await ctx.db.importJob.create({
+    data: {
+      userId: ctx.viewer.id,
+      source: data.source,
+      folderId,
+      galleryId,
+      items: items as object[],
+      total: items.length,
+      fileIds: [],
+    },
+  });
+  const run = runJob(deps, ctx, job.id, data.source, connector, items, folderId, galleryId)
+    .catch((error) => deps.logger?.error({ err: error, jobId: job.id }, 'import job stopped'))
+    .finally(() => deps.running.delete(run));
+  deps.running.add(run);
+  return jobJson(job);
+}
+
+function failureMessage(error: unknown) {
+  if (error instanceof DomainError) return error.message;
+  return 'Import failed';
+}
+
+async function runJob(
+  deps: ImportDeps,
+  ctx: ViewerContext,
+  jobId: string,
+  source: string,
+  connector: SourceConnector,
+  items: JobItem[],
+  folderId: string | null,
+  galleryId: string | null,
+) {
+  const failed: { name: string; message: string }[] = [];
+  const fileIds: string[] = [];
+  const publish = (status: ImportProgress['status'], done: number) =>
+    ctx.events.publish('import:progress', ctx.viewer.id, { jobId, status, total: items.length, done, failed });
+
+  for (const [index, item] of items.entries()) {
+    try {
+      const download = await connector.download(item.id);
+      const stored = await ingestStream(deps.storage, ctx.viewer, download.body, download.size);
+      const { file } = await createFileRecord(ctx, {
+        name: item.name,
+        originalName: item.name,
+        objectUrl: stored.objectPath,
+        folderId,
+        metadata: { uploadedAt: new Date().toISOString(), importedFrom: { source, itemId: item.id } },
+      });
+      fileIds.push(file.id);
+    } catch (error) {
+      // One bad file never stops the others.
+      if (!(error instanceof DomainError))
+        deps.logger?.warn({ err: error, jobId, item: item.id }, 'import of a file failed');
+      failed.push({ name: item.name, message: failureMessage(error) });
+    }
+    await ctx.db.importJob.update({ where: { id: jobId }, data: { done: index + 1, failed, fileIds } });
+    publish('running', index + 1);
+  }
+  if (galleryId && fileIds.length > 0) {
+    try {
+      await addFilesToGallery(ctx, galleryId, fileIds);
+    } catch (error) {
+      failed.push({
+        name: 'Gallery',
+        message: `The files were imported but not added to the gallery: ${failureMessage(error)}`,
+      });
+    }
+  }
+  const status = fileIds.length === 0 ? 'failed' : 'completed';
+  await ctx.db.importJob.update({
+    where: { id: jobId },
+    data: { status, failed, fileIds, finishedAt: new Date() },
+  });
+  publish(status, items.length);
+}
+
+export async function importJob(ctx: ViewerContext, id: string): Promise<ImportJobJson> {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const job = uuid.test(id) ? await ctx.db.importJob.findFirst({ where: { id, userId: ctx.viewer.id } }) : null;
+  if (!job) throw new NotFoundError('Import');
+  return jobJson(job);
+}
