@@ -1,4 +1,437 @@
-// Placeholder until the Gallery screen lands (webmedia builds it).
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { Link, useParams } from 'react-router-dom';
+import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
+import { ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
+import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
+import { useUploads } from '../../uploads/useUploads.ts';
+import { Button } from '../../ui/Button.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { GalleryIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { toast } from '../../ui/toast.tsx';
+import { galleriesApi } from '../galleries/api.ts';
+import { photoCountText, PublicBadge } from '../galleries/GalleryCardView.tsx';
+import { GalleryFormDialog, type GalleryInput } from '../galleries/GalleryFormDialog.tsx';
+import { ShareGalleryDialog } from '../galleries/ShareGalleryDialog.tsx';
+import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
+import type { GalleryScreenAddMutation } from './__generated__/GalleryScreenAddMutation.graphql';
+import type { GalleryScreenQuery } from './__generated__/GalleryScreenQuery.graphql';
+import type { GalleryScreenCoverMutation } from './__generated__/GalleryScreenCoverMutation.graphql';
+import type { GalleryScreenNotesMutation } from './__generated__/GalleryScreenNotesMutation.graphql';
+import { FilePickerDialog } from './FilePickerDialog.tsx';
+import { useGalleryPhotos, useLightbox } from './GalleryPhotos.tsx';
+import { Lightbox } from './Lightbox.tsx';
+import { PhotoGrid } from './PhotoGrid.tsx';
+
+const PhotoMap = lazy(() => import('./PhotoMap.tsx'));
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const tabClass =
+  'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-selected:bg-white data-selected:text-slate-900 data-selected:shadow-sm dark:text-slate-400 dark:data-selected:bg-slate-800 dark:data-selected:text-slate-100';
+
+function GalleryContent({ galleryId }: { galleryId: string }) {
+  const [fetchKey, setFetchKey] = useState(0);
+  const data = useLazyLoadQuery<GalleryScreenQuery>(
+    graphql`
+      query GalleryScreenQuery($id: ID!) {
+        gallery: node(id: $id) {
+          __typename
+          ... on Gallery {
+            id
+            name
+            description
+            tags
+            projectName
+            movieTvShow
+            location
+            propertyType
+            style
+            status
+            isPublic
+            notes
+            photoCount
+            coverImageId
+            viewerAccess
+            ...GalleryPhotos_gallery @alias(as: "photos")
+          }
+        }
+      }
+    `,
+    { id: galleryId },
+    { fetchPolicy: 'store-and-network', fetchKey },
+  );
+  const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
+  if (!gallery?.photos) {
+    return (
+      <EmptyState
+        icon={<GalleryIcon className="h-10 w-10" />}
+        title="Gallery not found"
+        text="It may have been deleted, or it is not shared with you."
+        action={
+          <Link to="/galleries" className="text-sm font-medium text-indigo-600 hover:underline">
+            Back to galleries
+          </Link>
+        }
+      />
+    );
+  }
+  return <GalleryView gallery={gallery} photosKey={gallery.photos} reload={() => setFetchKey((k) => k + 1)} />;
+}
+
+type GalleryData = Extract<NonNullable<GalleryScreenQuery['response']['gallery']>, { __typename: 'Gallery' }>;
+
+function GalleryView({
+  gallery,
+  photosKey,
+  reload,
+}: {
+  gallery: GalleryData;
+  photosKey: GalleryPhotos_gallery$key;
+  reload: () => void;
+}) {
+  const [refreshKey, setRefreshKey] = useState(0);
+  const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey, refreshKey);
+  const lightbox = useLightbox();
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [notes, setNotes] = useState(gallery.notes ?? '');
+  const [rejections, setRejections] = useState<Rejection[]>([]);
+  const canEdit = gallery.viewerAccess !== 'read';
+
+  useEffect(() => setNotes(gallery.notes ?? ''), [gallery.notes]);
+
+  const [commitAdd] = useMutation<GalleryScreenAddMutation>(graphql`
+    mutation GalleryScreenAddMutation($galleryId: ID!, $fileIds: [ID!]!) {
+      addFilesToGallery(galleryId: $galleryId, fileIds: $fileIds) {
+        ... on MutationAddFilesToGallerySuccess {
+          data {
+            id
+            photoCount
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  // Two mutations, because an argument sent as null clears the field: saving notes must not
+  // send a cover, and setting the cover must not send notes.
+  const [commitNotes, savingNotes] = useMutation<GalleryScreenNotesMutation>(graphql`
+    mutation GalleryScreenNotesMutation($id: ID!, $notes: String) {
+      updateGallery(id: $id, notes: $notes) {
+        ... on MutationUpdateGallerySuccess {
+          data {
+            id
+            notes
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitCover, savingCover] = useMutation<GalleryScreenCoverMutation>(graphql`
+    mutation GalleryScreenCoverMutation($id: ID!, $coverImageId: ID) {
+      updateGallery(id: $id, coverImageId: $coverImageId) {
+        ... on MutationUpdateGallerySuccess {
+          data {
+            id
+            coverImageId
+            coverImageUrl
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const updating = savingNotes || savingCover;
+
+  const addFiles = useCallback(
+    (fileIds: string[]) =>
+      new Promise<void>((resolve, reject) => {
+        if (fileIds.length === 0) return resolve();
+        commitAdd({
+          variables: { galleryId: gallery.id, fileIds },
+          onCompleted: (result) => {
+            const answer = result.addFilesToGallery;
+            if ('message' in answer && answer.message) {
+              toast({ title: 'Error', description: answer.message, variant: 'destructive' });
+              reject(new Error(answer.message));
+              return;
+            }
+            toast({ title: 'Success', description: `${fileIds.length} photo(s) added to the gallery.` });
+            setRefreshKey((k) => k + 1);
+            resolve();
+          },
+          onError: (error) => {
+            toast({ title: 'Error', description: 'Failed to add photos. Please try again.', variant: 'destructive' });
+            reject(error);
+          },
+        });
+      }),
+    [commitAdd, gallery.id],
+  );
+
+  function update(variables: { notes: string | null } | { coverImageId: string | null }, success: string) {
+    const onCompleted = (result: { readonly updateGallery: { readonly message?: string } }) => {
+      const message = result.updateGallery.message;
+      if (message) {
+        toast({ title: 'Error', description: message, variant: 'destructive' });
+        return;
+      }
+      toast({ title: 'Success', description: success });
+    };
+    const onError = () => {
+      toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
+    };
+    if ('notes' in variables)
+      commitNotes({ variables: { id: gallery.id, notes: variables.notes }, onCompleted, onError });
+    else commitCover({ variables: { id: gallery.id, coverImageId: variables.coverImageId }, onCompleted, onError });
+  }
+
+  // Dropped or chosen files are uploaded to the top level of the file manager, then added here.
+  const uploads = useUploads({
+    onBatchDone: (stored) => {
+      if (stored.length) void addFiles(stored.map((file) => globalIdOf('File', file.id))).catch(() => {});
+    },
+  });
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
+    accept: ACCEPT,
+    maxSize: MAX_FILE_SIZE,
+    noClick: true,
+    noKeyboard: true,
+    disabled: !canEdit,
+    onDrop: (accepted, dropRejections) => {
+      if (uploads.active + accepted.length + dropRejections.length > MAX_FILES) {
+        toast({ title: 'Too many files', description: `Maximum ${MAX_FILES} files allowed`, variant: 'destructive' });
+        setRejections(
+          [...accepted, ...dropRejections.map((r) => r.file)].map((f) => ({
+            name: f.name,
+            messages: [rejectionMessage('too-many-files')],
+          })),
+        );
+        return;
+      }
+      setRejections(rejectionsFrom(dropRejections));
+      void uploads.addFiles(accepted);
+    },
+  });
+
+  const inGallery = useMemo(() => new Set(photos.map((p) => p.id)), [photos]);
+  const geotagged = photos.filter((p) => p.gps).length;
+  const meta = [gallery.movieTvShow, gallery.projectName, gallery.location].filter(Boolean).join(' · ');
+
+  async function saveEdit(input: GalleryInput) {
+    try {
+      await galleriesApi.update(rawIdOf(gallery.id), input);
+    } catch (error) {
+      toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
+      throw error;
+    }
+    toast({ title: 'Success', description: 'Gallery updated successfully!' });
+    reload();
+  }
+
+  return (
+    <div {...getRootProps({ className: 'relative space-y-6 outline-none' })} data-testid="gallery-drop-target">
+      <input {...getInputProps({ 'aria-label': 'Upload photos to this gallery' })} />
+      {isDragActive && (
+        <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-indigo-600/20 backdrop-blur-[1px]">
+          <p className="rounded-lg bg-white px-6 py-4 text-lg font-semibold text-indigo-700 shadow-lg dark:bg-slate-900 dark:text-indigo-300">
+            Drop photos to add them to this gallery
+          </p>
+        </div>
+      )}
+      <div>
+        <Link
+          to="/galleries"
+          className="text-sm text-slate-600 hover:text-indigo-600 hover:underline dark:text-slate-400"
+        >
+          ← Galleries
+        </Link>
+        <div className="mt-2 flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+          <div className="min-w-0">
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="text-2xl font-bold break-words text-slate-900 dark:text-slate-100">{gallery.name}</h1>
+              <PublicBadge isPublic={gallery.isPublic} />
+            </div>
+            {gallery.description && (
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{gallery.description}</p>
+            )}
+            <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+              {photoCountText(total)}
+              {meta ? ` · ${meta}` : ''}
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            {canEdit && (
+              <>
+                <Button variant="outline" onClick={() => setPickerOpen(true)}>
+                  <PlusIcon className="h-4 w-4" />
+                  Add Photos
+                </Button>
+                <Button variant="outline" onClick={open}>
+                  <UploadIcon className="h-4 w-4" />
+                  Upload Photos
+                </Button>
+                <Button variant="outline" onClick={() => setEditing(true)}>
+                  Edit Gallery
+                </Button>
+              </>
+            )}
+            {gallery.viewerAccess === 'owner' && <Button onClick={() => setSharing(true)}>Share Gallery</Button>}
+          </div>
+        </div>
+      </div>
+
+      <RejectedFiles rejections={rejections} />
+      <UploadList items={uploads.items} onDismiss={uploads.dismiss} />
+
+      <TabGroup>
+        <TabList className="inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
+          <Tab className={tabClass}>Photos ({total})</Tab>
+          <Tab className={tabClass}>Map ({geotagged})</Tab>
+          <Tab className={tabClass}>Notes</Tab>
+        </TabList>
+        <TabPanels className="mt-4">
+          <TabPanel>
+            {photos.length === 0 ? (
+              <EmptyState
+                icon={<GalleryIcon className="h-10 w-10" />}
+                title="No photos yet"
+                text={
+                  canEdit
+                    ? 'Drop photos anywhere on this page, upload them, or add them from your files.'
+                    : 'Photos added to this gallery will appear here.'
+                }
+                action={canEdit ? <Button onClick={() => setPickerOpen(true)}>Add Photos</Button> : undefined}
+              />
+            ) : (
+              <PhotoGrid
+                photos={photos}
+                hasMore={hasNext}
+                loadingMore={isLoadingNext}
+                onLoadMore={loadMore}
+                onOpen={lightbox.open}
+                coverId={gallery.coverImageId}
+              />
+            )}
+          </TabPanel>
+          <TabPanel>
+            <Suspense fallback={<Spinner />}>
+              <PhotoMap photos={photos} onOpen={(photo) => lightbox.open(photos.indexOf(photo))} />
+            </Suspense>
+            {hasNext && (
+              <p className="mt-2 text-xs text-slate-500">Showing the locations of the photos loaded so far.</p>
+            )}
+          </TabPanel>
+          <TabPanel>
+            <form
+              className="space-y-3"
+              onSubmit={(event) => {
+                event.preventDefault();
+                update({ notes: notes.trim() ? notes : null }, 'Notes saved.');
+              }}
+            >
+              <label htmlFor="gallery-notes" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+                Notes
+              </label>
+              <textarea
+                id="gallery-notes"
+                rows={8}
+                value={notes}
+                onChange={(e) => setNotes(e.target.value)}
+                readOnly={!canEdit}
+                placeholder="Access, parking, power, contacts, best light…"
+                className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+              />
+              {canEdit && (
+                <Button type="submit" disabled={savingNotes || notes === (gallery.notes ?? '')}>
+                  {savingNotes ? 'Saving...' : 'Save Notes'}
+                </Button>
+              )}
+            </form>
+          </TabPanel>
+        </TabPanels>
+      </TabGroup>
+
+      <Lightbox
+        photos={photos}
+        index={lightbox.index}
+        onIndex={lightbox.open}
+        onClose={lightbox.close}
+        actions={(photo) =>
+          canEdit ? (
+            <button
+              type="button"
+              disabled={updating || gallery.coverImageId === photo.id}
+              onClick={() => update({ coverImageId: photo.id }, 'Cover updated.')}
+              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm text-white hover:bg-indigo-700 disabled:opacity-50"
+            >
+              {gallery.coverImageId === photo.id ? 'Cover photo' : 'Set as cover'}
+            </button>
+          ) : null
+        }
+      />
+      <FilePickerDialog open={pickerOpen} onClose={() => setPickerOpen(false)} onAdd={addFiles} exclude={inGallery} />
+      <ShareGalleryDialog
+        gallery={sharing ? { id: rawIdOf(gallery.id), name: gallery.name } : null}
+        onClose={() => setSharing(false)}
+      />
+      <GalleryFormDialog
+        open={editing}
+        onClose={() => setEditing(false)}
+        mode="edit"
+        initial={{
+          name: gallery.name,
+          description: gallery.description ?? '',
+          tags: gallery.tags.join(', '),
+          projectName: gallery.projectName ?? '',
+          movieTvShow: gallery.movieTvShow ?? '',
+          location: gallery.location ?? '',
+          propertyType: gallery.propertyType ?? '',
+          style: gallery.style ?? '',
+          status: gallery.status,
+          isPublic: gallery.isPublic,
+        }}
+        onSubmit={saveEdit}
+      />
+    </div>
+  );
+}
+
+function GallerySkeleton() {
+  return (
+    <div className="space-y-4" aria-busy="true">
+      <Skeleton className="h-8 w-64" />
+      <Skeleton className="h-4 w-96 max-w-full" />
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-6">
+        {Array.from({ length: 12 }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+          <Skeleton key={i} className="aspect-square w-full" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export default function GalleryScreen() {
-  return <h1 className="text-2xl font-bold">Gallery</h1>;
+  const { id = '' } = useParams();
+  // Links from the REST list carry the raw id; GraphQL wants the global one.
+  const galleryId = UUID.test(id) ? globalIdOf('Gallery', id) : id;
+  return (
+    <Suspense fallback={<GallerySkeleton />}>
+      <GalleryContent galleryId={galleryId} />
+    </Suspense>
+  );
 }

@@ -8,7 +8,7 @@ export interface GeoPoint {
 }
 
 export interface Photo {
-  /** The file id. */
+  /** The file's global id. */
   id: string;
   name: string;
   mimeType: string;

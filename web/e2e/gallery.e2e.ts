@@ -1,0 +1,115 @@
+import type { APIRequestContext, Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePhoto } from './images.ts';
+import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Puts a file into the file manager the way the upload panel does (URL, PUT, record). */
+async function uploadThroughApi(request: APIRequestContext, name: string, bytes: Buffer) {
+  const { uploadURL } = (await (await request.post('/api/objects/upload', { data: {} })).json()) as {
+    uploadURL: string;
+  };
+  const put = await request.put(uploadURL, { data: bytes, headers: { 'content-type': 'image/jpeg' } });
+  expect(put.ok()).toBe(true);
+  const record = await request.post('/api/files', {
+    data: {
+      name,
+      originalName: name,
+      mimeType: 'image/jpeg',
+      size: bytes.length,
+      objectUrl: uploadURL,
+      folderId: null,
+      isPublic: false,
+      tags: [],
+      metadata: {},
+    },
+  });
+  expect(record.status()).toBe(201);
+  return (await record.json()) as { id: string };
+}
+
+describe('gallery screen', () => {
+  it('adds photos by upload and from the file manager, shows metadata, sets the cover, maps and keeps notes', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/galleries' });
+    const created = await context.request.post('/api/galleries', {
+      data: { name: 'Harbour Warehouses', location: 'Hamburg' },
+    });
+    const gallery = (await created.json()) as { id: string };
+    await uploadThroughApi(context.request, 'dock-crane.jpg', await makePhoto({ colour: '#0f766e' }));
+
+    await page.goto(`/galleries/${gallery.id}`);
+    await page.getByRole('heading', { name: 'Harbour Warehouses' }).waitFor();
+    await page.getByText('No photos yet').waitFor();
+
+    // Upload a geotagged photo straight into the gallery.
+    const geotagged = await makePhoto({ gps: { latitude: 53.5461, longitude: 9.9661 } });
+    await page
+      .getByLabel('Upload photos to this gallery')
+      .setInputFiles({ name: 'speicherstadt.jpg', mimeType: 'image/jpeg', buffer: geotagged });
+    await page.getByTestId('upload-item').getByRole('progressbar').waitFor();
+    await page.getByText('1 photo(s) added to the gallery.').waitFor();
+    await page.getByRole('button', { name: 'Open speicherstadt.jpg' }).waitFor();
+
+    // Add one from the file manager.
+    await page.getByRole('button', { name: 'Add Photos' }).first().click();
+    const picker = page.getByRole('dialog', { name: 'Add Photos' });
+    await picker.getByRole('checkbox', { name: 'dock-crane.jpg' }).check();
+    await picker.getByRole('button', { name: /Add 1 to Gallery/ }).click();
+    await page.getByRole('button', { name: 'Open dock-crane.jpg' }).waitFor();
+    expect(await page.getByTestId('photo-tile').count()).toBe(2);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('photo-tile')
+          .first()
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    await screenshot(page, 'gallery-desktop');
+
+    // The lightbox shows the photo's metadata; set it as the cover.
+    await page.getByRole('button', { name: 'Open speicherstadt.jpg' }).click();
+    const lightbox = page.getByTestId('lightbox');
+    await lightbox.getByText('Canon EOS R5').waitFor();
+    await lightbox.getByText('800 × 600').waitFor();
+    await lightbox.getByText(/53\.546\d+° N, 9\.966\d+° E/).waitFor();
+    await screenshot(page, 'gallery-lightbox');
+    await lightbox.getByRole('button', { name: 'Set as cover' }).click();
+    await page.getByText('Cover updated.').waitFor();
+    await lightbox.getByRole('button', { name: 'Cover photo' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Offline here: the map falls back to the list of coordinates.
+    await page.getByRole('tab', { name: 'Map (1)' }).click();
+    await page.getByTestId('coordinate-list').getByText('speicherstadt.jpg').waitFor({ timeout: 20_000 });
+
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Gate code 4711. Best light after 4 pm.');
+    await page.getByRole('button', { name: 'Save Notes' }).click();
+    await page.getByText('Notes saved.').waitFor();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    expect(await page.getByRole('textbox', { name: 'Notes' }).inputValue()).toBe(
+      'Gate code 4711. Best light after 4 pm.',
+    );
+
+    // The gallery card now has a cover and counts its photos.
+    await page.goto('/galleries');
+    const card = page.getByTestId('gallery-card').filter({ hasText: 'Harbour Warehouses' });
+    expect(await card.getByTestId('photo-count').textContent()).toBe('2 photos');
+    expect(await card.locator('img').getAttribute('src')).toMatch(/\?variant=grid$/);
+    await page.setViewportSize(MOBILE);
+    await page.goto(`/galleries/${gallery.id}`);
+    await page.getByTestId('photo-tile').first().waitFor();
+    await screenshot(page, 'gallery-mobile');
+    await context.close();
+  });
+});

@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { graphql, usePaginationFragment } from 'react-relay';
+import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
+import { imageFacts, type Photo } from './photos.ts';
+
+export const PAGE_SIZE = 200;
+
+/** The gallery's photos, read a page at a time as the grid scrolls. */
+export function useGalleryPhotos(key: GalleryPhotos_gallery$key, refreshKey: number) {
+  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
+    graphql`
+      fragment GalleryPhotos_gallery on Gallery
+      @refetchable(queryName: "GalleryPhotosPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 200 }, cursor: { type: "String" }) {
+        items(first: $count, after: $cursor) @connection(key: "GalleryPhotos_items") {
+          __id
+          totalCount
+          edges {
+            node {
+              id
+              fileId
+              name
+              mimeType
+              url
+              file {
+                size
+                tags
+                metadata
+              }
+            }
+          }
+        }
+      }
+    `,
+    key,
+  );
+
+  useEffect(() => {
+    if (refreshKey > 0) refetch({}, { fetchPolicy: 'network-only' });
+  }, [refreshKey, refetch]);
+
+  const photos = useMemo<Photo[]>(
+    () =>
+      data.items.edges
+        .map((edge) => edge?.node)
+        .filter((node): node is NonNullable<typeof node> => Boolean(node))
+        .map((node) => ({
+          id: node.fileId,
+          name: node.name,
+          mimeType: node.mimeType,
+          size: node.file.size,
+          objectPath: node.url,
+          tags: node.file.tags,
+          ...imageFacts(node.file.metadata),
+        })),
+    [data.items.edges],
+  );
+
+  const loadMore = useCallback(() => {
+    if (hasNext && !isLoadingNext) loadNext(PAGE_SIZE);
+  }, [hasNext, isLoadingNext, loadNext]);
+
+  return { photos, total: data.items.totalCount, hasNext, isLoadingNext, loadMore, connectionId: data.items.__id };
+}
+
+export function useLightbox() {
+  const [index, setIndex] = useState<number | null>(null);
+  return { index, open: setIndex, close: () => setIndex(null) };
+}
