@@ -203,6 +203,20 @@ describe('files over GraphQL', () => {
     );
     expect(restored.data!.restoreFileVersion.data).toMatchObject({ size: 5000, currentVersion: 3 });
 
+    const versionNodes = await graphql<{ node: { versions: { id: string; version: number }[] } }>(
+      app,
+      owner.cookie,
+      `query($id: ID!) { node(id: $id) { ... on File { versions { id version } } } }`,
+      { id: file.id },
+    );
+    const [newest] = versionNodes.data!.node.versions;
+    expect(newest?.version).toBe(3);
+    const versionQuery = `query($id: ID!) { node(id: $id) { ... on FileVersion { version size } } }`;
+    expect((await graphql(app, owner.cookie, versionQuery, { id: newest?.id })).data).toEqual({
+      node: { version: 3, size: 5000 },
+    });
+    expect((await graphql(app, stranger.cookie, versionQuery, { id: newest?.id })).data).toEqual({ node: null });
+
     const recent = await graphql<{ recentFiles: { edges: { node: { name: string } }[] } }>(
       app,
       owner.cookie,

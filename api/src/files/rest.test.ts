@@ -503,6 +503,13 @@ describe('upload notifications', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]?.message).toBe('3 files finished uploading.');
 
+    // Each upload tells the uploader's live subscriptions, naming the (one) notice.
+    const iterator = app.services.events.subscribe('notification:added', uploader.id)[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await uploadFile(app, uploader, { name: 'live.jpg' });
+    expect((await next).value).toEqual({ notificationId: notices[0]?.id });
+    await iterator.return?.();
+
     // Once read, the next upload starts a new notice.
     await db().notification.updateMany({ where: { userId: uploader.id }, data: { isRead: true } });
     await uploadFile(app, uploader, { name: 'four.jpg' });
