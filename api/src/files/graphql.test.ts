@@ -1,6 +1,9 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
 import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { newFolder, uploadFile } from './testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -269,5 +272,94 @@ describe('files over GraphQL', () => {
       message: 'objectUrl is not an upload URL of yours.',
       code: 'VALIDATION',
     });
+  });
+});
+
+/**
+ * Counts the SQL statements the app sends while `run` runs (PGlite or PostgreSQL, whichever this run
+ * uses), including those inside transactions (PGlite runs those through its transaction object).
+ */
+async function countQueries(run: () => Promise<unknown>) {
+  let count = 0;
+  type Query = (...a: unknown[]) => unknown;
+  const pglite = PGlite.prototype as unknown as {
+    query: Query;
+    transaction: (cb: (tx: { query: Query }) => unknown) => unknown;
+  };
+  const client = pg.Client.prototype as unknown as { query: Query };
+  const originals = { pglite: pglite.query, transaction: pglite.transaction, client: client.query };
+  const counted = (original: Query): Query =>
+    function (this: unknown, ...args: unknown[]) {
+      count += 1;
+      return original.apply(this, args);
+    };
+  pglite.query = counted(originals.pglite);
+  client.query = counted(originals.client);
+  pglite.transaction = function (this: unknown, callback) {
+    return originals.transaction.call(this, (tx) => {
+      tx.query = counted(tx.query.bind(tx));
+      return callback(tx);
+    });
+  };
+  try {
+    await run();
+  } finally {
+    pglite.query = originals.pglite;
+    pglite.transaction = originals.transaction;
+    client.query = originals.client;
+  }
+  return count;
+}
+
+describe('no N+1', () => {
+  it('lists and searches files with folder and versions in a constant number of statements', async () => {
+    const few = await signedInUser(app);
+    const many = await signedInUser(app);
+    const fewFolder = await newFolder(app, few.cookie, 'Few');
+    const manyFolder = await newFolder(app, many.cookie, 'Many');
+    for (let i = 0; i < 2; i++) await uploadFile(app, few, { name: `lighthouse-${i}.jpg`, folderId: fewFolder.id });
+    for (let i = 0; i < 12; i++) await uploadFile(app, many, { name: `lighthouse-${i}.jpg`, folderId: manyFolder.id });
+    await uploadFile(app, many, { name: 'lighthouse-0.jpg', folderId: manyFolder.id }); // a second version
+    const globalId = (id: string) => Buffer.from(`Folder:${id}`).toString('base64');
+
+    const LIST = `query($f: ID) { files(folderId: $f, first: 50, sort: NAME) { edges { node {
+      id name size tags metadata viewerCanEdit currentVersion folder { name fileCount } versions { version size }
+    } } } }`;
+    const SEARCH = `query { searchFiles(query: "lighthouse", first: 50) { edges { node {
+      id name currentVersion folder { name } versions { version }
+    } } } }`;
+    const results: Record<string, { data?: unknown; errors?: unknown }> = {};
+    const counts: Record<string, number> = {};
+    for (const [key, user, folder] of [
+      ['few', few, fewFolder],
+      ['many', many, manyFolder],
+    ] as const) {
+      // Warm up first: a fresh pooled PostgreSQL connection sends a few statements of its own.
+      await graphql(app, user.cookie, LIST, { f: globalId(folder.id) });
+      await graphql(app, user.cookie, SEARCH);
+      counts[`list-${key}`] = await countQueries(async () => {
+        results[`list-${key}`] = await graphql(app, user.cookie, LIST, { f: globalId(folder.id) });
+      });
+      counts[`search-${key}`] = await countQueries(async () => {
+        results[`search-${key}`] = await graphql(app, user.cookie, SEARCH);
+      });
+    }
+    for (const result of Object.values(results)) expect(result.errors).toBeUndefined();
+    const listed = results['list-many']?.data as {
+      files: {
+        edges: { node: { name: string; currentVersion: number; versions: unknown[]; folder: { name: string } } }[];
+      };
+    };
+    expect(listed.files.edges).toHaveLength(12);
+    expect(listed.files.edges[0]?.node).toMatchObject({
+      name: 'lighthouse-0.jpg',
+      currentVersion: 2,
+      folder: { name: 'Many' },
+    });
+    expect(listed.files.edges[0]?.node.versions).toHaveLength(2);
+    expect((results['search-many']?.data as { searchFiles: { edges: unknown[] } }).searchFiles.edges).toHaveLength(12);
+    expect(counts['list-few']).toBeGreaterThan(0);
+    expect(counts['list-many']).toBe(counts['list-few']);
+    expect(counts['search-many']).toBe(counts['search-few']);
   });
 });

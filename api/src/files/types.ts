@@ -145,9 +145,11 @@ export const FileType = builder.prismaNode('File', {
       query: { orderBy: { version: 'desc' } },
     }),
     currentVersion: t.int({
+      // Versions count up from 1 and are never removed one by one, so the count is the newest number
+      // (and a count does not clash with a `versions` selection in the same query).
       description: 'The number of the current version.',
-      select: { versions: { select: { version: true }, orderBy: { version: 'desc' }, take: 1 } },
-      resolve: (f) => f.versions[0]?.version ?? 1,
+      select: { _count: { select: { versions: true } } },
+      resolve: (f) => Math.max(f._count.versions, 1),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
