@@ -217,8 +217,23 @@ describe('listing: search and the seven sort orders', () => {
     ['ALPHA', ['Alpha']], // name (projectName is not searched)
     ['nothing like it', []],
     ['100%', []],
+    ['%', []], // wildcards are plain characters
+    ['_', []],
   ])('searches %j', async (search, expected) => {
     expect(await names(`?search=${encodeURIComponent(search)}`)).toEqual(expected);
+  });
+
+  it('finds a literal % or _ in names and tags', async () => {
+    const other = await signedInUser(app);
+    await makeGallery(app, other.cookie, { name: '100% rooftop', tags: 'under_pass' });
+    await makeGallery(app, other.cookie, { name: '1000 rooftops' });
+    const found = async (q: string) =>
+      (await call(app, other.cookie, 'GET', `/api/galleries?search=${encodeURIComponent(q)}`)).body.map(
+        (g: { name: string }) => g.name,
+      );
+    expect(await found('100%')).toEqual(['100% rooftop']);
+    expect(await found('under_p')).toEqual(['100% rooftop']);
+    expect(await found('rooftop')).toEqual(['1000 rooftops', '100% rooftop']);
   });
 
   it('refuses an unknown sort order', async () => {

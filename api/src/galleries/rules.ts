@@ -265,8 +265,9 @@ export interface GalleryListOptions {
   sort?: string | null;
 }
 
-function likePattern(text: string) {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** LIKE's wildcards as plain characters (Prisma's `contains` passes them through as wildcards). */
+function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**
@@ -287,8 +288,8 @@ export async function galleryListQuery(ctx: ViewerContext, options: GalleryListO
       WHERE (g."ownerId" = ${viewerId}::uuid OR EXISTS (
               SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
               WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${viewerId}::uuid))
-        AND EXISTS (SELECT 1 FROM unnest(g.tags) AS t(tag) WHERE t.tag ILIKE ${likePattern(search)})`;
-    const contains = { contains: search, mode: 'insensitive' } as const;
+        AND EXISTS (SELECT 1 FROM unnest(g.tags) AS t(tag) WHERE t.tag ILIKE ${`%${escapeLike(search)}%`})`;
+    const contains = { contains: escapeLike(search), mode: 'insensitive' } as const;
     where.push({
       OR: [
         { name: contains },

@@ -181,6 +181,23 @@ describe('what each person may do', () => {
     expect(share).toMatchObject({ status: 403, body: { message: 'Only the gallery owner can share it.' } });
   });
 
+  it('adds nothing when the owner cannot be notified (one transaction)', async () => {
+    const theirs = await makeFile(app, writer.id, 'rollback.jpg');
+    await db().$executeRawUnsafe(
+      `ALTER TABLE "Notification" ADD CONSTRAINT no_file_notes CHECK (type <> 'file') NOT VALID`,
+    );
+    try {
+      const added = await call(app, writer.cookie, 'POST', `/api/galleries/${galleryId}/items`, {
+        fileIds: [theirs.id],
+      });
+      expect(added.status).toBe(500);
+    } finally {
+      await db().$executeRawUnsafe(`ALTER TABLE "Notification" DROP CONSTRAINT no_file_notes`);
+    }
+    expect(await db().galleryItem.count({ where: { galleryId, fileId: theirs.id } })).toBe(0);
+    expect(await db().activity.count({ where: { userId: writer.id, action: 'file_added_to_gallery' } })).toBe(1);
+  });
+
   it('revoking removes access at once', async () => {
     const revoked = await call(app, owner.cookie, 'DELETE', `/api/project-galleries/${writeShare}`);
     expect(revoked.status).toBe(200);
