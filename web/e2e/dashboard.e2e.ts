@@ -43,7 +43,7 @@ describe('dashboard', () => {
     await page
       .getByLabel('Choose files to upload')
       .setInputFiles({ name: 'rooftop.png', mimeType: 'image/png', buffer: PNG });
-    await page.waitForFunction(() => document.body.innerText.includes('uploaded'), undefined, { timeout: 30_000 });
+    await page.getByText('1 file(s) uploaded successfully').waitFor({ timeout: 30_000 });
     await page.getByText(/^Total Photos$/).waitFor();
     await page.waitForFunction(
       () => {

@@ -75,6 +75,8 @@ export default async function setup(project: TestProject) {
         LOG_LEVEL: 'warn',
         DATABASE_URL: '',
         ALLOW_SIGNUP: 'true',
+        // Due reminders every second, so a notification follows a due task at once.
+        DUE_REMINDER_INTERVAL_SECONDS: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -1,6 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { RelayEnvironmentProvider } from 'react-relay';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEnvironment } from '../relay/environment.ts';
 import { Toaster } from '../ui/toast.tsx';
 import { AssistantSlot } from './AssistantSlot.tsx';
 
@@ -43,10 +45,12 @@ function stubChat() {
 
 function open() {
   render(
-    <MemoryRouter initialEntries={['/tasks']}>
-      <AssistantSlot />
-      <Toaster />
-    </MemoryRouter>,
+    <RelayEnvironmentProvider environment={createEnvironment()}>
+      <MemoryRouter initialEntries={['/tasks']}>
+        <AssistantSlot />
+        <Toaster />
+      </MemoryRouter>
+    </RelayEnvironmentProvider>,
   );
   fireEvent.click(screen.getByRole('button', { name: 'Open AI assistant' }));
 }

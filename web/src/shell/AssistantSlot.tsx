@@ -1,4 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { commitLocalUpdate, useRelayEnvironment } from 'react-relay';
 import { useLocation } from 'react-router-dom';
 import { dataRequest, isUnauthorizedError } from '../lib/http.ts';
 import {
@@ -52,6 +53,7 @@ export function AssistantSlot() {
   const [pending, setPending] = useState(false);
   const { pathname } = useLocation();
   const listRef = useRef<HTMLDivElement>(null);
+  const environment = useRelayEnvironment();
 
   // Keep the newest message in view.
   useEffect(() => {
@@ -78,6 +80,8 @@ export function AssistantSlot() {
         context: { currentPage: pathname, userRole: 'user', timezoneOffset: new Date().getTimezoneOffset() },
       });
       setConversationId(reply.conversation.id);
+      // The assistant changed data (a task, a gallery…): screens read it afresh from the server.
+      if (reply.action) commitLocalUpdate(environment, (store) => store.invalidateStore());
       setMessages((list) =>
         list.map((m) =>
           m.id === localId

@@ -134,13 +134,8 @@ function Bell() {
             'unreadNotificationCount',
           );
         },
-        updater(store) {
-          const root = store.getRoot();
-          root.setValue(
-            Math.max(0, ((root.getValue('unreadNotificationCount') as number) ?? 1) - 1),
-            'unreadNotificationCount',
-          );
-        },
+        // Then the server's count (a local decrement could count twice with the live update).
+        onCompleted: refresh,
       });
     }
     if (notification.link?.startsWith('/')) {
