@@ -134,6 +134,8 @@ export interface Config {
     quotaBytes: number;
     /** Set: the bytes go to UploadThing instead of the data directory. */
     uploadthingToken: string | undefined;
+    /** Other UploadThing hosts than its own (tests point these at a local fake). */
+    uploadthingEndpoints?: { apiUrl: string; ingestUrl: string; ufsHost: string; ufsAppIdLocation: 'path' };
     /** How long an upload URL stays valid, in seconds. */
     uploadUrlTtlSeconds: number;
     /** How long bytes without a file record are kept after their URL expired, in seconds. */

@@ -5,6 +5,8 @@ import { storageRoutes } from './rest.ts';
 import { runCleanup, type CleanupReport, type StorageDeps } from './rules.ts';
 import { LocalObjectStore, type ObjectStore } from './store.ts';
 import { uploadSigningKey } from './tokens.ts';
+import { UploadThingObjectStore } from './uploadthing-store.ts';
+import { VARIANTS, variantKey, type Variant } from './images.ts';
 
 /** The storage layer of a running app: its store, its routes and the periodic cleanup pass. */
 export interface Storage {
@@ -22,7 +24,17 @@ export function createStorage(
 ): Storage {
   const { dataDir } = services.config;
   const local = new LocalObjectStore(path.join(dataDir, 'objects'));
-  const store = givenStore ?? local;
+  const { uploadthingToken, uploadthingEndpoints } = services.config.storage;
+  const store =
+    givenStore ??
+    (uploadthingToken
+      ? new UploadThingObjectStore({
+          token: uploadthingToken,
+          ...uploadthingEndpoints,
+          scratchDir: path.join(dataDir, 'tmp', 'uploadthing'),
+          companions: (Object.keys(VARIANTS) as Variant[]).map((v) => variantKey('', v)),
+        })
+      : local);
   const deps: StorageDeps = {
     ...services,
     store,
