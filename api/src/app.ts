@@ -12,6 +12,7 @@ import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type 
 import type { Config } from './config.ts';
 import type { Services } from './context.ts';
 import { createEvents } from './infra/events/pubsub.ts';
+import { analyzeRoutes } from './assistant/rest.ts';
 import { dataRoutes } from './rest.ts';
 import { createStorage, type Storage } from './storage/service.ts';
 import { openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
@@ -147,6 +148,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const imports = importDeps(services, storage.deps, secret);
   await prepareImportFolder(services);
   app.route('/', importRoutes(imports));
+  app.route('/', analyzeRoutes(services, { store: storage.store }));
   app.route('/', dataRoutes(services));
 
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));

@@ -23,6 +23,7 @@ function stillTwoMessages(id: () => string) {
 }
 
 let conversationId = '';
+let analysedFileId = '';
 
 export const accessCases: AccessCase[] = [
   {
@@ -54,3 +55,29 @@ export const accessCases: AccessCase[] = [
     unchanged: stillTwoMessages(() => conversationId),
   },
 ];
+
+accessCases.push({
+  route: 'POST /api/ai/analyze-file',
+  name: "cannot analyse (or retag) the owner's photo",
+  async arrange(t) {
+    const file = await t.app.database.prisma.file.create({
+      data: {
+        ownerId: t.owner.id,
+        name: 'owner-photo.jpg',
+        originalName: 'owner-photo.jpg',
+        mimeType: 'image/jpeg',
+        objectUrl: '/objects/uploads/00000000-0000-4000-8000-000000000000',
+        objectPath: '/objects/uploads/00000000-0000-4000-8000-000000000000',
+        isPublic: true,
+      },
+    });
+    analysedFileId = file.id;
+    return { method: 'POST', path: '/api/ai/analyze-file', body: { fileId: file.id } };
+  },
+  expect: 'not-found',
+  async unchanged(t) {
+    const file = await t.app.database.prisma.file.findUniqueOrThrow({ where: { id: analysedFileId } });
+    expect(file.tags).toEqual([]);
+    expect(file.metadata).toEqual({});
+  },
+});

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
+import { type AnalysisDeps, analyzeFile } from './analyze.ts';
 import { listConversations, listMessages, sendMessage } from './rules.ts';
 
 export function assistantRoutes(services: Services) {
@@ -17,5 +18,14 @@ export function assistantRoutes(services: Services) {
     c.json(await sendMessage(viewerContext(c, services), (await readJson(c)) as never)),
   );
 
+  return routes;
+}
+
+/** POST /api/ai/analyze-file reads the photo's bytes from the object store, so it gets the store too. */
+export function analyzeRoutes(services: Services, deps: AnalysisDeps) {
+  const routes = new Hono<AppEnv>();
+  routes.post('/api/ai/analyze-file', async (c) =>
+    c.json(await analyzeFile(deps, viewerContext(c, services), await readJson(c))),
+  );
   return routes;
 }

@@ -1,0 +1,165 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAnthropic } from '../../test/fake-anthropic.ts';
+import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { fileRecord, uploaded } from '../storage/testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+/** A real JPEG of one colour, uploaded and filed as the user's photo. */
+async function photo(app: TestApp, who: User, colour: { r: number; g: number; b: number }, size = { w: 640, h: 400 }) {
+  const bytes = await sharp({ create: { width: size.w, height: size.h, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
+  const { uploadURL } = await uploaded(app, who, new Uint8Array(bytes));
+  return fileRecord(app, who, uploadURL, { name: `photo-${Math.random().toString(36).slice(2)}.jpg` });
+}
+
+async function analyze(app: TestApp, who: User | undefined, body: unknown) {
+  const response = await app.request('/api/ai/analyze-file', {
+    method: 'POST',
+    cookie: who?.cookie,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: (response.status === 401 ? {} : JSON.parse(text)) as Record<string, unknown>,
+  };
+}
+
+describe('image tags without an API key (facts from the photo)', () => {
+  let app: TestApp;
+  let alice: User;
+  let bob: User;
+  beforeAll(async () => {
+    app = await testApp();
+    alice = await signedInUser(app);
+    bob = await signedInUser(app);
+  });
+  afterAll(() => app?.close());
+
+  it('tags orientation, dominant colour, time of day, camera and place, and saves them on the file', async () => {
+    const file = await photo(app, alice, { r: 30, g: 70, b: 210 });
+    // What storage reads from EXIF (contracts: File.metadata.image).
+    await app.database.prisma.file.update({
+      where: { id: file.id },
+      data: {
+        tags: ['warehouse'],
+        metadata: {
+          ...(file.metadata as object),
+          image: {
+            width: 640,
+            height: 400,
+            takenAt: '2024-05-01T19:42:00',
+            camera: 'Canon EOS R5',
+            gps: { latitude: 40.6782, longitude: -73.9442 },
+          },
+        },
+      },
+    });
+    const { status, body } = await analyze(app, alice, { fileId: file.id, fileUrl: file.objectPath });
+    expect(status).toBe(200);
+    expect(body.tags).toEqual(['landscape', 'blue', 'evening', 'canon eos r5', 'geotagged']);
+    expect(body.description).toBe(
+      'Landscape photo, mostly blue, taken in the evening with a Canon EOS R5 at 40.67820, -73.94420.',
+    );
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.tags).toEqual(['warehouse', 'landscape', 'blue', 'evening', 'canon eos r5', 'geotagged']);
+    const metadata = saved.metadata as { autoTagged: boolean; aiAnalysis: Record<string, unknown>; image: object };
+    expect(metadata.autoTagged).toBe(true);
+    expect(metadata.aiAnalysis).toMatchObject({ source: 'photo', place: '40.67820, -73.94420', timeOfDay: 'evening' });
+    // Storage's facts stay as they were.
+    expect(metadata.image).toMatchObject({ camera: 'Canon EOS R5' });
+  });
+
+  it('says only what the photo shows when it has no EXIF facts', async () => {
+    const file = await photo(app, alice, { r: 245, g: 245, b: 245 }, { w: 300, h: 500 });
+    const { status, body } = await analyze(app, alice, { fileId: file.id });
+    expect(status).toBe(200);
+    expect(body.tags).toEqual(['portrait', 'white']);
+    expect(body.description).toBe('Portrait photo, mostly white.');
+  });
+
+  it('is a 404 for a file that is not the viewer’s, and changes nothing', async () => {
+    const file = await photo(app, alice, { r: 200, g: 30, b: 30 });
+    const { status } = await analyze(app, bob, { fileId: file.id });
+    expect(status).toBe(404);
+    expect((await analyze(app, bob, { fileId: 'not-an-id' })).status).toBe(404);
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.tags).toEqual([]);
+    expect((saved.metadata as { autoTagged?: boolean }).autoTagged).toBeUndefined();
+  });
+
+  it('refuses bad input and files that are not images with a clear 4xx', async () => {
+    expect((await analyze(app, alice, {})).status).toBe(400);
+    expect((await analyze(app, alice, { fileId: 12 })).status).toBe(400);
+    const { uploadURL } = await uploaded(app, alice, 'just some notes');
+    const notes = await fileRecord(app, alice, uploadURL, { name: 'notes.txt' });
+    const { status, body } = await analyze(app, alice, { fileId: notes.id });
+    expect(status).toBe(422);
+    expect(body.message).toBe('Only images can be analysed.');
+    expect((await analyze(app, undefined, { fileId: notes.id })).status).toBe(401);
+  });
+});
+
+describe('image tags with Claude (a local fake of the Messages API)', () => {
+  let fake: Awaited<ReturnType<typeof fakeAnthropic>>;
+  let app: TestApp;
+  let alice: User;
+  beforeAll(async () => {
+    fake = await fakeAnthropic();
+    app = await testApp({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url, AI_TIMEOUT_SECONDS: '0.3' });
+    alice = await signedInUser(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+  });
+
+  it('sends the preview thumbnail to Claude and saves its tags and description', async () => {
+    const file = await photo(app, alice, { r: 120, g: 80, b: 45 }, { w: 2400, h: 1600 });
+    fake.script([
+      {
+        text: '{"tags": ["Warehouse", "industrial", "brick", "interior"], "description": "An empty brick warehouse."}',
+      },
+    ]);
+    const { status, body } = await analyze(app, alice, { fileId: file.id, fileUrl: file.objectPath });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      tags: ['warehouse', 'industrial', 'brick', 'interior'],
+      description: 'An empty brick warehouse.',
+    });
+    // The preview (WebP, at most 1600 px), not the original.
+    const content = fake.requests[0]?.body.messages[0]?.content as {
+      type: string;
+      source?: { media_type: string; data: string };
+    }[];
+    const image = content.find((c) => c.type === 'image');
+    expect(image?.source?.media_type).toBe('image/webp');
+    const meta = await sharp(Buffer.from(image?.source?.data ?? '', 'base64')).metadata();
+    expect(meta.format).toBe('webp');
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(1600);
+
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.tags).toEqual(['warehouse', 'industrial', 'brick', 'interior']);
+    expect(saved.metadata).toMatchObject({ autoTagged: true, aiAnalysis: { source: 'claude' } });
+  });
+
+  it.each([
+    ['a rate limit', { status: 429, errorType: 'rate_limit_error' }],
+    ['a bad key', { status: 401, errorType: 'authentication_error' }],
+    ['a timeout', { hangMs: 5000 }],
+    ['an answer that is not JSON', { text: 'I think this is a warehouse.' }],
+  ] as const)('reports %s as a 502 and leaves the file untouched', async (_name, step) => {
+    const file = await photo(app, alice, { r: 10, g: 120, b: 40 });
+    fake.script([], step);
+    const { status, body } = await analyze(app, alice, { fileId: file.id });
+    expect(status).toBe(502);
+    expect(body.message).toBe('Image analysis failed. The file was kept without new tags.');
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.tags).toEqual([]);
+    expect((saved.metadata as { aiAnalysis?: unknown }).aiAnalysis).toBeUndefined();
+  });
+});
