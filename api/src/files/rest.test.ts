@@ -475,6 +475,31 @@ describe('concurrent uploads', () => {
     expect(notices.map((n) => n.message)).toEqual(['8 files finished uploading.']);
   });
 
+  it('lets a restore, a new version and a delete of one file take turns', async () => {
+    const first = await uploadFile(app, owner, { name: 'contested.jpg' }, { size: 10 });
+    await uploadFile(app, owner, { name: 'contested.jpg' }, { size: 20 });
+    const [restored, uploaded] = await Promise.all([
+      send(app, owner.cookie, 'POST', `/api/files/${first.id}/versions/1/restore`),
+      uploadFile(app, owner, { name: 'contested.jpg' }, { size: 30 }),
+    ]);
+    expect(restored.status).toBe(200);
+    expect(uploaded.id).toBe(first.id);
+    const versions = await db().fileVersion.findMany({ where: { fileId: first.id }, orderBy: { version: 'asc' } });
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
+
+    const upload = await finishedUpload(app, owner.id);
+    const [deleted, late] = await Promise.all([
+      send(app, owner.cookie, 'DELETE', `/api/files/${first.id}`),
+      send(app, owner.cookie, 'POST', '/api/files', { name: 'contested.jpg', objectUrl: upload.uploadURL }),
+    ]);
+    expect(deleted.status).toBe(200);
+    expect(late.status).toBe(201);
+    // Whichever came second, nothing is left half done: either a fresh file or none at all remains.
+    const left = await db().file.findMany({ where: { ownerId: owner.id, name: 'contested.jpg' } });
+    expect(left.length).toBeLessThanOrEqual(1);
+    if (left[0]) expect(await db().fileVersion.count({ where: { fileId: left[0].id } })).toBeGreaterThan(0);
+  });
+
   it('never lets two crossing folder moves make a loop', async () => {
     const a = await newFolder(app, owner.cookie, 'Cross A');
     const b = await newFolder(app, owner.cookie, 'Cross B');

@@ -23,6 +23,11 @@ async function lockFor(tx: Tx, key: string) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
 }
 
+/** Uploads, renames, restores and deletes of one file name in one folder take turns. */
+function lockFileName(tx: Tx, ownerId: string, folderId: string | null, name: string) {
+  return lockFor(tx, `file-name:${ownerId}:${folderId ?? 'root'}:${name}`);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id from a URL or an argument: anything that is not a uuid cannot name a record (404, not a 500). */
@@ -367,7 +372,7 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
   const data = parse(createFileInput, input);
   const result = await ctx.db.$transaction(async (tx) => {
     const folderId = await targetFolderId(ctx, data.folderId ?? null, tx);
-    await lockFor(tx, `file-name:${ctx.viewer.id}:${folderId ?? 'root'}:${data.name}`);
+    await lockFileName(tx, ctx.viewer.id, folderId, data.name);
     const claim = await claimUpload(tx, ctx.viewer, data.objectUrl);
     const mimeType = claim.mimeType || data.mimeType || 'application/octet-stream';
     const metadata = { ...clientMetadata(data.metadata), ...asObject(claim.metadata) } as Prisma.InputJsonObject;
@@ -546,7 +551,7 @@ export async function updateFile(ctx: ViewerContext, id: string, input: unknown)
     const name = data.name ?? file.name;
     const folderId = data.folderId !== undefined ? await targetFolderId(ctx, data.folderId, tx) : file.folderId;
     if (name !== file.name || folderId !== file.folderId) {
-      await lockFor(tx, `file-name:${ctx.viewer.id}:${folderId ?? 'root'}:${name}`);
+      await lockFileName(tx, ctx.viewer.id, folderId, name);
       // Same name in the same folder means "the same file" (new uploads become versions of it).
       const clash = await tx.file.findFirst({
         where: { ownerId: ctx.viewer.id, folderId, name, id: { not: file.id } },
@@ -599,6 +604,9 @@ async function removeFiles(ctx: ViewerContext, tx: Tx, files: RemovableFile[]) {
 
 export async function deleteFile(ctx: ViewerContext, id: string): Promise<{ id: string }> {
   return ctx.db.$transaction(async (tx) => {
+    const found = await ownFile(ctx, id, tx);
+    await lockFileName(tx, ctx.viewer.id, found.folderId, found.name);
+    // Read again under the lock: an upload that just made a new version may have changed it.
     const file = await ownFile(ctx, id, tx);
     const versions = await tx.fileVersion.findMany({ where: { fileId: file.id }, select: { objectPath: true } });
     await removeFiles(ctx, tx, [{ ...file, versions }]);
@@ -628,6 +636,8 @@ export async function restoreVersion(ctx: ViewerContext, fileId: string, version
     versionInput,
   );
   return ctx.db.$transaction(async (tx) => {
+    const found = await ownFile(ctx, fileId, tx);
+    await lockFileName(tx, ctx.viewer.id, found.folderId, found.name);
     const file = await ownFile(ctx, fileId, tx);
     const chosen = await tx.fileVersion.findUnique({ where: { fileId_version: { fileId: file.id, version } } });
     if (!chosen) throw new NotFoundError('Version');
