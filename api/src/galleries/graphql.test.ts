@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { call, makeFile, makeGallery, shareWith } from './testing.ts';
@@ -222,5 +223,101 @@ describe('galleries over GraphQL', () => {
       { id: galleryId },
     );
     expect(deleted.data?.deleteGallery.data).toBe(galleryId);
+  });
+
+  it('edits the cover, reorders and removes photos through mutations', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Order' });
+    const [a, b, c] = [
+      await makeFile(app, owner.id, 'a.jpg'),
+      await makeFile(app, owner.id, 'b.jpg'),
+      await makeFile(app, owner.id, 'c.jpg'),
+    ];
+    await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: [a.id, b.id, c.id] });
+    const fileId = (id: string) => encodeGlobalID('File', id);
+    const cover = await graphql<{
+      updateGallery: { data: { coverImageUrl: string; coverImageId: string; notes: string } };
+    }>(
+      app,
+      owner.cookie,
+      `mutation($id: ID!, $cover: ID) { updateGallery(id: $id, coverImageId: $cover, notes: "Side door") {
+         ... on MutationUpdateGallerySuccess { data { coverImageUrl coverImageId notes } } } }`,
+      { id: encodeGlobalID('Gallery', g.id), cover: fileId(b.id) },
+    );
+    expect(cover.data?.updateGallery.data).toEqual({
+      coverImageUrl: b.objectPath,
+      coverImageId: fileId(b.id),
+      notes: 'Side door',
+    });
+    await graphql(
+      app,
+      owner.cookie,
+      `mutation($g: ID!, $f: ID!, $before: ID) { moveGalleryItem(galleryId: $g, fileId: $f, beforeFileId: $before) { __typename } }`,
+      { g: g.id, f: fileId(c.id), before: fileId(a.id) },
+    );
+    const removed = await graphql<{
+      removeFileFromGallery: {
+        data: { photoCount: number; coverImageUrl: string | null; items: { edges: { node: { name: string } }[] } };
+      };
+    }>(
+      app,
+      owner.cookie,
+      `mutation($g: ID!, $f: ID!) { removeFileFromGallery(galleryId: $g, fileId: $f) {
+         ... on MutationRemoveFileFromGallerySuccess { data { photoCount coverImageUrl items(first: 5) { edges { node { name } } } } } } }`,
+      { g: g.id, f: fileId(b.id) },
+    );
+    expect(removed.data?.removeFileFromGallery.data).toEqual({
+      photoCount: 2,
+      coverImageUrl: null,
+      items: { edges: [{ node: { name: 'c.jpg' } }, { node: { name: 'a.jpg' } }] },
+    });
+  });
+
+  it('refuses every gallery and project mutation to a stranger, changing nothing', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Guarded' });
+    const file = await makeFile(app, owner.id, 'kept.jpg');
+    await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: [file.id] });
+    const { project, share } = await shareWith(app, owner, member, g.id);
+    const theirs = await makeFile(app, stranger.id, 'theirs.jpg');
+    const mutations: [string, Record<string, unknown>][] = [
+      ['updateGallery(id: $g, name: "Mine")', {}],
+      ['deleteGallery(id: $g)', {}],
+      ['addFilesToGallery(galleryId: $g, fileIds: [$x])', { x: theirs.id }],
+      ['removeFileFromGallery(galleryId: $g, fileId: $f)', {}],
+      ['moveGalleryItem(galleryId: $g, fileId: $f)', {}],
+      ['shareGallery(galleryId: $g, projectId: $p, permission: write)', {}],
+      ['revokeGalleryShare(id: $s)', {}],
+      ['addProjectMember(projectId: $p, email: $email)', {}],
+      ['removeProjectMember(projectId: $p, userId: $m)', {}],
+    ];
+    for (const [call_, extra] of mutations) {
+      const names = [...call_.matchAll(/\$(\w+)/g)].map((m) => m[1] as string);
+      const all: Record<string, unknown> = {
+        g: g.id,
+        f: file.id,
+        p: project.id,
+        s: share.id,
+        email: stranger.email,
+        m: member.id,
+        ...extra,
+      };
+      const decl = names.map((n) => `$${n}: ${n === 'email' ? 'String!' : 'ID!'}`).join(', ');
+      const { data, errors } = await graphql<Record<string, { __typename: string; message: string }>>(
+        app,
+        stranger.cookie,
+        `mutation(${decl}) { result: ${call_} { __typename ... on Error { message } } }`,
+        Object.fromEntries(names.map((n) => [n, all[n]])),
+      );
+      expect(errors, call_).toBeUndefined();
+      expect(data?.result?.__typename, call_).toBe('BaseError');
+      expect(data?.result?.message, call_).toMatch(/not found$/);
+    }
+    const after = await app.database.prisma.gallery.findUniqueOrThrow({
+      where: { id: g.id },
+      include: { items: true, shares: true },
+    });
+    expect(after.name).toBe('Guarded');
+    expect(after.items.map((i) => i.fileId)).toEqual([file.id]);
+    expect(after.shares.map((s) => s.permission)).toEqual(['read']);
+    expect(await app.database.prisma.projectMember.count({ where: { projectId: project.id } })).toBe(2);
   });
 });
