@@ -1,32 +1,26 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useCallback, useDeferredValue, useEffect, useState, useTransition } from 'react';
+import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
+import { rawIdOf } from '../../lib/globalId.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { GalleryIcon, PlusIcon, SearchIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { type GalleryJson, galleriesApi, useResource } from './api.ts';
-import { GalleryCardSkeleton, GalleryCardView } from './GalleryCardView.tsx';
+import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_query.graphql';
+import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
+import type { GalleriesScreenDeleteMutation } from './__generated__/GalleriesScreenDeleteMutation.graphql';
+import type { GalleriesScreenQuery, GallerySort as GraphQLSort } from './__generated__/GalleriesScreenQuery.graphql';
+import type { GalleriesScreenUpdateMutation } from './__generated__/GalleriesScreenUpdateMutation.graphql';
+import { formOf, GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
+import { GalleryCardSkeleton } from './GalleryCardView.tsx';
 import { GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
 import { SelectField } from './fields.tsx';
-import { GALLERY_SORTS, type GalleryForm, gallerySortFrom } from './options.ts';
+import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';
 
-export function formOf(gallery: GalleryJson): Partial<GalleryForm> {
-  return {
-    name: gallery.name,
-    description: gallery.description ?? '',
-    tags: gallery.tags.join(', '),
-    projectName: gallery.projectName ?? '',
-    movieTvShow: gallery.movieTvShow ?? '',
-    location: gallery.location ?? '',
-    propertyType: gallery.propertyType ?? '',
-    style: gallery.style ?? '',
-    status: gallery.status,
-    isPublic: gallery.isPublic,
-  };
-}
+const PAGE_SIZE = 24;
 
 function useDebounced<T>(value: T, ms: number) {
   const [debounced, setDebounced] = useState(value);
@@ -37,18 +31,317 @@ function useDebounced<T>(value: T, ms: number) {
   return debounced;
 }
 
+function Placeholders() {
+  return (
+    <div
+      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading galleries"
+    >
+      {Array.from({ length: 6 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+        <GalleryCardSkeleton key={i} />
+      ))}
+    </div>
+  );
+}
+
+type Variables = GalleriesScreenCreateMutation['variables'];
+function variablesOf(input: GalleryInput) {
+  return {
+    ...input,
+    propertyType: input.propertyType as Variables['propertyType'],
+    style: input.style as Variables['style'],
+  };
+}
+
+function GalleryGrid({
+  search,
+  sort,
+  creating,
+  closeCreate,
+  openCreate,
+}: {
+  search: string;
+  sort: GallerySort;
+  creating: boolean;
+  closeCreate: () => void;
+  openCreate: () => void;
+}) {
+  const query = useLazyLoadQuery<GalleriesScreenQuery>(
+    graphql`
+      query GalleriesScreenQuery($search: String, $sort: GallerySort) {
+        ...GalleriesScreen_query @arguments(search: $search, sort: $sort)
+      }
+    `,
+    { search: search || null, sort: sort as GraphQLSort },
+    { fetchPolicy: 'store-and-network' },
+  );
+  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
+    graphql`
+      fragment GalleriesScreen_query on Query
+      @refetchable(queryName: "GalleriesScreenPaginationQuery")
+      @argumentDefinitions(
+        search: { type: "String" }
+        sort: { type: "GallerySort" }
+        count: { type: "Int", defaultValue: 24 }
+        cursor: { type: "String" }
+      ) {
+        galleries(search: $search, sort: $sort, first: $count, after: $cursor)
+          @connection(key: "GalleriesScreen_galleries", filters: ["search", "sort"]) {
+          __id
+          edges {
+            node {
+              id
+              ...GalleryCard_gallery
+            }
+          }
+        }
+      }
+    `,
+    query as GalleriesScreen_query$key,
+  );
+  const connectionId = data.galleries.__id;
+  const [, startTransition] = useTransition();
+  const reloadList = useCallback(
+    () =>
+      startTransition(() => {
+        refetch({ search: search || null, sort: sort as GraphQLSort }, { fetchPolicy: 'network-only' });
+      }),
+    [refetch, search, sort],
+  );
+
+  const [editing, setEditing] = useState<GalleryCardData | null>(null);
+  const [sharing, setSharing] = useState<GalleryCardData | null>(null);
+  const [deleting, setDeleting] = useState<GalleryCardData | null>(null);
+
+  const [commitCreate] = useMutation<GalleriesScreenCreateMutation>(graphql`
+    mutation GalleriesScreenCreateMutation(
+      $name: String!
+      $description: String
+      $tags: [String!]
+      $projectName: String
+      $movieTvShow: String
+      $location: String
+      $propertyType: PropertyType
+      $style: GalleryStyle
+      $status: String
+      $isPublic: Boolean
+      $connections: [ID!]!
+    ) {
+      createGallery(
+        name: $name
+        description: $description
+        tags: $tags
+        projectName: $projectName
+        movieTvShow: $movieTvShow
+        location: $location
+        propertyType: $propertyType
+        style: $style
+        status: $status
+        isPublic: $isPublic
+      ) {
+        ... on MutationCreateGallerySuccess {
+          data @prependNode(connections: $connections, edgeTypeName: "QueryGalleriesConnectionEdge") {
+            id
+            ...GalleryCard_gallery
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitUpdate] = useMutation<GalleriesScreenUpdateMutation>(graphql`
+    mutation GalleriesScreenUpdateMutation(
+      $id: ID!
+      $name: String
+      $description: String
+      $tags: [String!]
+      $projectName: String
+      $movieTvShow: String
+      $location: String
+      $propertyType: PropertyType
+      $style: GalleryStyle
+      $status: String
+      $isPublic: Boolean
+    ) {
+      updateGallery(
+        id: $id
+        name: $name
+        description: $description
+        tags: $tags
+        projectName: $projectName
+        movieTvShow: $movieTvShow
+        location: $location
+        propertyType: $propertyType
+        style: $style
+        status: $status
+        isPublic: $isPublic
+      ) {
+        ... on MutationUpdateGallerySuccess {
+          data {
+            id
+            ...GalleryCard_gallery
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitDelete, deletePending] = useMutation<GalleriesScreenDeleteMutation>(graphql`
+    mutation GalleriesScreenDeleteMutation($id: ID!, $connections: [ID!]!) {
+      deleteGallery(id: $id) {
+        ... on MutationDeleteGallerySuccess {
+          data @deleteEdge(connections: $connections)
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  // A new gallery is newest, so it goes first in the default order; other orders are re-read.
+  const inPlace = sort === 'recent' && !search;
+  const create = (input: GalleryInput) =>
+    new Promise<void>((resolve, reject) => {
+      commitCreate({
+        variables: { ...variablesOf(input), connections: inPlace ? [connectionId] : [] },
+        onCompleted: (result) => {
+          const message = result.createGallery.message;
+          if (message) {
+            toast({ title: 'Error', description: message, variant: 'destructive' });
+            return reject(new Error(message));
+          }
+          toast({ title: 'Success', description: 'Gallery created successfully!' });
+          if (!inPlace) reloadList();
+          resolve();
+        },
+        onError: (error) => {
+          toast({ title: 'Error', description: 'Failed to create gallery. Please try again.', variant: 'destructive' });
+          reject(error);
+        },
+      });
+    });
+
+  const update = (input: GalleryInput) =>
+    new Promise<void>((resolve, reject) => {
+      if (!editing) return resolve();
+      commitUpdate({
+        variables: { id: editing.id, ...variablesOf(input) },
+        onCompleted: (result) => {
+          const message = result.updateGallery.message;
+          if (message) {
+            toast({ title: 'Error', description: message, variant: 'destructive' });
+            return reject(new Error(message));
+          }
+          toast({ title: 'Success', description: 'Gallery updated successfully!' });
+          if (sort !== 'recent' || search) reloadList();
+          resolve();
+        },
+        onError: (error) => {
+          toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
+          reject(error);
+        },
+      });
+    });
+
+  function confirmDelete() {
+    if (!deleting) return;
+    commitDelete({
+      variables: { id: deleting.id, connections: [connectionId] },
+      onCompleted: (result) => {
+        if (result.deleteGallery.message) {
+          toast({ title: 'Error', description: 'Failed to delete gallery. Please try again.', variant: 'destructive' });
+          return;
+        }
+        toast({ title: 'Success', description: 'Gallery deleted successfully!' });
+        setDeleting(null);
+      },
+      onError: () => {
+        toast({ title: 'Error', description: 'Failed to delete gallery. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
+  const galleries = data.galleries.edges.map((edge) => edge?.node).filter((node) => node != null);
+
+  return (
+    <>
+      {galleries.length === 0 ? (
+        search ? (
+          <EmptyState
+            icon={<SearchIcon className="h-10 w-10" />}
+            title="No galleries match your search"
+            text="Try another name, location or tag."
+          />
+        ) : (
+          <EmptyState
+            icon={<GalleryIcon className="h-10 w-10" />}
+            title="No galleries yet"
+            text="Collect location photos into galleries and share them with your projects."
+            action={<Button onClick={openCreate}>Create Your First Gallery</Button>}
+          />
+        )
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="gallery-grid">
+          {galleries.map((gallery) => (
+            <GalleryCard
+              key={gallery.id}
+              gallery={gallery}
+              onEdit={setEditing}
+              onShare={setSharing}
+              onDelete={setDeleting}
+            />
+          ))}
+        </div>
+      )}
+      {hasNext && (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => loadNext(PAGE_SIZE)} disabled={isLoadingNext}>
+            {isLoadingNext ? 'Loading...' : 'Load more'}
+          </Button>
+        </div>
+      )}
+
+      <GalleryFormDialog open={creating} onClose={closeCreate} mode="create" onSubmit={create} />
+      <GalleryFormDialog
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        mode="edit"
+        initial={editing ? formOf(editing) : undefined}
+        onSubmit={update}
+      />
+      <ShareGalleryDialog
+        gallery={sharing && { id: rawIdOf(sharing.id), name: sharing.name }}
+        onClose={() => setSharing(null)}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => !deletePending && setDeleting(null)}
+        onConfirm={confirmDelete}
+        title="Delete Gallery"
+        message="Are you sure you want to delete this gallery? This action cannot be undone."
+        pending={deletePending}
+      />
+    </>
+  );
+}
+
 export default function GalleriesScreen() {
   const [params, setParams] = useSearchParams();
   const sort = gallerySortFrom(params.get('sort'));
   const [search, setSearch] = useState(params.get('search') ?? '');
   const query = useDebounced(search.trim(), 250);
-  const list = useResource(`${query}|${sort}`, () => galleriesApi.list(query, sort));
-
+  // While a new search or order loads, the current cards stay on screen.
+  const deferredQuery = useDeferredValue(query);
+  const deferredSort = useDeferredValue(sort);
   const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<GalleryJson | null>(null);
-  const [sharing, setSharing] = useState<GalleryJson | null>(null);
-  const [deleting, setDeleting] = useState<GalleryJson | null>(null);
-  const [deletePending, setDeletePending] = useState(false);
 
   // The search and sort live in the address, so a reload or a shared link keeps them.
   useEffect(() => {
@@ -74,47 +367,6 @@ export default function GalleriesScreen() {
       { replace: true },
     );
   }
-
-  async function create(input: GalleryInput) {
-    try {
-      await galleriesApi.create(input);
-    } catch (error) {
-      toast({ title: 'Error', description: 'Failed to create gallery. Please try again.', variant: 'destructive' });
-      throw error;
-    }
-    toast({ title: 'Success', description: 'Gallery created successfully!' });
-    await list.reload();
-  }
-
-  async function update(input: GalleryInput) {
-    if (!editing) return;
-    try {
-      await galleriesApi.update(editing.id, input);
-    } catch (error) {
-      toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
-      throw error;
-    }
-    toast({ title: 'Success', description: 'Gallery updated successfully!' });
-    await list.reload();
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeletePending(true);
-    try {
-      await galleriesApi.remove(deleting.id);
-      toast({ title: 'Success', description: 'Gallery deleted successfully!' });
-      setDeleting(null);
-      await list.reload();
-    } catch {
-      toast({ title: 'Error', description: 'Failed to delete gallery. Please try again.', variant: 'destructive' });
-    } finally {
-      setDeletePending(false);
-    }
-  }
-
-  const galleries = list.data ?? [];
-  const firstLoad = list.loading && !list.data;
 
   return (
     <div className="space-y-6">
@@ -149,72 +401,15 @@ export default function GalleriesScreen() {
         </div>
       </div>
 
-      {list.error && !list.data ? (
-        <EmptyState
-          title="Could not load galleries"
-          text={list.error.message}
-          action={<Button onClick={() => list.reload()}>Try again</Button>}
+      <Suspense fallback={<Placeholders />}>
+        <GalleryGrid
+          search={deferredQuery}
+          sort={deferredSort}
+          creating={creating}
+          openCreate={() => setCreating(true)}
+          closeCreate={() => setCreating(false)}
         />
-      ) : firstLoad ? (
-        <div
-          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
-          role="status"
-          aria-busy="true"
-          aria-label="Loading galleries"
-        >
-          {Array.from({ length: 6 }, (_, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
-            <GalleryCardSkeleton key={i} />
-          ))}
-        </div>
-      ) : galleries.length === 0 ? (
-        query ? (
-          <EmptyState
-            icon={<SearchIcon className="h-10 w-10" />}
-            title="No galleries match your search"
-            text="Try another name, location or tag."
-          />
-        ) : (
-          <EmptyState
-            icon={<GalleryIcon className="h-10 w-10" />}
-            title="No galleries yet"
-            text="Collect location photos into galleries and share them with your projects."
-            action={<Button onClick={() => setCreating(true)}>Create Your First Gallery</Button>}
-          />
-        )
-      ) : (
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="gallery-grid">
-          {galleries.map((gallery) => (
-            <GalleryCardView
-              key={gallery.id}
-              gallery={{ ...gallery, coverUrl: gallery.coverImageUrl && `${gallery.coverImageUrl}?variant=grid` }}
-              actions={{
-                onEdit: () => setEditing(gallery),
-                onShare: () => setSharing(gallery),
-                onDelete: () => setDeleting(gallery),
-              }}
-            />
-          ))}
-        </div>
-      )}
-
-      <GalleryFormDialog open={creating} onClose={() => setCreating(false)} mode="create" onSubmit={create} />
-      <GalleryFormDialog
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        mode="edit"
-        initial={editing ? formOf(editing) : undefined}
-        onSubmit={update}
-      />
-      <ShareGalleryDialog gallery={sharing} onClose={() => setSharing(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        onClose={() => !deletePending && setDeleting(null)}
-        onConfirm={confirmDelete}
-        title="Delete Gallery"
-        message="Are you sure you want to delete this gallery? This action cannot be undone."
-        pending={deletePending}
-      />
+      </Suspense>
     </div>
   );
 }

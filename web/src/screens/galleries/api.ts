@@ -1,5 +1,4 @@
 // The galleries REST calls of SPEC.md section 7 (plus edit), typed by what the server answers.
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { dataRequest as apiRequest } from '../../lib/http.ts';
 import type { Permission } from './options.ts';
 
@@ -61,26 +60,7 @@ export interface GalleryItemJson {
 const gallery = (id: string) => `/api/galleries/${encodeURIComponent(id)}`;
 
 export const galleriesApi = {
-  list: (search: string, sort: string) => {
-    const params = new URLSearchParams();
-    if (search.trim()) params.set('search', search.trim());
-    if (sort && sort !== 'recent') params.set('sort', sort);
-    const query = params.toString();
-    return apiRequest<GalleryJson[]>('GET', `/api/galleries${query ? `?${query}` : ''}`);
-  },
-  get: (id: string) => apiRequest<GalleryJson>('GET', gallery(id)),
-  create: (input: object) => apiRequest<GalleryJson>('POST', '/api/galleries', input),
   update: (id: string, input: object) => apiRequest<GalleryJson>('PATCH', gallery(id), input),
-  remove: (id: string) => apiRequest('DELETE', gallery(id)),
-  items: (id: string, after: string | null, limit = 200) => {
-    const params = new URLSearchParams({ limit: String(limit) });
-    if (after) params.set('after', after);
-    return apiRequest<GalleryItemJson[]>('GET', `${gallery(id)}/items?${params}`);
-  },
-  addFiles: (id: string, fileIds: string[]) =>
-    apiRequest<GalleryItemJson[]>('POST', `${gallery(id)}/items`, { fileIds }),
-  removeFile: (id: string, fileId: string) =>
-    apiRequest('DELETE', `${gallery(id)}/items/${encodeURIComponent(fileId)}`),
   shares: (id: string) => apiRequest<ShareJson[]>('GET', `${gallery(id)}/shares`),
   share: (id: string, projectId: string, permission: Permission) =>
     apiRequest<ShareJson>('POST', `${gallery(id)}/share`, { projectId, permission }),
@@ -89,31 +69,3 @@ export const galleriesApi = {
   createProject: (input: { name: string; description: string | null; type: string }) =>
     apiRequest<ProjectJson>('POST', '/api/projects', input),
 };
-
-/**
- * Loads once per key and on reload(); answers of an older key never overwrite a newer one (a fast
- * typist's searches can come back out of order).
- */
-export function useResource<T>(key: string | null, load: () => Promise<T>) {
-  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: key !== null });
-  const generation = useRef(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-
-  const run = useCallback(async () => {
-    const mine = ++generation.current;
-    setState((s) => ({ ...s, loading: true }));
-    try {
-      const data = await loadRef.current();
-      if (mine === generation.current) setState({ data, loading: false });
-    } catch (error) {
-      if (mine === generation.current) setState((s) => ({ ...s, error: error as Error, loading: false }));
-    }
-  }, []);
-
-  useEffect(() => {
-    if (key !== null) void run();
-  }, [key, run]);
-
-  return { ...state, reload: run };
-}

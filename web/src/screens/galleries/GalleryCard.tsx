@@ -1,0 +1,70 @@
+import { graphql, useFragment } from 'react-relay';
+import { rawIdOf } from '../../lib/globalId.ts';
+import type { GalleryCard_gallery$data, GalleryCard_gallery$key } from './__generated__/GalleryCard_gallery.graphql';
+import { GalleryCardView } from './GalleryCardView.tsx';
+import type { GalleryForm } from './options.ts';
+
+export type GalleryCardData = GalleryCard_gallery$data;
+
+export function formOf(gallery: GalleryCardData): Partial<GalleryForm> {
+  return {
+    name: gallery.name,
+    description: gallery.description ?? '',
+    tags: gallery.tags.join(', '),
+    projectName: gallery.projectName ?? '',
+    movieTvShow: gallery.movieTvShow ?? '',
+    location: gallery.location ?? '',
+    propertyType: gallery.propertyType ?? '',
+    style: gallery.style ?? '',
+    status: gallery.status,
+    isPublic: gallery.isPublic,
+  };
+}
+
+/** A gallery card: cover thumbnail, name, badge, up to 3 tags, photo count and its menu. */
+export function GalleryCard({
+  gallery: key,
+  onEdit,
+  onShare,
+  onDelete,
+}: {
+  gallery: GalleryCard_gallery$key;
+  onEdit: (gallery: GalleryCardData) => void;
+  onShare: (gallery: GalleryCardData) => void;
+  onDelete: (gallery: GalleryCardData) => void;
+}) {
+  const gallery = useFragment(
+    graphql`
+      fragment GalleryCard_gallery on Gallery {
+        id
+        name
+        description
+        tags
+        projectName
+        movieTvShow
+        location
+        propertyType
+        style
+        status
+        isPublic
+        photoCount
+        coverImageUrl
+        viewerAccess
+        createdAt
+      }
+    `,
+    key,
+  );
+  return (
+    <GalleryCardView
+      gallery={{
+        ...gallery,
+        // Addresses carry the plain id: /galleries/<uuid>.
+        id: rawIdOf(gallery.id),
+        createdAt: String(gallery.createdAt),
+        coverUrl: gallery.coverImageUrl && `${gallery.coverImageUrl}?variant=grid`,
+      }}
+      actions={{ onEdit: () => onEdit(gallery), onShare: () => onShare(gallery), onDelete: () => onDelete(gallery) }}
+    />
+  );
+}
