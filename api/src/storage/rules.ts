@@ -159,6 +159,7 @@ export async function receiveUpload(
   if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
   if (declaredLength !== null && declaredLength > room) throw quotaExceeded(usage, declaredLength);
 
+  // While its bytes arrive the cleanup pass leaves the upload alone, however slow the line.
   deps.receiving.add(upload.id);
   await mkdir(deps.scratchDir, { recursive: true });
   const scratch = path.join(deps.scratchDir, randomUUID());
@@ -166,11 +167,6 @@ export async function receiveUpload(
   const hash = createHash('sha256');
   let received = 0;
   try {
-    // The upload stays ours while its bytes arrive, however slow the line.
-    await deps.db.upload.update({
-      where: { id: upload.id },
-      data: { expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000) },
-    });
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         received += chunk.length;

@@ -1,0 +1,225 @@
+// pnpm bench:upload — upload throughput through the real server (HTTP on loopback, embedded
+// database, local object store) against writing the same bytes straight to disk in the same run,
+// and thumbnail time per photo. Prints the figures and saves them to bench/results/.
+//
+// Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
+// BENCH_PHOTOS (8), BENCH_ROUNDS (3); DATABASE_URL to use PostgreSQL. Figures on a busy machine are
+// noisy: compare ratios from the same run, not figures across runs.
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../api/src/app.ts';
+import { readConfig } from '../api/src/config.ts';
+import { thumbnail } from '../api/src/storage/images.ts';
+
+// Packages resolve from the api workspace, where they are installed.
+const requireApi = createRequire(new URL('../api/package.json', import.meta.url));
+const sharp = requireApi('sharp') as typeof import('sharp');
+const pino = requireApi('pino') as typeof import('pino').default;
+const { serve } = requireApi('@hono/node-server') as typeof import('@hono/node-server');
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const LARGE = n('BENCH_LARGE_MB', 50) * 1024 * 1024;
+const SMALL_COUNT = n('BENCH_SMALL_FILES', 200);
+const SMALL_SIZE = n('BENCH_SMALL_KB', 64) * 1024;
+const PHOTOS = n('BENCH_PHOTOS', 8);
+const ROUNDS = n('BENCH_ROUNDS', 3);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const mbps = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Bytes the type check accepts (a PDF signature), the rest random so nothing compresses. */
+function pdfBytes(size: number) {
+  const bytes = randomBytes(size);
+  bytes.write('%PDF-1.7\n', 0);
+  return bytes;
+}
+
+async function timed<T>(work: () => Promise<T>) {
+  const started = performance.now();
+  const result = await work();
+  return { ms: performance.now() - started, result };
+}
+
+const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-'));
+const rawDir = path.join(dataDir, 'raw');
+await mkdir(rawDir, { recursive: true });
+const config = readConfig({
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  AUTH_SECRET: randomBytes(32).toString('hex'),
+  LOG_LEVEL: 'silent',
+  STORAGE_QUOTA: '1TB',
+  WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+  // Set DATABASE_URL to measure on PostgreSQL instead of the embedded database.
+  DATABASE_URL: process.env.DATABASE_URL,
+});
+const app = await createApp(config, { logger: pino({ level: 'silent' }) });
+const server = serve({ fetch: (req, env) => app.fetch(req, env as never), port: 0, hostname: '127.0.0.1' });
+await new Promise((resolve) => server.once('listening', resolve));
+const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+// Sign up and in as a browser would.
+const cookies = new Map<string, string>();
+const keep = (response: Response) => {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ''] = line.split(';');
+    const eq = pair.indexOf('=');
+    cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+  }
+};
+const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+const who = { name: 'Bench Runner', email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' };
+await fetch(`${origin}/api/auth/signup`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(who),
+});
+const csrf = await fetch(`${origin}/api/auth/csrf`);
+keep(csrf);
+const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+keep(
+  await fetch(`${origin}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie() },
+    body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
+  }),
+);
+
+async function upload(bytes: Uint8Array) {
+  const answer = await fetch(`${origin}/api/objects/upload`, { method: 'POST', headers: { cookie: cookie() } });
+  if (!answer.ok) throw new Error(`upload URL refused: ${answer.status} ${await answer.text()}`);
+  const { uploadURL } = (await answer.json()) as { uploadURL: string };
+  const put = await fetch(uploadURL, { method: 'PUT', headers: { cookie: cookie() }, body: bytes });
+  if (!put.ok) throw new Error(`upload refused: ${put.status} ${await put.text()}`);
+  return (await put.json()) as { checksum: string };
+}
+
+console.log(
+  `Upload benchmark on ${cpus().length} CPU(s), load ${loadavg()[0]?.toFixed(1)}, node ${process.version}, ${config.database.kind} database\n`,
+);
+
+// Warm up (first-request imports, JIT) so the first measured round is not the slowest.
+for (let i = 0; i < 3; i++) await upload(pdfBytes(64 * 1024));
+
+// ── one large file ──
+const large = pdfBytes(LARGE);
+const largeServer: number[] = [];
+const largeDisk: number[] = [];
+for (let i = 0; i < ROUNDS; i++) {
+  largeDisk.push((await timed(() => writeFile(path.join(rawDir, `large-${i}`), large))).ms);
+  largeServer.push((await timed(() => upload(large))).ms);
+}
+
+// ── many small files ──
+const smalls = Array.from({ length: SMALL_COUNT }, () => pdfBytes(SMALL_SIZE));
+const smallDisk = await timed(async () => {
+  for (const [i, bytes] of smalls.entries()) await writeFile(path.join(rawDir, `small-${i}`), bytes);
+});
+const smallServer = await timed(async () => {
+  // Four at a time, as the upload panel sends them.
+  const queue = [...smalls];
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await upload(next);
+    }),
+  );
+});
+
+// ── photos: thumbnails alone, and the whole upload of a photo ──
+const photos = await Promise.all(
+  Array.from({ length: PHOTOS }, (_, i) =>
+    sharp({
+      create: { width: 4000, height: 3000, channels: 3, noise: { type: 'gaussian', mean: 120 + i, sigma: 40 } },
+    })
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  ),
+);
+const photoFiles: string[] = [];
+for (const [i, photo] of photos.entries()) {
+  const file = path.join(rawDir, `photo-${i}.jpg`);
+  await writeFile(file, photo);
+  photoFiles.push(file);
+}
+const thumbs = await timed(async () => {
+  for (const file of photoFiles) {
+    await thumbnail(file, 'grid');
+    await thumbnail(file, 'preview');
+  }
+});
+const photoUploads = await timed(async () => {
+  for (const photo of photos) await upload(photo);
+});
+const photoBytes = photos.reduce((sum, p) => sum + p.length, 0);
+
+const largeServerMs = median(largeServer);
+const largeDiskMs = median(largeDisk);
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, load: loadavg()[0], node: process.version, database: config.database.kind },
+  largeFile: {
+    bytes: LARGE,
+    rounds: ROUNDS,
+    serverMs: round(largeServerMs),
+    diskMs: round(largeDiskMs),
+    serverMBps: round(mbps(LARGE, largeServerMs)),
+    diskMBps: round(mbps(LARGE, largeDiskMs)),
+    ratioServerToDisk: round(mbps(LARGE, largeServerMs) / mbps(LARGE, largeDiskMs), 3),
+  },
+  smallFiles: {
+    count: SMALL_COUNT,
+    bytesEach: SMALL_SIZE,
+    serverMs: round(smallServer.ms),
+    diskMs: round(smallDisk.ms),
+    serverFilesPerSecond: round(SMALL_COUNT / (smallServer.ms / 1000)),
+    diskFilesPerSecond: round(SMALL_COUNT / (smallDisk.ms / 1000)),
+    serverMBps: round(mbps(SMALL_COUNT * SMALL_SIZE, smallServer.ms)),
+    diskMBps: round(mbps(SMALL_COUNT * SMALL_SIZE, smallDisk.ms)),
+    ratioServerToDisk: round(smallDisk.ms / smallServer.ms, 3),
+  },
+  photos: {
+    count: PHOTOS,
+    size: '4000x3000 JPEG',
+    averageBytes: Math.round(photoBytes / PHOTOS),
+    thumbnailMsPerPhoto: round(thumbs.ms / PHOTOS),
+    thumbnailPhotosPerSecond: round(PHOTOS / (thumbs.ms / 1000)),
+    uploadMsPerPhoto: round(photoUploads.ms / PHOTOS),
+  },
+};
+
+const l = results.largeFile;
+const s = results.smallFiles;
+const p = results.photos;
+console.log(`One ${LARGE / 1024 / 1024} MB file (median of ${ROUNDS}):`);
+console.log(
+  `  server ${l.serverMBps} MB/s (${l.serverMs} ms)   disk ${l.diskMBps} MB/s (${l.diskMs} ms)   ratio ${l.ratioServerToDisk}`,
+);
+console.log(`${SMALL_COUNT} files of ${SMALL_SIZE / 1024} KB:`);
+console.log(
+  `  server ${s.serverFilesPerSecond} files/s, ${s.serverMBps} MB/s (${s.serverMs} ms)   disk ${s.diskFilesPerSecond} files/s (${s.diskMs} ms)   ratio ${s.ratioServerToDisk}`,
+);
+console.log(`${PHOTOS} photos, ${p.size}, ${round(p.averageBytes / 1024 / 1024)} MB each:`);
+console.log(
+  `  thumbnails (grid + preview) ${p.thumbnailMsPerPhoto} ms/photo = ${p.thumbnailPhotosPerSecond} photos/s; whole upload ${p.uploadMsPerPhoto} ms/photo`,
+);
+
+const resultsDir = path.join(here, 'results');
+await mkdir(resultsDir, { recursive: true });
+const out = path.join(resultsDir, `upload-${results.date.replace(/[:.]/g, '-')}.json`);
+await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nSaved ${path.relative(process.cwd(), out)}`);
+
+await new Promise((resolve) => server.close(resolve));
+await app.close();
+await rm(dataDir, { recursive: true, force: true });
