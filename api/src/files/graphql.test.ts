@@ -257,6 +257,51 @@ describe('files over GraphQL', () => {
     expect(gone.data!.node).toBeNull();
   });
 
+  it('moves a file to the top level with an explicit null, and keeps it where it is otherwise', async () => {
+    const folder = await createFolder(owner, 'Move out GQL');
+    const { result } = await createFile(owner, { name: 'mover.jpg', folderId: folder });
+    const id = (result.data!.createFile as unknown as { data: { id: string } }).data.id;
+    const UPDATE = `mutation($id: ID!, $name: String, $folderId: ID) {
+      updateFile(id: $id, name: $name, folderId: $folderId) {
+        __typename ... on MutationUpdateFileSuccess { data { name folder { id } } } ... on Error { message }
+      }
+    }`;
+    const renamed = await graphql<{ updateFile: { data: { name: string; folder: { id: string } | null } } }>(
+      app,
+      owner.cookie,
+      UPDATE,
+      { id, name: 'still-here.jpg' },
+    );
+    expect(renamed.data!.updateFile.data).toEqual({ name: 'still-here.jpg', folder: { id: folder } });
+    const moved = await graphql<{ updateFile: { data: { folder: unknown } } }>(app, owner.cookie, UPDATE, {
+      id,
+      folderId: null,
+    });
+    expect(moved.data!.updateFile.data.folder).toBeNull();
+
+    const theirs = await createFolder(stranger, 'Stranger target GQL');
+    const intoTheirs = await graphql<{ updateFile: { __typename: string; message: string } }>(
+      app,
+      owner.cookie,
+      UPDATE,
+      {
+        id,
+        folderId: theirs,
+      },
+    );
+    expect(intoTheirs.data!.updateFile).toEqual({ __typename: 'BaseError', message: 'Folder not found' });
+    const wrongKind = await graphql<{ updateFile: { __typename: string; message: string } }>(
+      app,
+      owner.cookie,
+      UPDATE,
+      {
+        id: theirs,
+        name: 'x.jpg',
+      },
+    );
+    expect(wrongKind.data!.updateFile).toEqual({ __typename: 'BaseError', message: 'File not found' });
+  });
+
   it('refuses someone else’s upload URL as a typed error', async () => {
     const upload = await finishedUpload(app, owner.id);
     const result = await graphql<{ createFile: { __typename: string; message: string } }>(

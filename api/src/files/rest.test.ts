@@ -411,6 +411,10 @@ describe('search', () => {
     expect(ids.indexOf(tagged.id)).toBeLessThan(ids.indexOf(similar.id));
     expect(ids).toHaveLength(5);
     expect(typeof res.body[0].size).toBe('number');
+    // A misspelling still finds the file by trigram similarity.
+    const typo = await uploadFile(app, searcher, { name: 'Warehouse.jpg' });
+    const misspelt = await send(app, searcher.cookie, 'GET', '/api/files/search?q=warehose');
+    expect(misspelt.body.map((f: { id: string }) => f.id)).toEqual([typo.id]);
     // Wildcards are text, not patterns.
     expect((await send(app, searcher.cookie, 'GET', '/api/files/search?q=%25%25%25')).body).toEqual([]);
   });
