@@ -30,6 +30,7 @@ export interface Transport {
     file: File,
     onProgress: (loaded: number, total: number) => void,
     signal?: AbortSignal,
+    uploadURL?: string,
   ) => Promise<string>;
 }
 
@@ -70,6 +71,7 @@ export async function tusUpload(
   file: File,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
+  uploadURL?: string,
 ): Promise<string> {
   const { Upload } = await import('tus-js-client');
   return new Promise((resolve, reject) => {
@@ -77,7 +79,12 @@ export async function tusUpload(
       endpoint,
       chunkSize: 8 * 1024 * 1024,
       retryDelays: [0, 1000, 3000, 5000],
-      metadata: { filename: file.name, filetype: file.type || 'application/octet-stream' },
+      // The server ties the tus upload to the upload URL it handed out (also in the endpoint's query).
+      metadata: {
+        filename: file.name,
+        filetype: file.type || 'application/octet-stream',
+        ...(uploadURL ? { uploadURL } : {}),
+      },
       onProgress: (loaded, total) => onProgress(loaded, total),
       onError: (error) => reject(error),
       onSuccess: () => resolve(upload.url ?? endpoint),
@@ -124,7 +131,7 @@ export async function uploadFile(
   );
   await step(async () => {
     if (target.tusEndpoint && transport.resumable && file.size > RESUMABLE_THRESHOLD) {
-      await transport.resumable(target.tusEndpoint, file, onProgress, options.signal);
+      await transport.resumable(target.tusEndpoint, file, onProgress, options.signal, target.uploadURL);
     } else {
       await transport.put(target.uploadURL, file, onProgress, options.signal);
     }

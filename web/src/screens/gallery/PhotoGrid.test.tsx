@@ -1,0 +1,69 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Photo } from './photos.ts';
+import { PhotoGrid } from './PhotoGrid.tsx';
+
+// jsdom has no layout: give every element a 1080 × 800 box so the virtualiser has a viewport.
+const restore: (() => void)[] = [];
+beforeAll(() => {
+  const rect = { width: 1080, height: 800, top: 0, left: 0, right: 1080, bottom: 800, x: 0, y: 0, toJSON: () => ({}) };
+  const original = HTMLElement.prototype.getBoundingClientRect;
+  HTMLElement.prototype.getBoundingClientRect = () => rect as DOMRect;
+  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+  const height = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight');
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1080 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 800 });
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 800 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => 1080 });
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+  restore.push(() => {
+    HTMLElement.prototype.getBoundingClientRect = original;
+    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
+    if (height) Object.defineProperty(HTMLElement.prototype, 'offsetHeight', height);
+  });
+});
+afterAll(() => {
+  for (const undo of restore) undo();
+});
+afterEach(cleanup);
+
+const photos: Photo[] = Array.from({ length: 10_000 }, (_, i) => ({
+  id: `f${i}`,
+  name: `photo-${i}.jpg`,
+  mimeType: 'image/jpeg',
+  size: 1000,
+  objectPath: `/objects/uploads/${i}`,
+  tags: [],
+}));
+
+describe('PhotoGrid', () => {
+  it('keeps only the visible rows of 10,000 photos in the page', () => {
+    render(<PhotoGrid photos={photos} hasMore={false} loadingMore={false} onLoadMore={() => {}} onOpen={() => {}} />);
+    const tiles = screen.getAllByTestId('photo-tile');
+    expect(tiles.length).toBeGreaterThan(0);
+    expect(tiles.length).toBeLessThan(120);
+    expect(tiles[0]?.querySelector('img')?.getAttribute('src')).toBe('/objects/uploads/0?variant=grid');
+  });
+
+  it('renders the rows scrolled to and asks for the next page near the end', async () => {
+    const onLoadMore = vi.fn();
+    const onOpen = vi.fn();
+    render(<PhotoGrid photos={photos} hasMore loadingMore={false} onLoadMore={onLoadMore} onOpen={onOpen} />);
+    const grid = screen.getByTestId('photo-grid');
+    expect(onLoadMore).not.toHaveBeenCalled();
+    await act(async () => {
+      grid.scrollTop = grid.scrollHeight || 10_000_000;
+      fireEvent.scroll(grid);
+    });
+    const tiles = screen.getAllByTestId('photo-tile');
+    expect(tiles.length).toBeLessThan(120);
+    expect(screen.getByRole('button', { name: 'Open photo-9999.jpg' })).toBeTruthy();
+    expect(onLoadMore).toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Open photo-9999.jpg' }));
+    expect(onOpen).toHaveBeenCalledWith(9999);
+  });
+});
