@@ -17,6 +17,8 @@ export const distDir = path.join(webDir, 'test-results/e2e-dist');
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The server's import folder (IMPORT_DIR): tests put files there to import them. */
+    importDir: string;
   }
 }
 
@@ -77,6 +79,7 @@ export default async function setup(project: TestProject) {
         ALLOW_SIGNUP: 'true',
         // Due reminders every second, so a notification follows a due task at once.
         DUE_REMINDER_INTERVAL_SECONDS: '1',
+        IMPORT_DIR: path.join(dataDir, 'import'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -90,6 +93,7 @@ export default async function setup(project: TestProject) {
   const baseURL = `http://127.0.0.1:${port}`;
   await waitForHealth(baseURL, server, () => log);
   project.provide('baseURL', baseURL);
+  project.provide('importDir', path.join(dataDir, 'import'));
 
   return async () => {
     if (server.exitCode === null) {

@@ -16,7 +16,6 @@ import {
   importJob,
   importSources,
   needsConnection,
-  type SourceId,
   startImport,
 } from './api.ts';
 

@@ -67,11 +67,7 @@ export function needsConnection(error: unknown) {
  */
 export function connectInPopup(source: SourceId): Promise<boolean> {
   return new Promise((resolve) => {
-    const popup = window.open(
-      `/api/imports/${source}/connect`,
-      `scoutbase-connect-${source}`,
-      'width=520,height=680',
-    );
+    const popup = window.open(`/api/imports/${source}/connect`, `scoutbase-connect-${source}`, 'width=520,height=680');
     if (!popup) {
       resolve(false);
       return;

@@ -1,12 +1,13 @@
 import { type FormEvent, Suspense, useCallback, useEffect, useState } from 'react';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
+import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { rawIdOf } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
-import { PlusIcon, SearchIcon, UploadIcon } from '../../ui/icons.tsx';
+import { HardDriveIcon, PlusIcon, SearchIcon, UploadIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { SelectField } from '../galleries/fields.tsx';
@@ -350,6 +351,7 @@ export default function FilesScreen() {
   const [layout, setLayout] = useState<'list' | 'grid'>('list');
   const [refreshKey, setRefreshKey] = useState(0);
   const [newFolderOpen, setNewFolderOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
   const showUpload = params.get('upload') === 'true';
 
   // The header search navigates here with ?search=; follow it when it changes.
@@ -393,6 +395,10 @@ export default function FilesScreen() {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Organize and manage your files and folders</p>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setImportOpen(true)}>
+            <HardDriveIcon className="h-4 w-4" />
+            Import
+          </Button>
           <Button variant="outline" onClick={() => setNewFolderOpen(true)}>
             <PlusIcon className="h-4 w-4" />
             New Folder
@@ -406,6 +412,13 @@ export default function FilesScreen() {
           </Button>
         </div>
       </div>
+
+      <ImportDialog
+        open={importOpen}
+        onClose={() => setImportOpen(false)}
+        folderId={folderId ? rawIdOf(folderId) : null}
+        onImported={(job) => job.imported > 0 && setRefreshKey((k) => k + 1)}
+      />
 
       {showUpload && (
         <UploadZone
