@@ -72,10 +72,14 @@ export function storageRoutes(deps: StorageDeps) {
       'Accept-Ranges': 'bytes',
       'Content-Type': mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType,
       'Content-Disposition': contentDisposition(mimeType, name ?? upload.id, variant),
-      // Served files never run as a page of ours.
-      'Content-Security-Policy':
-        "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
     });
+    // Served files never run as a page of ours (browsers' own PDF viewer cannot run sandboxed).
+    if (mimeType !== 'application/pdf') {
+      headers.set(
+        'Content-Security-Policy',
+        "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+      );
+    }
     if (matchesEtag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
 
     const ifRange = c.req.header('if-range');

@@ -116,6 +116,44 @@ describe('GET /objects/uploads/:id', () => {
     }
   });
 
+  it('serves a file in a gallery shared read-only with a project to its members, and stops when revoked', async () => {
+    const db = app.database.prisma;
+    const member = await signedInUser(app);
+    const result = await uploaded(app, owner, 'shared scout notes\n');
+    const file = await fileRecord(app, owner, result.uploadURL, { name: 'notes.txt' });
+    const project = await db.project.create({
+      data: {
+        name: 'Harbour shoot',
+        type: 'movie',
+        ownerId: owner.id,
+        members: {
+          create: [
+            { userId: owner.id, role: 'owner' },
+            { userId: member.id, role: 'member' },
+          ],
+        },
+      },
+    });
+    const gallery = await db.gallery.create({ data: { ownerId: owner.id, name: 'Docks' } });
+    await db.galleryItem.create({ data: { galleryId: gallery.id, fileId: file.id, position: 0, addedById: owner.id } });
+    expect((await get(result.objectPath, member)).status).toBe(404);
+    const share = await db.galleryShare.create({
+      data: {
+        galleryId: gallery.id,
+        projectId: project.id,
+        permission: 'read',
+        status: 'active',
+        sharedById: owner.id,
+      },
+    });
+    const response = await get(result.objectPath, member);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('shared scout notes\n');
+    expect((await get(result.objectPath, stranger)).status).toBe(404);
+    await db.galleryShare.delete({ where: { id: share.id } });
+    expect((await get(result.objectPath, member)).status).toBe(404);
+  });
+
   it('serves a public file to anyone signed in', async () => {
     const result = await uploaded(app, owner, 'public call sheet\n');
     await fileRecord(app, owner, result.uploadURL, { name: 'call-sheet.txt', isPublic: true });

@@ -83,6 +83,17 @@ describe('tus resumable uploads', () => {
     const id = new URL(uploadURL).pathname.split('/').pop();
     expect(location).toBe(`/api/objects/tus/${id}`);
 
+    const events: { status: string; received: number }[] = [];
+    const iterator = app.services.events.subscribe('upload:progress', owner.id)[Symbol.asyncIterator]();
+    const collecting = (async () => {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) break;
+        events.push(next.value);
+        if (next.value.status === 'uploaded') break;
+      }
+    })();
+
     const firstPart = bytes.subarray(0, 1024 * 1024 + 5);
     const cut = await patch(owner, location, 0, cutOffAfter(firstPart)).catch(() => null);
     expect(cut === null || cut.status >= 400).toBe(true);
@@ -99,6 +110,9 @@ describe('tus resumable uploads', () => {
     expect(rest.status).toBe(200);
     const result = (await rest.json()) as { checksum: string; size: number; mimeType: string };
     expect(result).toMatchObject({ checksum: sha256(bytes), size: bytes.length, mimeType: 'application/pdf' });
+    await collecting;
+    await iterator.return?.();
+    expect(events.at(-1)).toMatchObject({ status: 'uploaded', received: bytes.length });
 
     const filed = await app.request('/api/files', {
       method: 'POST',

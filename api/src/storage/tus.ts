@@ -129,10 +129,12 @@ export function createTusServer(deps: StorageDeps) {
       }
     },
   });
-  server.on(EVENTS.POST_RECEIVE, (req, upload) => {
-    const viewer = viewers.get(req as unknown as Request);
-    if (!viewer) return;
-    deps.events.publish('upload:progress', viewer.id, {
+  // Whose upload a PATCH is feeding (the progress event carries only the upload).
+  const uploaders = new Map<string, string>();
+  server.on(EVENTS.POST_RECEIVE, (_req, upload) => {
+    const userId = uploaders.get(upload.id);
+    if (!userId) return;
+    deps.events.publish('upload:progress', userId, {
       uploadId: upload.id,
       received: upload.offset,
       total: upload.size ?? 0,
@@ -151,7 +153,13 @@ export function createTusServer(deps: StorageDeps) {
     if (c.req.method === 'GET') return c.json({ message: 'Resumable uploads take HEAD, PATCH and DELETE here.' }, 405);
     const request = c.req.raw;
     viewers.set(request, viewer);
-    const response = await server.handleWeb(request);
+    if (id !== undefined && request.method === 'PATCH') uploaders.set(id, viewer.id);
+    let response: Response;
+    try {
+      response = await server.handleWeb(request);
+    } finally {
+      if (id !== undefined) uploaders.delete(id);
+    }
     if (response.status < 400 || request.method === 'HEAD') return response;
     // Refusals explain themselves the way every other endpoint does: {message}.
     const message = (await response.text()).trim() || response.statusText;
