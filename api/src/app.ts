@@ -23,6 +23,8 @@ import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 import { startDueReminders } from './tasks/rules.ts';
 import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder } from './imports/rules.ts';
+import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
+import { rateLimits } from './http/ratelimits.ts';
 
 export interface App {
   services: Services;
@@ -111,6 +113,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     );
   });
 
+  // Shared through Redis when there is one, so a budget holds across every instance.
+  const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, logger) : memoryRateLimiter();
+  if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter));
+
   app.onError((error, c) => {
     if (error instanceof DomainError) {
       if (error instanceof TooManyRequestsError) c.header('Retry-After', String(error.retryAfterSeconds));
@@ -180,6 +186,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await storage.close();
       await stopDueReminders();
       await events.close();
+      await limiter.close();
       await database.close();
     },
   };

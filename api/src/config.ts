@@ -73,6 +73,9 @@ const env = z.object({
       .regex(/^rediss?:\/\/[^/\s]+/, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379')
       .optional(),
   ),
+  // `false` turns the rate limits off (a private instance behind its own gateway). Off by default
+  // only under NODE_ENV=test, where one address signs up hundreds of people.
+  RATE_LIMITS: bool.optional(),
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url({ message: 'must be a URL' }).optional()),
   ANTHROPIC_MODEL: z.string().trim().min(1).default('claude-sonnet-4-5'),
@@ -117,6 +120,8 @@ export interface Config {
     /** Milliseconds between due-reminder passes; 0 means none run. */
     dueReminderIntervalMs: number;
   };
+  /** Budgets per address and per user; counted in Redis when REDIS_URL is set. */
+  rateLimits: RateLimits | undefined;
   /** Live updates go through Redis when set, so several instances share them; in-process otherwise. */
   redisUrl: string | undefined;
   ai: {
@@ -160,6 +165,29 @@ export interface Config {
     scryptCost: number;
   };
 }
+
+export interface Budget {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimits {
+  /** Password sign-in attempts (per address; per user = per e-mail address tried). */
+  signIn: { perAddress: Budget; perUser: Budget };
+  signUp: { perAddress: Budget };
+  /** POST /api/objects/upload. */
+  uploadUrls: { perAddress: Budget; perUser: Budget };
+  /** /api/ai/*. */
+  ai: { perAddress: Budget; perUser: Budget };
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  signIn: { perAddress: { limit: 30, windowSeconds: 900 }, perUser: { limit: 10, windowSeconds: 900 } },
+  signUp: { perAddress: { limit: 10, windowSeconds: 3600 } },
+  // A shoot's card can hold hundreds of photos, each needing its own upload URL.
+  uploadUrls: { perAddress: { limit: 3000, windowSeconds: 600 }, perUser: { limit: 1500, windowSeconds: 600 } },
+  ai: { perAddress: { limit: 60, windowSeconds: 60 }, perUser: { limit: 20, windowSeconds: 60 } },
+};
 
 export interface OAuthSourceConfig {
   clientId: string;
@@ -232,6 +260,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     tasks: { dueReminderIntervalMs: Math.round(e.DUE_REMINDER_INTERVAL_SECONDS * 1000) },
     redisUrl: e.REDIS_URL,
+    rateLimits: (e.RATE_LIMITS ?? e.NODE_ENV !== 'test') ? structuredClone(DEFAULT_RATE_LIMITS) : undefined,
     ai: {
       anthropicApiKey: e.ANTHROPIC_API_KEY,
       anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
