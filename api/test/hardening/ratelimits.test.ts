@@ -35,7 +35,10 @@ function signUp(app: TestApp, from: string) {
 
 async function signInAttempt(app: TestApp, from: string, email: string, password = 'wrong password here') {
   const csrf = await app.request('/api/auth/csrf', { headers: { 'x-forwarded-for': from } });
-  const cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   return app.request('/api/auth/callback/credentials', {
     method: 'POST',
@@ -81,11 +84,12 @@ describe('in memory (one instance)', () => {
 
     const from = address();
     for (let i = 0; i < 4; i++) {
-      expect((await signInAttempt(app, from, `${i}-${randomBytes(4).toString('hex')}@example.com`)).status).not.toBe(429);
+      expect((await signInAttempt(app, from, `${i}-${randomBytes(4).toString('hex')}@example.com`)).status).not.toBe(
+        429,
+      );
     }
     await expectRefused(await signInAttempt(app, from, `x-${randomBytes(4).toString('hex')}@example.com`));
   });
-
 });
 
 describe('in memory, for signed-in users', () => {
