@@ -101,11 +101,16 @@ function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <div className="flex h-14 items-center gap-3 px-3 sm:px-4">
-        <Link to="/" className="flex items-center gap-2" aria-label="Scoutbase home">
-          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 font-bold text-white">
+        <Link to="/" className="flex items-center gap-2">
+          <span
+            aria-hidden="true"
+            className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 font-bold text-white"
+          >
             S
           </span>
-          <span className="hidden text-base font-semibold text-slate-900 sm:inline dark:text-slate-100">Scoutbase</span>
+          <span className="sr-only text-base font-semibold text-slate-900 sm:not-sr-only dark:text-slate-100">
+            Scoutbase
+          </span>
         </Link>
         <Link
           to="/"
@@ -122,7 +127,7 @@ function Header() {
           className="flex items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
         >
           <Avatar user={user} />
-          <span className="hidden max-w-40 truncate text-sm font-medium text-slate-800 sm:inline dark:text-slate-200">
+          <span className="sr-only max-w-40 truncate text-sm font-medium text-slate-800 sm:not-sr-only dark:text-slate-200">
             {[user.firstName, user.lastName].filter(Boolean).join(' ') || user.displayName || user.email}
           </span>
         </Link>
