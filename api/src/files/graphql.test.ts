@@ -188,6 +188,27 @@ describe('files over GraphQL', () => {
     );
     expect(bySize.data!.files.edges.map((e) => e.node.name)).toEqual(['big.jpg', 'warehouse.jpg']);
 
+    // Pages follow the sort order: the cursor continues after the last file of the page.
+    await createFile(owner, { name: 'mid.jpg', folderId: folder }, 6000);
+    const names: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const result: {
+        data?: { files: { edges: { cursor: string; node: { name: string } }[]; pageInfo: { hasNextPage: boolean } } };
+      } = await graphql(
+        app,
+        owner.cookie,
+        `query($f: ID, $after: String) { files(folderId: $f, sort: SIZE, first: 1, after: $after) {
+            edges { cursor node { name } } pageInfo { hasNextPage } } }`,
+        { f: folder, after },
+      );
+      const edges = result.data!.files.edges;
+      names.push(...edges.map((e) => e.node.name));
+      if (!result.data!.files.pageInfo.hasNextPage) break;
+      after = edges.at(-1)!.cursor;
+    }
+    expect(names).toEqual(['big.jpg', 'warehouse.jpg', 'mid.jpg']);
+
     const found = await graphql<{ searchFiles: { edges: { node: { id: string; name: string } }[] } }>(
       app,
       owner.cookie,
@@ -225,7 +246,7 @@ describe('files over GraphQL', () => {
       owner.cookie,
       `query { recentFiles(first: 1) { edges { node { name } } } }`,
     );
-    expect(recent.data!.recentFiles.edges).toEqual([{ node: { name: 'big.jpg' } }]);
+    expect(recent.data!.recentFiles.edges).toEqual([{ node: { name: 'mid.jpg' } }]);
 
     const updated = await graphql<{ updateFile: { data: { tags: string[]; metadata: Record<string, unknown> } } }>(
       app,
