@@ -373,6 +373,9 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
     const already = new Set(present.map((p) => p.fileId));
     const toAdd = ids.filter((id) => !already.has(id));
     if (toAdd.length === 0) return { items: [], notification: null };
+    // Touching the gallery row first locks it: concurrent adds to one gallery take turns, so they
+    // cannot both start numbering after the same last position.
+    await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
     const last = await tx.galleryItem.findFirst({
       where: { galleryId },
       orderBy: [{ position: 'desc' }],
@@ -383,7 +386,6 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
       data: toAdd.map((fileId, i) => ({ galleryId, fileId, position: start + i, addedById: ctx.viewer.id })),
       skipDuplicates: true,
     });
-    await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
     const names = new Map(files.map((f) => [f.id, f.name]));
     await recordActivity(tx, {
       userId: ctx.viewer.id,
@@ -443,6 +445,8 @@ export async function moveGalleryItem(
 ) {
   return ctx.db.$transaction(async (tx) => {
     await galleryFor(ctx, galleryId, 'write', tx);
+    // Locks the gallery row so two moves (or a move and an add) do not renumber at the same time.
+    await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
     const find = (id: string) =>
       isUuid(id) ? tx.galleryItem.findUnique({ where: { galleryId_fileId: { galleryId, fileId: id } } }) : null;
     const item = await find(fileId);
