@@ -10,7 +10,15 @@ interface SharpImage {
   withExif(exif: Record<string, Record<string, string>>): SharpImage;
   toBuffer(): Promise<Buffer>;
 }
-type Sharp = (input: { create: { width: number; height: number; channels: 3; background: string } }) => SharpImage;
+type Sharp = (input: {
+  create: {
+    width: number;
+    height: number;
+    channels: 3;
+    background?: string;
+    noise?: { type: 'gaussian'; mean: number; sigma: number };
+  };
+}) => SharpImage;
 const sharp = createRequire(apiPackage)('sharp') as Sharp;
 
 function toDms(value: number) {
@@ -27,13 +35,19 @@ export async function makePhoto({
   height = 600,
   colour = '#4f46e5',
   gps,
+  noisy = false,
 }: {
   width?: number;
   height?: number;
   colour?: string;
   gps?: { latitude: number; longitude: number };
+  noisy?: boolean;
 } = {}): Promise<Buffer> {
-  const image = sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 80 });
+  // Noise does not compress: a noisy photo is large enough to go over the resumable path.
+  const create = noisy
+    ? { width, height, channels: 3 as const, noise: { type: 'gaussian' as const, mean: 128, sigma: 60 } }
+    : { width, height, channels: 3 as const, background: colour };
+  const image = sharp({ create }).jpeg({ quality: 90 });
   if (!gps) return image.toBuffer();
   return image
     .withExif({
