@@ -91,4 +91,26 @@ describe('import dialog', () => {
     await screenshot(page, 'import-done-files');
     await context.close();
   });
+
+  it('imports media into a gallery from the gallery screen', async () => {
+    await fillImportFolder();
+    const { context, page } = await signedInPage(browser, { path: '/galleries' });
+    const created = await context.request.post('/api/galleries', { data: { name: 'Dockside' } });
+    const gallery = (await created.json()) as { id: string };
+    await page.goto(`/galleries/${gallery.id}`);
+    await page.getByRole('heading', { name: 'Dockside' }).waitFor();
+    await page.getByText('0 photos').first().waitFor();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: /Server folder/ }).click();
+    const list = dialog.getByRole('list', { name: 'Files to import' });
+    await list.getByText('warehouse-exterior.png').waitFor();
+    await list.getByRole('checkbox').check();
+    await dialog.getByRole('button', { name: 'Import (1)' }).click();
+    await page.getByText('Media imported', { exact: true }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('1 photo', { exact: true }).first().waitFor();
+    await screenshot(page, 'import-done-gallery');
+    await context.close();
+  });
 });

@@ -2,11 +2,12 @@ import { Suspense, useCallback, useDeferredValue, useEffect, useState, useTransi
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { rawIdOf } from '../../lib/globalId.ts';
+import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { inputClass } from '../../ui/Field.tsx';
-import { GalleryIcon, PlusIcon, SearchIcon } from '../../ui/icons.tsx';
+import { GalleryIcon, HardDriveIcon, PlusIcon, SearchIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_query.graphql';
 import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
@@ -342,6 +343,7 @@ export default function GalleriesScreen() {
   const deferredQuery = useDeferredValue(query);
   const deferredSort = useDeferredValue(sort);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   // The search and sort live in the address, so a reload or a shared link keeps them.
   useEffect(() => {
@@ -375,11 +377,18 @@ export default function GalleriesScreen() {
           <h1 className="text-2xl font-bold text-slate-900 dark:text-slate-100">Photo Galleries</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Create and manage your photo collections</p>
         </div>
-        <Button onClick={() => setCreating(true)}>
-          <PlusIcon className="h-4 w-4" />
-          New Gallery
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setImporting(true)}>
+            <HardDriveIcon className="h-4 w-4" />
+            Import Media
+          </Button>
+          <Button onClick={() => setCreating(true)}>
+            <PlusIcon className="h-4 w-4" />
+            New Gallery
+          </Button>
+        </div>
       </div>
+      <ImportDialog open={importing} onClose={() => setImporting(false)} kind="media" />
 
       <div className="flex flex-col gap-3 sm:flex-row">
         <div className="relative flex-1">

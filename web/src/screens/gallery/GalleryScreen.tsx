@@ -3,13 +3,14 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { useDropzone } from 'react-dropzone';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { Link, useParams } from 'react-router-dom';
+import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
 import { ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
 import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { GalleryIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
+import { GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
@@ -98,6 +99,7 @@ function GalleryView({
   const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey, refreshKey);
   const lightbox = useLightbox();
   const [pickerOpen, setPickerOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [editing, setEditing] = useState(false);
   const [notes, setNotes] = useState(gallery.notes ?? '');
@@ -284,6 +286,10 @@ function GalleryView({
                   <UploadIcon className="h-4 w-4" />
                   Upload Photos
                 </Button>
+                <Button variant="outline" onClick={() => setImportOpen(true)}>
+                  <HardDriveIcon className="h-4 w-4" />
+                  Import
+                </Button>
                 <Button variant="outline" onClick={() => setEditing(true)}>
                   Edit Gallery
                 </Button>
@@ -382,6 +388,13 @@ function GalleryView({
             </button>
           ) : null
         }
+      />
+      <ImportDialog
+        open={importOpen}
+        onClose={() => setImportOpen(false)}
+        galleryId={rawIdOf(gallery.id)}
+        kind="media"
+        onImported={(job) => job.imported > 0 && setRefreshKey((k) => k + 1)}
       />
       <FilePickerDialog open={pickerOpen} onClose={() => setPickerOpen(false)} onAdd={addFiles} exclude={inGallery} />
       <ShareGalleryDialog
