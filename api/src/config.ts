@@ -78,7 +78,7 @@ const env = z.object({
   RATE_LIMITS: bool.optional(),
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.pipe(z.url({ message: 'must be a URL' }).optional()),
-  ANTHROPIC_MODEL: z.string().trim().min(1).default('claude-sonnet-4-5'),
+  ANTHROPIC_MODEL: z.string().trim().min(1).default('claude-sonnet-4-6'),
   AI_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
   // The spec's limit is 50 MB per file; 10 GB per user unless configured.
   MAX_UPLOAD_SIZE: byteSize('MAX_UPLOAD_SIZE').default(50 * 1024 ** 2),

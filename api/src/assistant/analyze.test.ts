@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeAnthropic } from '../../test/fake-anthropic.ts';
 import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
 import { fileRecord, uploaded } from '../storage/testing.ts';
@@ -59,7 +59,17 @@ describe('image tags without an API key (facts from the photo)', () => {
         },
       },
     });
+    const progress = app.services.events.subscribe('upload:progress', alice.id);
+    const statuses: string[] = [];
+    const heard = (async () => {
+      for await (const p of progress) {
+        statuses.push(p.status);
+        if (p.status !== 'analyzing') break;
+      }
+    })();
     const { status, body } = await analyze(app, alice, { fileId: file.id, fileUrl: file.objectPath });
+    await heard;
+    expect(statuses).toEqual(['analyzing', 'analyzed']);
     expect(status).toBe(200);
     expect(body.tags).toEqual(['landscape', 'blue', 'evening', 'canon eos r5', 'geotagged']);
     expect(body.description).toBe(
@@ -110,7 +120,7 @@ describe('image tags with Claude (a local fake of the Messages API)', () => {
   let alice: User;
   beforeAll(async () => {
     fake = await fakeAnthropic();
-    app = await testApp({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url, AI_TIMEOUT_SECONDS: '0.3' });
+    app = await testApp({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url, AI_TIMEOUT_SECONDS: '10' });
     alice = await signedInUser(app);
   });
   afterAll(async () => {
@@ -155,6 +165,12 @@ describe('image tags with Claude (a local fake of the Messages API)', () => {
   ] as const)('reports %s as a 502 and leaves the file untouched', async (_name, step) => {
     const file = await photo(app, alice, { r: 10, g: 120, b: 40 });
     fake.script([], step);
+    // A short timeout only where the fake hangs: on a loaded machine a normal answer may take a while.
+    const ai = app.services.config.ai;
+    if ('hangMs' in step) app.services.config.ai = { ...ai, timeoutMs: 300 };
+    onTestFinished(() => {
+      app.services.config.ai = ai;
+    });
     const { status, body } = await analyze(app, alice, { fileId: file.id });
     expect(status).toBe(502);
     expect(body.message).toBe('Image analysis failed. The file was kept without new tags.');

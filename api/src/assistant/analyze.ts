@@ -274,6 +274,14 @@ export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input:
   if (!file) throw new NotFoundError('File');
   if (!file.mimeType.startsWith('image/')) throw new NotAnalysableError('Only images can be analysed.');
 
+  // The upload's progress stream tells the browser the photo is being analysed (the spec's 90 %).
+  const uploadId = uploadIdFrom(file.objectPath);
+  const progress = (status: 'analyzing' | 'analyzed' | 'analysis_failed') => {
+    if (!uploadId) return;
+    const size = Number(file.size);
+    ctx.events.publish('upload:progress', ctx.viewer.id, { uploadId, received: size, total: size, status });
+  };
+  progress('analyzing');
   let analysis: ImageAnalysis;
   try {
     const preview = await previewOf(deps, ctx, file);
@@ -282,6 +290,7 @@ export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input:
       : await analyseOffline(file, preview);
   } catch (error) {
     ctx.logger?.error({ err: error, fileId: file.id, userId: ctx.viewer.id }, 'image analysis failed');
+    progress('analysis_failed');
     if (error instanceof DomainError) throw error;
     throw new AnalysisFailedError();
   }
@@ -291,6 +300,7 @@ export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input:
     tags: [...file.tags, ...analysis.tags],
     metadata: { aiAnalysis: analysis, autoTagged: true },
   });
+  progress('analyzed');
   return {
     fileId: updated.id,
     tags: analysis.tags,

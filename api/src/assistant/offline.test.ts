@@ -175,6 +175,26 @@ describe('the offline assistant (no API key)', () => {
     expect(weather.body.message).toContain('Create a task');
   });
 
+  it('does the four quick actions the assistant panel sends', async () => {
+    const search = await chat(alice, { message: 'Search my files for location photos', context });
+    expect(search.body.action).toEqual({ function: 'searchFiles', arguments: { query: 'location photos' } });
+
+    const task = await chat(alice, { message: 'Create a task to review the location photos tomorrow', context });
+    expect(task.body.action?.function).toBe('createTask');
+    expect(task.body.actionResult).toMatchObject({ title: 'Review the location photos', priority: 'medium' });
+
+    const event = await chat(alice, { message: 'Schedule a location scout for next week', context });
+    expect(event.body.action?.function).toBe('createTask');
+    expect(event.body.actionResult?.title).toBe('Location scout');
+    const due = new Date(String(event.body.actionResult?.dueDate)).getTime();
+    expect(due).toBeGreaterThan(Date.now() + 2 * 86400_000);
+    expect(due).toBeLessThan(Date.now() + 14 * 86400_000);
+
+    const upload = await chat(alice, { message: 'How do I upload and tag my photos?', context });
+    expect(upload.body.action).toBeNull();
+    expect(upload.body.message).toContain('/files?upload=true');
+  });
+
   it('asks for the missing part of a quick action instead of guessing', async () => {
     const task = await chat(alice, { message: 'Create a new task', context });
     expect(task.body.action).toBeNull();

@@ -97,6 +97,37 @@ describe('subscriptions across two instances on one Redis', () => {
     await bobClient.dispose();
   });
 
+  it('streams assistant replies to the sender over graphql-ws, across instances', async () => {
+    const alice = await signedInUser(a);
+    const client = wsClient(serverB.ws, { cookie: alice.cookie });
+    const sub = collect<{ assistantReply: { conversationId: string; delta: string; done: boolean; streamId: string } }>(
+      client,
+      'subscription { assistantReply(streamId: "s-9") { conversationId delta done streamId } }',
+    );
+    let conversation = '';
+    await until(
+      () => sub.results.some((r) => r.data?.assistantReply.done),
+      async () => {
+        const response = await a.request('/api/ai/chat', {
+          method: 'POST',
+          cookie: alice.cookie,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'How do I upload photos?', streamId: 's-9' }),
+        });
+        conversation = ((await response.json()) as { conversation: { id: string } }).conversation.id;
+      },
+    );
+    const mine = sub.results.map((r) => r.data?.assistantReply);
+    expect(mine.at(-1)).toEqual({
+      conversationId: encodeGlobalID('AssistantConversation', conversation),
+      delta: '',
+      done: true,
+      streamId: 's-9',
+    });
+    expect(mine.at(-2)?.delta).toContain('/files?upload=true');
+    await client.dispose();
+  });
+
   it('admits a connection by the token of /api/auth/firebase-token', async () => {
     const alice = await signedInUser(a);
     const { token } = (await (await a.request('/api/auth/firebase-token', { cookie: alice.cookie })).json()) as {

@@ -21,7 +21,8 @@ export type Channels = {
       uploadId: string;
       received: number;
       total: number;
-      status: 'uploading' | 'processing' | 'uploaded' | 'failed';
+      /** Storage: uploading → processing → uploaded (or failed); then, for photos, the AI tags: analyzing → analyzed (or analysis_failed). */
+      status: 'uploading' | 'processing' | 'uploaded' | 'failed' | 'analyzing' | 'analyzed' | 'analysis_failed';
     },
   ];
   /** One of this user's import jobs moved on (a file was imported or failed, or the job ended). */
