@@ -142,6 +142,19 @@ describe('cleanup pass', () => {
     expect(await app.database.prisma.upload.count({ where: { id: { in: victims.map((v) => v.uploadId) } } })).toBe(0);
   });
 
+  it('removes bytes whose upload row went with a deleted account, after the grace period', async () => {
+    const leaving = await signedInUser(app);
+    const left = await uploaded(app, leaving, await photo('#0a0a0a'));
+    await app.database.prisma.user.delete({ where: { id: leaving.id } });
+    expect(await app.database.prisma.upload.count({ where: { id: left.uploadId } })).toBe(0);
+    await app.storage.cleanup();
+    expect((await objectsOnDisk()).filter((name) => name.startsWith(left.uploadId))).toHaveLength(3);
+    await app.storage.cleanup({ now: new Date(Date.now() + 2 * DAY) });
+    expect((await objectsOnDisk()).filter((name) => name.startsWith(left.uploadId))).toEqual([]);
+    // Everyone else's bytes stay.
+    expect((await objectsOnDisk()).length).toBeGreaterThan(0);
+  });
+
   it('runs on its own timer while the app runs', async () => {
     const other = await testApp({ STORAGE_CLEANUP_INTERVAL: '1' });
     const user = await signedInUser(other);

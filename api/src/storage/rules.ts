@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -349,6 +349,38 @@ export async function runCleanup(
     }
   }
   return report;
+}
+
+/**
+ * Removes files in `dir` named after uploads that no longer exist (their rows went with a deleted
+ * account, or a crash lost track of them), once they are older than `olderThan`.
+ */
+export async function removeOrphanedFiles(db: Db, dir: string, olderThan: Date) {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const byId = new Map<string, string[]>();
+  for (const name of names) {
+    const id = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i.exec(name)?.[1]?.toLowerCase();
+    if (id) byId.set(id, [...(byId.get(id) ?? []), name]);
+  }
+  let removed = 0;
+  const ids = [...byId.keys()];
+  for (let start = 0; start < ids.length; start += 500) {
+    const batch = ids.slice(start, start + 500);
+    const known = new Set(
+      (await db.upload.findMany({ where: { id: { in: batch } }, select: { id: true } })).map((u) => u.id),
+    );
+    for (const id of batch.filter((candidate) => !known.has(candidate))) {
+      for (const name of byId.get(id) ?? []) {
+        const file = path.join(dir, name);
+        const info = await stat(file).catch(() => null);
+        if (info && info.mtime < olderThan) {
+          await rm(file, { force: true, recursive: true });
+          removed += 1;
+        }
+      }
+    }
+  }
+  return removed;
 }
 
 export function tusDirectory(dataDir: string) {

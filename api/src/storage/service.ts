@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from '../context.ts';
 import { storageRoutes } from './rest.ts';
-import { runCleanup, type CleanupReport, type StorageDeps } from './rules.ts';
+import { removeOrphanedFiles, runCleanup, tusDirectory, type CleanupReport, type StorageDeps } from './rules.ts';
 import { LocalObjectStore, type ObjectStore } from './store.ts';
 import { uploadSigningKey } from './tokens.ts';
 import { UploadThingObjectStore } from './uploadthing-store.ts';
@@ -52,6 +52,10 @@ export function createStorage(
       const report = await runCleanup(deps, options);
       const grace = new Date((options.now ?? new Date()).getTime() - services.config.storage.gracePeriodSeconds * 1000);
       await local.sweepTemp(grace);
+      // Bytes whose upload row is gone (an account deleted with its uploads) go after the grace period.
+      report.removed += await removeOrphanedFiles(services.db, tusDirectory(dataDir), grace);
+      if (store === local)
+        report.removed += await removeOrphanedFiles(services.db, path.join(local.root, 'uploads'), grace);
       return report;
     })();
     try {
