@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { call, makeProject } from '../galleries/testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -125,5 +125,51 @@ describe('members', () => {
       200,
     );
     expect((await call(app, member.cookie, 'GET', `/api/projects/${projectId}/members`)).status).toBe(404);
+  });
+});
+
+describe('projects over GraphQL', () => {
+  it('lists projects with members; a stranger reaches neither by node id', async () => {
+    const boss = await signedInUser(app, { name: 'Gina Graph' });
+    const crew = await signedInUser(app);
+    const project = await makeProject(app, boss.cookie, { name: 'Graph Shoot', type: 'tv_show' });
+    await call(app, boss.cookie, 'POST', `/api/projects/${project.id}/members`, { email: crew.email });
+    const LIST = `{ projects(first: 10) { totalCount edges { node { id name type viewerRole memberCount
+      members(first: 10) { totalCount edges { node { id name email role user { id } } } } } } } }`;
+    type List = {
+      projects: {
+        totalCount: number;
+        edges: {
+          node: {
+            id: string;
+            name: string;
+            type: string;
+            viewerRole: string;
+            memberCount: number;
+            members: {
+              totalCount: number;
+              edges: { node: { id: string; name: string; email: string; role: string } }[];
+            };
+          };
+        }[];
+      };
+    };
+    const mine = await graphql<List>(app, crew.cookie, LIST);
+    expect(mine.errors).toBeUndefined();
+    const node = mine.data?.projects.edges[0]?.node;
+    expect(node).toMatchObject({ name: 'Graph Shoot', type: 'tv_show', viewerRole: 'member', memberCount: 2 });
+    expect(node?.members.edges.map((e) => [e.node.name, e.node.role])).toEqual([
+      ['Gina Graph', 'owner'],
+      [expect.any(String), 'member'],
+    ]);
+    const memberId = node?.members.edges[1]?.node.id;
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
+    expect((await graphql(app, crew.cookie, NODE, { id: memberId })).data).toEqual({
+      node: { __typename: 'ProjectMember', id: memberId },
+    });
+    expect((await graphql(app, outsider.cookie, NODE, { id: memberId })).data).toEqual({ node: null });
+    expect((await graphql(app, outsider.cookie, NODE, { id: node?.id })).data).toEqual({ node: null });
+    const theirs = await graphql<List>(app, outsider.cookie, LIST);
+    expect(theirs.data?.projects.edges.map((e) => e.node.name)).not.toContain('Graph Shoot');
   });
 });
