@@ -267,3 +267,92 @@ describe('the server folder turned off', () => {
     }
   });
 });
+
+describe('limits and live progress', () => {
+  it('ends a job that lost its server (no progress for 15 minutes) instead of leaving it running', async () => {
+    const job = await app.database.prisma.importJob.create({
+      data: {
+        userId: owner.id,
+        source: 'local',
+        total: 2,
+        done: 1,
+        items: [],
+        fileIds: [],
+        failed: [{ name: 'a.txt', message: 'File is empty.' }],
+      },
+    });
+    await app.database.prisma
+      .$executeRaw`UPDATE "ImportJob" SET "updatedAt" = now() - interval '16 minutes' WHERE id = ${job.id}::uuid`;
+    const { body } = await call(app, owner.cookie, 'GET', `/api/imports/${job.id}`);
+    expect(body).toMatchObject({ status: 'failed', done: 1, total: 2 });
+    expect(body.failed.at(-1).message).toMatch(/^The import stopped before it finished/);
+    const fresh = await app.database.prisma.importJob.create({
+      data: { userId: owner.id, source: 'local', total: 1, items: [], fileIds: [] },
+    });
+    expect((await call(app, owner.cookie, 'GET', `/api/imports/${fresh.id}`)).body.status).toBe('running');
+  });
+
+  it('applies the upload size limit to imported files, one file at a time', async () => {
+    const small = await testApp({ IMPORT_DIR: importDir, MAX_UPLOAD_SIZE: '100' });
+    try {
+      const user = await signedInUser(small);
+      const started = await call(small, user.cookie, 'POST', '/api/imports', {
+        source: 'local',
+        itemIds: ['scouting/warehouse.jpg', 'call-sheet.txt'],
+      });
+      const job = await finished(small, user.cookie, started.body.id);
+      expect(job).toMatchObject({ status: 'completed', done: 2, imported: 1 });
+      expect(job.failed).toEqual([
+        { name: 'warehouse.jpg', message: 'File is larger than 100 bytes (the limit is 100 Bytes).' },
+      ]);
+      // Nothing of the refused file is held against the person's storage.
+      const usage = await call(small, user.cookie, 'GET', '/api/storage/usage');
+      expect(usage.body.usedBytes).toBe(38);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('streams the progress of the subscriber’s own imports over GraphQL (SSE)', async () => {
+    const live = await app.request('/graphql', {
+      method: 'POST',
+      cookie: owner.cookie,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { importProgress { jobId status total done failed { name } } }' }),
+    });
+    expect(live.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const theirs = await call(app, stranger.cookie, 'POST', '/api/imports', {
+      source: 'local',
+      itemIds: ['setup.exe'],
+    });
+    await finished(app, stranger.cookie, theirs.body.id);
+    const mine = await call(app, owner.cookie, 'POST', '/api/imports', { source: 'local', itemIds: ['setup.exe'] });
+
+    const reader = (live.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const events: unknown[] = [];
+    let buffer = '';
+    while (events.length < 2) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+          .join('');
+        buffer = buffer.slice(end + 2);
+        if (data) events.push(JSON.parse(data));
+      }
+    }
+    await reader.cancel();
+    const progress = { jobId: mine.body.id, total: 1, done: 1, failed: [{ name: 'setup.exe' }] };
+    expect(events).toEqual([
+      { data: { importProgress: { ...progress, status: 'running' } } },
+      { data: { importProgress: { ...progress, status: 'failed' } } },
+    ]);
+  });
+});

@@ -314,9 +314,27 @@ async function runJob(
   publish(status, items.length);
 }
 
+/** A running job that has not moved for this long lost its server (a restart): it is over. */
+export const STALE_JOB_MS = 15 * 60 * 1000;
+export const STOPPED_MESSAGE =
+  'The import stopped before it finished (the server restarted). Import the remaining files again.';
+
 export async function importJob(ctx: ViewerContext, id: string): Promise<ImportJobJson> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const job = uuid.test(id) ? await ctx.db.importJob.findFirst({ where: { id, userId: ctx.viewer.id } }) : null;
+  let job = uuid.test(id) ? await ctx.db.importJob.findFirst({ where: { id, userId: ctx.viewer.id } }) : null;
   if (!job) throw new NotFoundError('Import');
+  if (job.status === 'running' && job.updatedAt.getTime() < Date.now() - STALE_JOB_MS) {
+    const failed = [
+      ...(job.failed as { name: string; message: string }[]),
+      { name: 'Import', message: STOPPED_MESSAGE },
+    ];
+    const status = job.fileIds.length > 0 ? 'completed' : 'failed';
+    // Only if it is still the stale row we read: a job that moved on in the meantime wins.
+    await ctx.db.importJob.updateMany({
+      where: { id: job.id, status: 'running', updatedAt: job.updatedAt },
+      data: { status, failed, finishedAt: new Date() },
+    });
+    job = await ctx.db.importJob.findFirstOrThrow({ where: { id: job.id } });
+  }
   return jobJson(job);
 }
