@@ -78,6 +78,19 @@ describe('signing up and in', () => {
     await context.close();
   });
 
+  it('header search goes to the file manager, never with an empty query', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    const search = page.getByPlaceholder('Search files, tags, or galleries...');
+    await search.fill('   ');
+    await search.press('Enter');
+    expect(new URL(page.url()).pathname).toBe('/tasks');
+    await search.fill('rooftop');
+    await search.press('Enter');
+    await page.waitForURL(/\/files\?search=rooftop$/);
+    await page.getByRole('heading', { name: 'File Manager' }).waitFor();
+    await context.close();
+  });
+
   it('shows the 404 page inside the shell for unknown paths', async () => {
     const { context, page } = await signedInPage(browser, { path: '/no/such/page' });
     await page.getByText('404 Page Not Found').waitFor();

@@ -19,6 +19,8 @@ describe('notifications bell', () => {
     await bell.click();
     await page.getByText('No notifications yet').waitFor();
     await page.keyboard.press('Escape');
+    await page.getByText('No notifications yet').waitFor({ state: 'detached' });
+    expect(await bell.evaluate((el) => el === document.activeElement)).toBe(true);
 
     // Overdue tasks make due reminders (every second in this run); the badge updates live.
     const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString();

@@ -1,18 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { buildWeb, startServer } from './server.ts';
 
-// Builds the web app, starts the real API server on a free port with a fresh embedded database,
-// and hands its URL to the tests. Nothing is faked: same server, same build as production.
-
-const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const apiDir = path.resolve(webDir, '../api');
-export const distDir = path.join(webDir, 'test-results/e2e-dist');
+// One production build and one real API server for the whole browser-test run.
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,94 +11,14 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url: string, server: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`API server exited (${server.exitCode}):\n${output()}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`API server did not answer /api/health within 90 s:\n${output()}`);
-}
-
 export default async function setup(project: TestProject) {
-  // E2E_REUSE_BUILD=1 skips the build when iterating on tests only.
-  if (!(process.env.E2E_REUSE_BUILD === '1' && existsSync(path.join(distDir, 'index.html')))) {
-    execFileSync(
-      path.join(webDir, 'node_modules/.bin/vite'),
-      ['build', '--outDir', distDir, '--emptyOutDir', '--logLevel', 'warn'],
-      {
-        cwd: webDir,
-        stdio: 'inherit',
-      },
-    );
-  }
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scoutbase-e2e-'));
-  const port = await freePort();
-  let log = '';
-  const server = spawn(
-    process.execPath,
-    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: apiDir,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        WEB_DIST_DIR: distDir,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-        ALLOW_SIGNUP: 'true',
-        // Due reminders every second, so a notification follows a due task at once.
-        DUE_REMINDER_INTERVAL_SECONDS: '1',
-        IMPORT_DIR: path.join(dataDir, 'import'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  server.stdout?.on('data', (chunk) => {
-    log += chunk;
-  });
-  server.stderr?.on('data', (chunk) => {
-    log += chunk;
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseURL, server, () => log);
-  project.provide('baseURL', baseURL);
-  project.provide('importDir', path.join(dataDir, 'import'));
-
+  buildWeb();
+  // Due reminders every second, so a notification follows a due task at once.
+  const server = await startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1' });
+  project.provide('baseURL', server.baseURL);
+  project.provide('importDir', server.importDir);
   return async () => {
-    if (server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.kill('SIGKILL');
-          resolve();
-        }, 15_000);
-        server.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    if (process.env.E2E_SHOW_SERVER_LOG === '1') console.log(log);
-    await rm(dataDir, { recursive: true, force: true });
+    if (process.env.E2E_SHOW_SERVER_LOG === '1') console.log(server.log());
+    await server.stop();
   };
 }

@@ -1,5 +1,4 @@
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fetchQuery, graphql, useLazyLoadQuery, useMutation, useRelayEnvironment, useSubscription } from 'react-relay';
 import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
@@ -54,6 +53,33 @@ function Bell() {
   const unread = data.unreadNotificationCount;
   const edges = data.notifications.edges;
   const [refreshing, setRefreshing] = useState(false);
+  const [isOpen, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  // A plain disclosure (not a Headless UI popover) keeps the shell's JavaScript small: Escape
+  // closes it and returns focus to the bell; a click or focus outside closes it.
+  useEffect(() => {
+    if (!isOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    const onOutside = (event: Event) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onOutside);
+    document.addEventListener('focusin', onOutside);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onOutside);
+      document.removeEventListener('focusin', onOutside);
+    };
+  }, [isOpen]);
+  const close = () => setOpen(false);
 
   function refresh() {
     setRefreshing(true);
@@ -166,73 +192,79 @@ function Bell() {
   }
 
   return (
-    <Popover className="relative">
-      {({ close }) => (
-        <>
-          <PopoverButton
-            className={bellButtonClass}
-            aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
-            onClick={refresh}
-          >
-            <BellIcon />
-            <Badge count={unread} />
-          </PopoverButton>
-          <PopoverPanel
-            anchor="bottom end"
-            className="z-50 mt-2 w-[min(22rem,calc(100vw-1rem))] rounded-xl border border-slate-200 bg-white shadow-xl focus:outline-none dark:border-slate-700 dark:bg-slate-900"
-          >
-            <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-700">
-              <h2 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Notifications</h2>
-              {edges.length > 0 && (
-                <button
-                  type="button"
-                  onClick={clearAll}
-                  disabled={unread === 0}
-                  className="text-xs font-medium text-indigo-600 hover:underline disabled:text-slate-400 disabled:no-underline dark:text-indigo-400"
-                >
-                  Clear all
-                </button>
-              )}
-            </div>
-            <div className="max-h-96 overflow-y-auto" aria-busy={refreshing}>
-              {edges.length === 0 ? (
-                <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">No notifications yet</p>
-              ) : (
-                <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {edges.map(({ node }) => (
-                    <li key={node.id}>
-                      <button
-                        type="button"
-                        onClick={() => open(node, close)}
-                        data-read={node.isRead}
-                        className={`flex w-full gap-3 px-4 py-3 text-left hover:bg-slate-50 focus:outline-none focus-visible:bg-slate-100 dark:hover:bg-slate-800 ${
-                          node.isRead ? '' : 'bg-indigo-50/60 dark:bg-indigo-950/40'
-                        }`}
-                      >
-                        <span
-                          aria-hidden="true"
-                          className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${node.isRead ? 'bg-transparent' : 'bg-indigo-600'}`}
-                        />
-                        <span className="min-w-0 flex-1">
-                          <span className="block text-sm font-medium text-slate-900 dark:text-slate-100">
-                            {node.title}
-                            {!node.isRead && <span className="sr-only"> (unread)</span>}
-                          </span>
-                          <span className="block text-sm text-slate-600 dark:text-slate-400">{node.message}</span>
-                          <span className="mt-1 block text-xs text-slate-500">
-                            {formatNotificationTime(node.createdAt)}
-                          </span>
+    <div className="relative" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={bellButtonClass}
+        aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
+        aria-expanded={isOpen}
+        aria-controls={panelId}
+        onClick={() => {
+          if (!isOpen) refresh();
+          setOpen(!isOpen);
+        }}
+      >
+        <BellIcon />
+        <Badge count={unread} />
+      </button>
+      {isOpen && (
+        <section
+          id={panelId}
+          aria-label="Notifications"
+          className="fixed inset-x-2 top-14 z-50 rounded-xl border border-slate-200 bg-white shadow-xl sm:absolute sm:inset-x-auto sm:top-full sm:right-0 sm:mt-2 sm:w-[22rem] dark:border-slate-700 dark:bg-slate-900"
+        >
+          <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-700">
+            <h2 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Notifications</h2>
+            {edges.length > 0 && (
+              <button
+                type="button"
+                onClick={clearAll}
+                disabled={unread === 0}
+                className="text-xs font-medium text-indigo-600 hover:underline disabled:text-slate-400 disabled:no-underline dark:text-indigo-400"
+              >
+                Clear all
+              </button>
+            )}
+          </div>
+          <div className="max-h-96 overflow-y-auto" aria-busy={refreshing}>
+            {edges.length === 0 ? (
+              <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">No notifications yet</p>
+            ) : (
+              <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+                {edges.map(({ node }) => (
+                  <li key={node.id}>
+                    <button
+                      type="button"
+                      onClick={() => open(node, close)}
+                      data-read={node.isRead}
+                      className={`flex w-full gap-3 px-4 py-3 text-left hover:bg-slate-50 focus:outline-none focus-visible:bg-slate-100 dark:hover:bg-slate-800 ${
+                        node.isRead ? '' : 'bg-indigo-50/60 dark:bg-indigo-950/40'
+                      }`}
+                    >
+                      <span
+                        aria-hidden="true"
+                        className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${node.isRead ? 'bg-transparent' : 'bg-indigo-600'}`}
+                      />
+                      <span className="min-w-0 flex-1">
+                        <span className="block text-sm font-medium text-slate-900 dark:text-slate-100">
+                          {node.title}
+                          {!node.isRead && <span className="sr-only"> (unread)</span>}
                         </span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          </PopoverPanel>
-        </>
+                        <span className="block text-sm text-slate-600 dark:text-slate-400">{node.message}</span>
+                        <span className="mt-1 block text-xs text-slate-500">
+                          {formatNotificationTime(node.createdAt)}
+                        </span>
+                      </span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </section>
       )}
-    </Popover>
+    </div>
   );
 }
 

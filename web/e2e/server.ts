@@ -1,0 +1,116 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Builds the web app and starts the real API server on a free port with a fresh embedded
+// database: used by the browser tests and the bundle bench. Nothing is faked.
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const apiDir = path.resolve(webDir, '../api');
+export const distDir = path.join(webDir, 'test-results/e2e-dist');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, server: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`API server exited (${server.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`API server did not answer /api/health within 90 s:\n${output()}`);
+}
+
+/** Production build of the web app into distDir (E2E_REUSE_BUILD=1 keeps an existing one). */
+export function buildWeb() {
+  if (process.env.E2E_REUSE_BUILD === '1' && existsSync(path.join(distDir, 'index.html'))) return;
+  execFileSync(
+    path.join(webDir, 'node_modules/.bin/vite'),
+    ['build', '--outDir', distDir, '--emptyOutDir', '--logLevel', 'warn'],
+    {
+      cwd: webDir,
+      stdio: 'inherit',
+    },
+  );
+}
+
+export interface RunningServer {
+  baseURL: string;
+  /** The server's import folder (IMPORT_DIR): tests put files there to import them. */
+  importDir: string;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scoutbase-e2e-'));
+  const port = await freePort();
+  let log = '';
+  const server = spawn(
+    process.execPath,
+    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'],
+    {
+      cwd: apiDir,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        IMPORT_DIR: path.join(dataDir, 'import'),
+        WEB_DIST_DIR: distDir,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        ALLOW_SIGNUP: 'true',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  server.stdout?.on('data', (chunk) => {
+    log += chunk;
+  });
+  server.stderr?.on('data', (chunk) => {
+    log += chunk;
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForHealth(baseURL, server, () => log);
+  return {
+    baseURL,
+    importDir: path.join(dataDir, 'import'),
+    log: () => log,
+    async stop() {
+      if (server.exitCode === null) {
+        server.kill('SIGTERM');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            server.kill('SIGKILL');
+            resolve();
+          }, 15_000);
+          server.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
