@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../api/src/app.ts';
 import { readConfig } from '../api/src/config.ts';
-import { thumbnail } from '../api/src/storage/images.ts';
+import { thumbnails } from '../api/src/storage/images.ts';
 
 // Packages resolve from the api workspace, where they are installed.
 const requireApi = createRequire(new URL('../api/package.json', import.meta.url));
@@ -153,10 +153,7 @@ for (const [i, photo] of photos.entries()) {
   photoFiles.push(file);
 }
 const thumbs = await timed(async () => {
-  for (const file of photoFiles) {
-    await thumbnail(file, 'grid');
-    await thumbnail(file, 'preview');
-  }
+  for (const file of photoFiles) await thumbnails(file);
 });
 const photoUploads = await timed(async () => {
   for (const photo of photos) await upload(photo);

@@ -77,11 +77,22 @@ function wallClock(date: Date) {
 }
 
 /** A WebP thumbnail at most `size` pixels on its longer side, turned upright. */
-export function thumbnail(file: string, variant: Variant) {
+export function thumbnail(file: string | Buffer, variant: Variant) {
   const size = VARIANTS[variant];
   return sharp(file, { limitInputPixels: PIXEL_LIMIT })
     .rotate()
     .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: variant === 'grid' ? 72 : 80 })
     .toBuffer();
+}
+
+/**
+ * Both thumbnails of a picture. The grid one is made from the preview, not from the original:
+ * decoding a 12-megapixel photo once instead of twice halves the time per photo.
+ */
+export async function thumbnails(file: string): Promise<Record<Variant, Buffer>> {
+  const preview = await thumbnail(file, 'preview');
+  // The preview is already upright (rotate() applied and the orientation tag dropped).
+  const grid = await thumbnail(preview, 'grid');
+  return { preview, grid };
 }

@@ -11,7 +11,7 @@ import type { Db } from '../infra/db/database.ts';
 import { fileAccessWhere } from '../galleries/access.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { describeAccepted, detectFileType, IMAGE_TYPES } from './filetypes.ts';
-import { readImageInfo, thumbnail, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
+import { readImageInfo, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
 import type { ObjectStore } from './store.ts';
 import { signUploadToken, verifyUploadToken } from './tokens.ts';
 import { objectPathFor } from './uploads.ts';
@@ -238,14 +238,13 @@ export async function finishUpload(
   if (IMAGE_TYPES.has(detected.mimeType)) {
     try {
       metadata.image = await readImageInfo(file);
-      const thumbnails: Partial<Record<Variant, true>> = {};
+      const made = await thumbnails(file);
       for (const variant of Object.keys(VARIANTS) as Variant[]) {
-        await deps.store.put(variantKey(upload.objectKey, variant), Readable.from([await thumbnail(file, variant)]), {
+        await deps.store.put(variantKey(upload.objectKey, variant), Readable.from([made[variant]]), {
           contentType: 'image/webp',
         });
-        thumbnails[variant] = true;
       }
-      metadata.thumbnails = thumbnails;
+      metadata.thumbnails = { grid: true, preview: true };
     } catch (error) {
       // A picture libvips cannot read still uploads; it only goes without thumbnails.
       deps.logger.warn({ err: error, uploadId: upload.id }, 'could not read image for thumbnails');
