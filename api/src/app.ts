@@ -9,7 +9,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { authRoutes } from './auth/rest.ts';
 import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type Viewer } from './auth/sessions.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { Services } from './context.ts';
 import { createEvents } from './infra/events/pubsub.ts';
 import { analyzeRoutes } from './assistant/rest.ts';
@@ -25,6 +25,8 @@ import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { rateLimits } from './http/ratelimits.ts';
+import { csrfProtection, securityHeaders } from './http/security.ts';
+import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
 
 export interface App {
   services: Services;
@@ -53,8 +55,20 @@ export interface AppOptions {
 // Without AUTH_SECRET (development only; config refuses production) the app makes a secret once
 // and keeps it in the data directory, so sessions survive restarts.
 async function resolveSecret(config: Config): Promise<string> {
-  if (config.auth.secret) return config.auth.secret;
   const file = path.join(config.dataDir, 'auth-secret');
+  if (config.auth.secret) {
+    // The secret a development run made is on disk next to the data: not a production secret.
+    if (
+      config.env === 'production' &&
+      existsSync(file) &&
+      (await readFile(file, 'utf8')).trim() === config.auth.secret
+    ) {
+      throw new ConfigError(
+        `Invalid configuration:\n  AUTH_SECRET: is the development secret kept in ${file}; make a new one for production (openssl rand -base64 32)`,
+      );
+    }
+    return config.auth.secret;
+  }
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   await mkdir(config.dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
@@ -82,8 +96,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return sessionId ? viewerForSession(db, sessionId, maxAge) : null;
   }
 
+  const persisted = loadPersistedOperations(config.persistedOperationsFile);
+  if (config.env === 'production' && persisted.size === 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  PERSISTED_OPERATIONS_FILE: ${config.persistedOperationsFile} is missing or empty; build the web app first (pnpm build)`,
+    );
+  }
   const yoga = createYoga<{ viewer: Viewer }, GraphQLContext>({
     schema,
+    plugins: graphqlGuards(config, persisted),
     graphqlEndpoint: '/graphql',
     graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
     landingPage: false,
@@ -112,6 +133,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       'request',
     );
   });
+
+  app.use(securityHeaders(config));
+  app.use(csrfProtection(config));
 
   // Shared through Redis when there is one, so a budget holds across every instance.
   const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, logger) : memoryRateLimiter();

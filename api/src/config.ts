@@ -65,6 +65,8 @@ const env = z.object({
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
+  // The web app's GraphQL operations, written by relay-compiler; production runs only these.
+  PERSISTED_OPERATIONS_FILE: z.string().default(path.join(repoRoot, 'web/persisted-operations.json')),
   // How often the server looks for tasks coming due; 0 turns due reminders off.
   DUE_REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(86400).default(300),
   REDIS_URL: optionalText.pipe(
@@ -116,6 +118,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: z.infer<typeof env>['LOG_LEVEL'];
   webDistDir: string;
+  persistedOperationsFile: string;
   tasks: {
     /** Milliseconds between due-reminder passes; 0 means none run. */
     dueReminderIntervalMs: number;
@@ -217,6 +220,13 @@ function uploadthingTokenLooksRight(token: string) {
   }
 }
 
+/** Placeholders people copy from examples, and strings too repetitive to be random. */
+export function looksLikeADevelopmentSecret(secret: string) {
+  const lower = secret.toLowerCase();
+  if (/change.?me|example|secret|development|dev.?only|password|placeholder|insecure|xxxx/.test(lower)) return true;
+  return new Set(secret).size < 12;
+}
+
 export function readConfig(source: Record<string, string | undefined>): Config {
   const parsed = env.safeParse(source);
   if (!parsed.success) {
@@ -232,6 +242,11 @@ export function readConfig(source: Record<string, string | undefined>): Config {
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
     throw new ConfigError(
       'Invalid configuration:\n  AUTH_SECRET: required in production (at least 32 random characters)',
+    );
+  }
+  if (e.NODE_ENV === 'production' && e.AUTH_SECRET && looksLikeADevelopmentSecret(e.AUTH_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AUTH_SECRET: looks like a development or example value; in production use at least 32 random characters (openssl rand -base64 32)',
     );
   }
   if (e.UPLOADTHING_TOKEN && !uploadthingTokenLooksRight(e.UPLOADTHING_TOKEN)) {
@@ -258,6 +273,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
+    persistedOperationsFile: path.resolve(e.PERSISTED_OPERATIONS_FILE),
     tasks: { dueReminderIntervalMs: Math.round(e.DUE_REMINDER_INTERVAL_SECONDS * 1000) },
     redisUrl: e.REDIS_URL,
     rateLimits: (e.RATE_LIMITS ?? e.NODE_ENV !== 'test') ? structuredClone(DEFAULT_RATE_LIMITS) : undefined,

@@ -1,6 +1,7 @@
 import { Environment, Network, RecordSource, Store, type FetchFunction } from 'relay-runtime';
 import { errorFromResponse, isUnauthorizedError } from '../lib/http.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
+import { operationBody } from './persisted.ts';
 import { subscribeOverSSE } from './sse.ts';
 
 const fetchGraphQL: FetchFunction = async (operation, variables) => {
@@ -8,7 +9,7 @@ const fetchGraphQL: FetchFunction = async (operation, variables) => {
     method: 'POST',
     credentials: 'include',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: operation.text, variables }),
+    body: JSON.stringify(operationBody(operation, variables)),
   });
   if (!response.ok) {
     const error = await errorFromResponse(response);

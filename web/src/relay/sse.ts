@@ -1,6 +1,7 @@
 import { type GraphQLResponse, Observable, type RequestParameters, type Variables } from 'relay-runtime';
 import { errorFromResponse, isUnauthorizedError } from '../lib/http.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
+import { operationBody } from './persisted.ts';
 
 /**
  * GraphQL subscriptions over server-sent events (the server's `accept: text/event-stream` mode):
@@ -15,7 +16,7 @@ export function subscribeOverSSE(operation: RequestParameters, variables: Variab
         credentials: 'include',
         signal: controller.signal,
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: operation.text, variables }),
+        body: JSON.stringify(operationBody(operation, variables)),
       });
       if (!response.ok || !response.body) {
         const error = await errorFromResponse(response);

@@ -1,0 +1,96 @@
+import type { MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from '../config.ts';
+import type { AppEnv } from './env.ts';
+
+/**
+ * Headers every answer carries. The content security policy allows scripts only from the app's
+ * own origin (no inline scripts, no eval), so an injected <script> or handler never runs; styles
+ * may be inline (the UI kit positions popovers with style attributes). Pages may not be framed.
+ * The policy is applied in production only: GraphiQL (development) runs inline scripts.
+ */
+export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
+  const https = config.publicUrl?.startsWith('https://') ?? false;
+  const headers = secureHeaders({
+    contentSecurityPolicy:
+      config.env === 'production'
+        ? {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            // Thumbnails are served here; map tiles, signed UploadThing reads and Google avatars
+            // come from elsewhere over https; previews of files being uploaded are blob: URLs.
+            imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+            mediaSrc: ["'self'", 'blob:', 'https:'],
+            connectSrc: ["'self'", ...(config.publicUrl ? [config.publicUrl.replace(/^http/, 'ws')] : [])],
+            fontSrc: ["'self'", 'data:'],
+            objectSrc: ["'none'"],
+            baseUri: ["'self'"],
+            frameAncestors: ["'none'"],
+            ...(https ? { upgradeInsecureRequests: [] } : {}),
+          }
+        : undefined,
+    // Behind TLS only: HSTS over plain http would be ignored, and would lock a dev box to https.
+    strictTransportSecurity: https ? 'max-age=31536000; includeSubDomains' : false,
+    xFrameOptions: 'DENY',
+    xContentTypeOptions: 'nosniff',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    // Photos are loaded by <img> on the app's own pages only.
+    crossOriginResourcePolicy: 'same-origin',
+    crossOriginOpenerPolicy: 'same-origin',
+    crossOriginEmbedderPolicy: false,
+    xXssProtection: false,
+  });
+  return async (c, next) =>
+    headers(c as never, async () => {
+      await next();
+      // Some answers (Auth.js redirects, proxied fetches) come with immutable headers: copy them.
+      try {
+        c.res.headers.set('x-content-type-options', 'nosniff');
+      } catch {
+        c.res = new Response(c.res.body, c.res);
+      }
+    });
+}
+
+/** The origin the browser used: behind a trusted proxy, the one the proxy was asked for. */
+function requestOrigin(request: Request, trustProxy: boolean) {
+  const url = new URL(request.url);
+  if (!trustProxy) return url.origin;
+  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() ?? request.headers.get('host');
+  return `${proto || url.protocol.replace(':', '')}://${host || url.host}`;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery: the session is a cookie, so a page elsewhere could make a browser
+ * send it. Browsers say where a request comes from (Sec-Fetch-Site, Origin); any state-changing
+ * request that a browser made from another site is refused. Requests without either header do
+ * not come from a browser page (scripts, the CLI) and carry no ambient cookie risk. Auth.js's own
+ * routes check their double-submit token as well. GraphQL additionally only takes JSON bodies,
+ * which another site cannot send without a CORS preflight that this server never grants.
+ */
+export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
+    const appOrigin = config.publicUrl ?? requestOrigin(c.req.raw, config.trustProxy);
+    const site = c.req.header('sec-fetch-site');
+    const origin = c.req.header('origin');
+    const crossSite =
+      (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+      (origin !== undefined && origin !== 'null' && origin !== appOrigin) ||
+      origin === 'null';
+    if (crossSite) {
+      return c.json({ message: 'This request came from another site and was refused.' }, 403);
+    }
+    if (c.req.path === '/graphql') {
+      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json' && type !== 'application/graphql-response+json') {
+        return c.json({ message: 'GraphQL requests must be sent as application/json.' }, 415);
+      }
+    }
+    return next();
+  };
+}

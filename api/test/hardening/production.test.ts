@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { ConfigError, readConfig } from '../../src/config.ts';
+import { graphql, signedInUser, testApp, type TestApp } from '../harness.ts';
+
+const persistedFile = readConfig({}).persistedOperationsFile;
+const persisted = JSON.parse(await readFile(persistedFile, 'utf8')) as Record<string, string>;
+const idOf = (name: string) => {
+  const entry = Object.entries(persisted).find(([, text]) => text.startsWith(`query ${name} `));
+  if (!entry) throw new Error(`no persisted ${name}`);
+  return entry[0];
+};
+
+function post(app: TestApp, cookie: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.request('/graphql', {
+    method: 'POST',
+    cookie,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('configuration', () => {
+  it.each([
+    ['no secret', {}],
+    ['an example secret', { AUTH_SECRET: 'change-me-change-me-change-me-change-me' }],
+    ['a repetitive secret', { AUTH_SECRET: 'abababababababababababababababab' }],
+  ])('refuses to start in production with %s, naming AUTH_SECRET', (_name, env) => {
+    expect(() => readConfig({ NODE_ENV: 'production', ...env })).toThrow(ConfigError);
+    expect(() => readConfig({ NODE_ENV: 'production', ...env })).toThrow(/AUTH_SECRET/);
+  });
+
+  it('refuses the development secret a local run kept in the data directory', async () => {
+    const dev = await testApp(); // makes a data directory
+    const secret = randomBytes(32).toString('base64url');
+    await mkdir(dev.dataDir, { recursive: true });
+    await writeFile(path.join(dev.dataDir, 'auth-secret'), `${secret}\n`);
+    const config = readConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: dev.dataDir,
+      AUTH_SECRET: secret,
+      LOG_LEVEL: 'silent',
+    });
+    await expect(createApp(config, { database: dev.databaseSource })).rejects.toThrow(
+      /AUTH_SECRET: is the development secret/,
+    );
+    await dev.close();
+  });
+});
+
+describe('production mode', () => {
+  let app: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    app = await testApp({ NODE_ENV: 'production' }, (config) => {
+      // A built web app to serve (the app looks for it when it starts).
+      const web = path.join(config.dataDir, 'web');
+      mkdirSync(path.join(web, 'assets'), { recursive: true });
+      writeFileSync(
+        path.join(web, 'index.html'),
+        '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+      );
+      writeFileSync(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+      return { ...config, webDistDir: web };
+    });
+    cookie = (await signedInUser(app)).cookie;
+  });
+  afterAll(() => app.close());
+
+  it('serves the built web app, for client-side routes too, with strict security headers', async () => {
+    for (const route of ['/', '/galleries/123', '/assets/app.js']) {
+      const response = await app.request(route);
+      expect(response.status).toBe(200);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).not.toMatch(/unsafe-eval/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      // Plain http here: no HSTS (it is sent when PUBLIC_URL is https, below).
+      expect(response.headers.get('strict-transport-security')).toBeNull();
+    }
+    expect(await (await app.request('/files')).text()).toContain('<div id="root">');
+  });
+
+  it('runs the web app’s persisted operations by id', async () => {
+    const response = await post(app, cookie, { doc_id: idOf('StorageUsageSlotQuery'), variables: {} });
+    const body = (await response.json()) as { data?: { viewer?: { storage?: unknown } }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.viewer?.storage).toBeTruthy();
+  });
+
+  it('refuses operation text, unknown ids and introspection', async () => {
+    const text = await post(app, cookie, { query: '{ viewer { id } }' });
+    expect(JSON.stringify(await text.json())).toContain('Only the operations of the Scoutbase web app are accepted.');
+    const unknown = await post(app, cookie, { doc_id: 'feedfacefeedfacefeedfacefeedface' });
+    expect(JSON.stringify(await unknown.json())).toContain('This operation is not known to the server.');
+    const introspection = await post(app, cookie, { query: '{ __schema { types { name } } }' });
+    const body = (await introspection.json()) as { data?: unknown; errors?: unknown[] };
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('has no GraphiQL', async () => {
+    const response = await app.request('/graphql', { cookie, headers: { accept: 'text/html' } });
+    expect(await response.text()).not.toMatch(/graphiql/i);
+  });
+
+  it('runs every operation the web app was built with inside the depth, cost and size limits', async () => {
+    const tooBig = /depth|cost|alias|token|directive/i;
+    for (const id of Object.keys(persisted)) {
+      const response = await post(app, cookie, { doc_id: id, variables: {} });
+      const text = await response.text();
+      expect(response.status, text).toBeLessThan(500);
+      // Subscriptions answer only over SSE or WebSocket; a JSON request gets no body to read.
+      const errors = text ? ((JSON.parse(text) as { errors?: { message: string }[] }).errors ?? []) : [];
+      expect(errors.filter((e) => tooBig.test(e.message)).map((e) => `${id}: ${e.message}`)).toEqual([]);
+    }
+  });
+});
+
+describe('GraphQL limits (every mode)', () => {
+  let app: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    app = await testApp();
+    cookie = (await signedInUser(app)).cookie;
+  });
+  afterAll(() => app.close());
+
+  it('refuses operations nested too deeply', async () => {
+    const nested = `${'parent { '.repeat(16)}id${' }'.repeat(16)}`;
+    const result = await graphql(app, cookie, `query($id: ID!) { node(id: $id) { ... on Folder { ${nested} } } }`, {
+      id: 'x',
+    });
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors?.[0]?.message).toMatch(/depth/i);
+  });
+
+  it('refuses too many aliases and oversized documents', async () => {
+    const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: viewer { id }`).join(' ');
+    const many = await graphql(app, cookie, `{ ${aliases} }`);
+    expect(many.errors?.[0]?.message).toMatch(/alias/i);
+    const huge = await graphql(app, cookie, `{ viewer { ${'id '.repeat(5000)} } }`);
+    expect(huge.errors?.[0]?.message).toMatch(/token/i);
+  });
+});
+
+describe('cross-site requests', () => {
+  let app: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    app = await testApp({ PUBLIC_URL: 'https://scout.example.com', NODE_ENV: 'production' });
+    cookie = (await signedInUser(app)).cookie;
+  });
+  afterAll(() => app.close());
+
+  const createTask = (headers: Record<string, string>) =>
+    app.request('/api/tasks', {
+      method: 'POST',
+      cookie,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ title: 'From elsewhere' }),
+    });
+
+  it('refuses state-changing requests another site makes with the session cookie', async () => {
+    for (const headers of <Record<string, string>[]>[
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: 'https://files.scout.example.com' },
+      { origin: 'null' },
+    ]) {
+      const response = await createTask(headers);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ message: 'This request came from another site and was refused.' });
+    }
+    const tasks = (await (await app.request('/api/tasks', { cookie })).json()) as unknown[];
+    expect(tasks).toEqual([]);
+  });
+
+  it('takes the same requests from the app’s own pages and from scripts', async () => {
+    expect((await createTask({ origin: 'https://scout.example.com', 'sec-fetch-site': 'same-origin' })).status).toBe(
+      201,
+    );
+    expect((await createTask({})).status).toBe(201);
+  });
+
+  it('takes GraphQL only as JSON, so a form elsewhere cannot post it', async () => {
+    const response = await app.request('/graphql', {
+      method: 'POST',
+      cookie,
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: '{ viewer { id } }' }),
+    });
+    expect(response.status).toBe(415);
+  });
+
+  it('sends HSTS behind https', async () => {
+    const response = await app.request('/api/health');
+    expect(response.headers.get('strict-transport-security')).toContain('max-age=31536000');
+  });
+});
