@@ -113,4 +113,27 @@ describe('import dialog', () => {
     await screenshot(page, 'import-done-gallery');
     await context.close();
   });
+
+  it('goes straight to a source from the dashboard’s Import from menu', async () => {
+    await fillImportFolder();
+    const { context, page } = await signedInPage(browser, { path: '/' });
+    await page.getByRole('button', { name: 'Import from' }).click();
+    // Google Drive and Dropbox are not set up on this server: the dialog says so.
+    await page.getByRole('menuitem', { name: 'Google Drive' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByRole('button', { name: /Google Drive/ }).isDisabled()).toBe(true);
+    await dialog.getByText('Not set up on this server').first().waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Import from' }).click();
+    await page.getByRole('menuitem', { name: 'Server folder' }).click();
+    const list = dialog.getByRole('list', { name: 'Files to import' });
+    await list.getByText('warehouse-exterior.png').waitFor();
+    await list.getByRole('checkbox').check();
+    await dialog.getByRole('button', { name: 'Import (1)' }).click();
+    await page.getByText('Media imported', { exact: true }).waitFor();
+    await page.getByText('1 file imported successfully.').waitFor();
+    await context.close();
+  });
 });

@@ -16,6 +16,7 @@ import {
   importJob,
   importSources,
   needsConnection,
+  type SourceId,
   startImport,
 } from './api.ts';
 
@@ -41,6 +42,8 @@ export interface ImportDialogProps {
   /** 'media' says 'Media imported' when done (galleries); 'files' says 'Files imported'. */
   kind?: 'files' | 'media';
   onImported?: (job: ImportJob) => void;
+  /** Go straight to this source when it is offered (the dashboard's "Import from" menu). */
+  initialSource?: SourceId | null;
 }
 
 function ItemIcon({ item }: { item: ImportItem }) {
@@ -83,6 +86,7 @@ export function ImportDialog({
   galleryId = null,
   kind = 'files',
   onImported,
+  initialSource = null,
 }: ImportDialogProps) {
   const [step, setStep] = useState<Step>({ kind: 'sources' });
   const [sources, setSources] = useState<ImportSource[] | null>(null);
@@ -156,6 +160,20 @@ export function ImportDialog({
     },
     [load],
   );
+
+  // Opened for one source: connect to it as soon as the sources are known (if it is offered).
+  const started = useRef(false);
+  useEffect(() => {
+    if (!open) {
+      started.current = false;
+      setSources(null);
+      return;
+    }
+    const source = sources?.find((s) => s.id === initialSource);
+    if (started.current || !source?.available) return;
+    started.current = true;
+    void connect(source);
+  }, [open, sources, initialSource, connect]);
 
   // Search as the person types, after a short pause.
   const browsing = step.kind === 'browse' ? step.source : null;

@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
 import { Link } from 'react-router-dom';
 import { formatActivityTime, formatAge, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
+import { ImportMenu } from '../../imports/ImportMenu.tsx';
 import { rawIdOf } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Badge } from '../../ui/Badge.tsx';
@@ -377,9 +378,12 @@ export default function DashboardScreen() {
         title="Dashboard"
         subtitle="Your locations, files and tasks at a glance"
         actions={
-          <ButtonLink to="/files?upload=true" variant="outline">
-            <UploadIcon className="h-4 w-4" /> Upload Files
-          </ButtonLink>
+          <>
+            <ImportMenu kind="media" />
+            <ButtonLink to="/files?upload=true" variant="outline">
+              <UploadIcon className="h-4 w-4" /> Upload Files
+            </ButtonLink>
+          </>
         }
       />
       <Suspense fallback={<DashboardLoading />}>
