@@ -78,7 +78,7 @@ describe('gallery screen', () => {
     // The lightbox shows the photo's metadata; set it as the cover.
     await page.getByRole('button', { name: 'Open speicherstadt.jpg' }).click();
     const lightbox = page.getByTestId('lightbox');
-    await lightbox.getByText('Canon EOS R5').waitFor();
+    await lightbox.getByText('Canon EOS R5', { exact: true }).waitFor();
     await lightbox.getByText('800 × 600').waitFor();
     await lightbox.getByText(/53\.546\d+° N, 9\.966\d+° E/).waitFor();
     await screenshot(page, 'gallery-lightbox');

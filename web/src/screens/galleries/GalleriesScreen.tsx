@@ -1,7 +1,6 @@
 import { Suspense, useCallback, useDeferredValue, useEffect, useState, useTransition } from 'react';
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
-import { rawIdOf } from '../../lib/globalId.ts';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -13,13 +12,13 @@ import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_
 import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
 import type { GalleriesScreenDeleteMutation } from './__generated__/GalleriesScreenDeleteMutation.graphql';
 import type { GalleriesScreenQuery, GallerySort as GraphQLSort } from './__generated__/GalleriesScreenQuery.graphql';
-import type { GalleriesScreenUpdateMutation } from './__generated__/GalleriesScreenUpdateMutation.graphql';
 import { formOf, GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
 import { GalleryCardSkeleton } from './GalleryCardView.tsx';
 import { GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
 import { SelectField } from './fields.tsx';
 import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';
+import { useUpdateGallery } from './useUpdateGallery.ts';
 
 const PAGE_SIZE = 24;
 
@@ -155,45 +154,7 @@ function GalleryGrid({
       }
     }
   `);
-  const [commitUpdate] = useMutation<GalleriesScreenUpdateMutation>(graphql`
-    mutation GalleriesScreenUpdateMutation(
-      $id: ID!
-      $name: String
-      $description: String
-      $tags: [String!]
-      $projectName: String
-      $movieTvShow: String
-      $location: String
-      $propertyType: PropertyType
-      $style: GalleryStyle
-      $status: String
-      $isPublic: Boolean
-    ) {
-      updateGallery(
-        id: $id
-        name: $name
-        description: $description
-        tags: $tags
-        projectName: $projectName
-        movieTvShow: $movieTvShow
-        location: $location
-        propertyType: $propertyType
-        style: $style
-        status: $status
-        isPublic: $isPublic
-      ) {
-        ... on MutationUpdateGallerySuccess {
-          data {
-            id
-            ...GalleryCard_gallery
-          }
-        }
-        ... on Error {
-          message
-        }
-      }
-    }
-  `);
+  const updateGallery = useUpdateGallery();
   const [commitDelete, deletePending] = useMutation<GalleriesScreenDeleteMutation>(graphql`
     mutation GalleriesScreenDeleteMutation($id: ID!, $connections: [ID!]!) {
       deleteGallery(id: $id) {
@@ -230,27 +191,11 @@ function GalleryGrid({
       });
     });
 
-  const update = (input: GalleryInput) =>
-    new Promise<void>((resolve, reject) => {
-      if (!editing) return resolve();
-      commitUpdate({
-        variables: { id: editing.id, ...variablesOf(input) },
-        onCompleted: (result) => {
-          const message = result.updateGallery.message;
-          if (message) {
-            toast({ title: 'Error', description: message, variant: 'destructive' });
-            return reject(new Error(message));
-          }
-          toast({ title: 'Success', description: 'Gallery updated successfully!' });
-          if (sort !== 'recent' || search) reloadList();
-          resolve();
-        },
-        onError: (error) => {
-          toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
-          reject(error);
-        },
-      });
-    });
+  async function update(input: GalleryInput) {
+    if (!editing) return;
+    await updateGallery(editing.id, input);
+    if (sort !== 'recent' || search) reloadList();
+  }
 
   function confirmDelete() {
     if (!deleting) return;
@@ -319,7 +264,7 @@ function GalleryGrid({
         onSubmit={update}
       />
       <ShareGalleryDialog
-        gallery={sharing && { id: rawIdOf(sharing.id), name: sharing.name }}
+        gallery={sharing && { id: sharing.id, name: sharing.name }}
         onClose={() => setSharing(null)}
       />
       <ConfirmDialog

@@ -1,35 +1,135 @@
-import { useCallback, useEffect, useState } from 'react';
-import { type GalleryJson, galleriesApi, type ProjectJson, type ShareJson } from './api.ts';
+import { Suspense, useState } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import type { ShareGalleryDialogCreateProjectMutation } from './__generated__/ShareGalleryDialogCreateProjectMutation.graphql';
+import type { ShareGalleryDialogQuery } from './__generated__/ShareGalleryDialogQuery.graphql';
+import type { ShareGalleryDialogRevokeMutation } from './__generated__/ShareGalleryDialogRevokeMutation.graphql';
+import type { ShareGalleryDialogShareMutation } from './__generated__/ShareGalleryDialogShareMutation.graphql';
 import { ShareGalleryDialogView } from './ShareGalleryDialogView.tsx';
 
-/** The Share Gallery dialog wired to the server: projects, current shares, share, create, revoke. */
-export function ShareGalleryDialog({
-  gallery,
+type ProjectType = ShareGalleryDialogCreateProjectMutation['variables']['type'];
+
+/** Resolves a mutation's typed result: the data, or throws with the error message. */
+function settle<T>(
+  resolve: (value: T) => void,
+  reject: (error: Error) => void,
+  pick: (answer: { readonly message?: string }) => T | undefined,
+) {
+  return {
+    onCompleted: (answer: { readonly message?: string } | null | undefined) => {
+      if (!answer || answer.message) return reject(new Error(answer?.message ?? 'Failed'));
+      const value = pick(answer);
+      resolve(value as T);
+    },
+    onError: reject,
+  };
+}
+
+function ShareGalleryContent({
+  galleryId,
+  galleryName,
   onClose,
 }: {
-  gallery: Pick<GalleryJson, 'id' | 'name'> | null;
+  galleryId: string;
+  galleryName: string;
   onClose: () => void;
 }) {
-  const [projects, setProjects] = useState<ProjectJson[]>([]);
-  const [shares, setShares] = useState<ShareJson[]>([]);
-  const galleryId = gallery?.id;
+  const [fetchKey, setFetchKey] = useState(0);
+  const data = useLazyLoadQuery<ShareGalleryDialogQuery>(
+    graphql`
+      query ShareGalleryDialogQuery($galleryId: ID!) {
+        projects(first: 200) @connection(key: "ShareGalleryDialog_projects") {
+          __id
+          edges {
+            node {
+              id
+              name
+              type
+              viewerRole
+            }
+          }
+        }
+        gallery: node(id: $galleryId) {
+          ... on Gallery {
+            id
+            shares {
+              id
+              permission
+              status
+              project {
+                id
+                name
+                type
+              }
+            }
+          }
+        }
+      }
+    `,
+    { galleryId },
+    { fetchPolicy: 'store-and-network', fetchKey },
+  );
+  const [commitShare] = useMutation<ShareGalleryDialogShareMutation>(graphql`
+    mutation ShareGalleryDialogShareMutation($galleryId: ID!, $projectId: ID, $permission: SharePermission) {
+      shareGallery(galleryId: $galleryId, projectId: $projectId, permission: $permission) {
+        ... on MutationShareGallerySuccess {
+          data {
+            id
+            permission
+            status
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitCreate] = useMutation<ShareGalleryDialogCreateProjectMutation>(graphql`
+    mutation ShareGalleryDialogCreateProjectMutation(
+      $name: String!
+      $description: String
+      $type: ProjectType
+      $connections: [ID!]!
+    ) {
+      createProject(name: $name, description: $description, type: $type) {
+        ... on MutationCreateProjectSuccess {
+          data @prependNode(connections: $connections, edgeTypeName: "QueryProjectsConnectionEdge") {
+            id
+            name
+            type
+            viewerRole
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitRevoke] = useMutation<ShareGalleryDialogRevokeMutation>(graphql`
+    mutation ShareGalleryDialogRevokeMutation($id: ID!) {
+      revokeGalleryShare(id: $id) {
+        ... on MutationRevokeGalleryShareSuccess {
+          data @deleteRecord
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
 
-  const loadShares = useCallback(async () => {
-    if (galleryId) setShares(await galleriesApi.shares(galleryId));
-  }, [galleryId]);
-
-  useEffect(() => {
-    if (!galleryId) return;
-    setShares([]);
-    galleriesApi.projects().then(setProjects, () => setProjects([]));
-    loadShares().catch(() => setShares([]));
-  }, [galleryId, loadShares]);
+  // Only your own projects can receive a share.
+  const projects = data.projects.edges.map((e) => e.node).filter((p) => p.viewerRole === 'owner');
+  const shares = (data.gallery?.shares ?? []).filter((s) => s != null);
 
   return (
     <ShareGalleryDialogView
-      open={gallery !== null}
+      open
       onClose={onClose}
-      galleryName={gallery?.name ?? ''}
+      galleryName={galleryName}
       projects={projects}
       shares={shares.map((s) => ({
         id: s.id,
@@ -39,21 +139,63 @@ export function ShareGalleryDialog({
         status: s.status,
       }))}
       callbacks={{
-        share: async (projectId, permission) => {
-          if (!galleryId) return;
-          await galleriesApi.share(galleryId, projectId, permission);
-          await loadShares();
-        },
-        createProject: async (input) => {
-          const project = await galleriesApi.createProject(input);
-          setProjects((list) => [project, ...list]);
-          return project;
-        },
-        revoke: async (shareId) => {
-          await galleriesApi.revoke(shareId);
-          setShares((list) => list.filter((s) => s.id !== shareId));
-        },
+        share: (projectId, permission) =>
+          new Promise<void>((resolve, reject) => {
+            const { onCompleted, onError } = settle<void>(resolve, reject, () => undefined);
+            commitShare({
+              variables: { galleryId, projectId, permission },
+              onCompleted: (result) => {
+                onCompleted(result.shareGallery);
+                // The new share joins the list read from the server.
+                setFetchKey((k) => k + 1);
+              },
+              onError,
+            });
+          }),
+        createProject: (input) =>
+          new Promise((resolve, reject) => {
+            commitCreate({
+              variables: { ...input, type: input.type as ProjectType, connections: [data.projects.__id] },
+              onCompleted: (result) => {
+                const answer = result.createProject;
+                if (answer.data) resolve(answer.data);
+                else reject(new Error(answer.message ?? 'Failed'));
+              },
+              onError: reject,
+            });
+          }),
+        revoke: (shareId) =>
+          new Promise<void>((resolve, reject) => {
+            const { onCompleted, onError } = settle<void>(resolve, reject, () => undefined);
+            commitRevoke({
+              variables: { id: shareId },
+              onCompleted: (result) => onCompleted(result.revokeGalleryShare),
+              onError,
+            });
+          }),
       }}
     />
+  );
+}
+
+/** The Share Gallery dialog: your projects, this gallery's shares, share, create a project, revoke. */
+export function ShareGalleryDialog({
+  gallery,
+  onClose,
+}: {
+  gallery: { id: string; name: string } | null;
+  onClose: () => void;
+}) {
+  if (!gallery) return null;
+  return (
+    <Suspense
+      fallback={
+        <Dialog open onClose={onClose} title="Share Gallery">
+          <Spinner />
+        </Dialog>
+      }
+    >
+      <ShareGalleryContent galleryId={gallery.id} galleryName={gallery.name} onClose={onClose} />
+    </Suspense>
   );
 }

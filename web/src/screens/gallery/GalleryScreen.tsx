@@ -14,10 +14,10 @@ import { GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { galleriesApi } from '../galleries/api.ts';
 import { photoCountText, PublicBadge } from '../galleries/GalleryCardView.tsx';
 import { GalleryFormDialog, type GalleryInput } from '../galleries/GalleryFormDialog.tsx';
 import { ShareGalleryDialog } from '../galleries/ShareGalleryDialog.tsx';
+import { useUpdateGallery } from '../galleries/useUpdateGallery.ts';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import type { GalleryScreenAddMutation } from './__generated__/GalleryScreenAddMutation.graphql';
 import type { GalleryScreenQuery } from './__generated__/GalleryScreenQuery.graphql';
@@ -36,7 +36,6 @@ const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-selected:bg-white data-selected:text-slate-900 data-selected:shadow-sm dark:text-slate-400 dark:data-selected:bg-slate-800 dark:data-selected:text-slate-100';
 
 function GalleryContent({ galleryId }: { galleryId: string }) {
-  const [fetchKey, setFetchKey] = useState(0);
   const data = useLazyLoadQuery<GalleryScreenQuery>(
     graphql`
       query GalleryScreenQuery($id: ID!) {
@@ -64,7 +63,7 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       }
     `,
     { id: galleryId },
-    { fetchPolicy: 'store-and-network', fetchKey },
+    { fetchPolicy: 'store-and-network' },
   );
   const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
   if (!gallery?.photos) {
@@ -81,20 +80,12 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       />
     );
   }
-  return <GalleryView gallery={gallery} photosKey={gallery.photos} reload={() => setFetchKey((k) => k + 1)} />;
+  return <GalleryView gallery={gallery} photosKey={gallery.photos} />;
 }
 
 type GalleryData = Extract<NonNullable<GalleryScreenQuery['response']['gallery']>, { __typename: 'Gallery' }>;
 
-function GalleryView({
-  gallery,
-  photosKey,
-  reload,
-}: {
-  gallery: GalleryData;
-  photosKey: GalleryPhotos_gallery$key;
-  reload: () => void;
-}) {
+function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: GalleryPhotos_gallery$key }) {
   const [refreshKey, setRefreshKey] = useState(0);
   const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey, refreshKey);
   const lightbox = useLightbox();
@@ -233,16 +224,8 @@ function GalleryView({
   const geotagged = photos.filter((p) => p.gps).length;
   const meta = [gallery.movieTvShow, gallery.projectName, gallery.location].filter(Boolean).join(' · ');
 
-  async function saveEdit(input: GalleryInput) {
-    try {
-      await galleriesApi.update(rawIdOf(gallery.id), input);
-    } catch (error) {
-      toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
-      throw error;
-    }
-    toast({ title: 'Success', description: 'Gallery updated successfully!' });
-    reload();
-  }
+  const updateGallery = useUpdateGallery();
+  const saveEdit = (input: GalleryInput) => updateGallery(gallery.id, input);
 
   return (
     <div {...getRootProps({ className: 'relative space-y-6 outline-none' })} data-testid="gallery-drop-target">
@@ -398,7 +381,7 @@ function GalleryView({
       />
       <FilePickerDialog open={pickerOpen} onClose={() => setPickerOpen(false)} onAdd={addFiles} exclude={inGallery} />
       <ShareGalleryDialog
-        gallery={sharing ? { id: rawIdOf(gallery.id), name: gallery.name } : null}
+        gallery={sharing ? { id: gallery.id, name: gallery.name } : null}
         onClose={() => setSharing(false)}
       />
       <GalleryFormDialog

@@ -1,0 +1,91 @@
+import { useCallback } from 'react';
+import { graphql, useMutation } from 'react-relay';
+import { toast } from '../../ui/toast.tsx';
+import type { useUpdateGalleryMutation } from './__generated__/useUpdateGalleryMutation.graphql';
+import type { GalleryInput } from './GalleryFormDialog.tsx';
+
+type Variables = useUpdateGalleryMutation['variables'];
+
+/** Edit Gallery: saves every field of the form; the store updates the card and the gallery screen. */
+export function useUpdateGallery() {
+  const [commit] = useMutation<useUpdateGalleryMutation>(graphql`
+    mutation useUpdateGalleryMutation(
+      $id: ID!
+      $name: String
+      $description: String
+      $tags: [String!]
+      $projectName: String
+      $movieTvShow: String
+      $location: String
+      $propertyType: PropertyType
+      $style: GalleryStyle
+      $status: String
+      $isPublic: Boolean
+    ) {
+      updateGallery(
+        id: $id
+        name: $name
+        description: $description
+        tags: $tags
+        projectName: $projectName
+        movieTvShow: $movieTvShow
+        location: $location
+        propertyType: $propertyType
+        style: $style
+        status: $status
+        isPublic: $isPublic
+      ) {
+        ... on MutationUpdateGallerySuccess {
+          data {
+            id
+            name
+            description
+            tags
+            projectName
+            movieTvShow
+            location
+            propertyType
+            style
+            status
+            isPublic
+            ...GalleryCard_gallery
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  return useCallback(
+    (id: string, input: GalleryInput) =>
+      new Promise<void>((resolve, reject) => {
+        commit({
+          variables: {
+            id,
+            ...input,
+            propertyType: input.propertyType as Variables['propertyType'],
+            style: input.style as Variables['style'],
+          },
+          onCompleted: (result) => {
+            const message = result.updateGallery.message;
+            if (message) {
+              toast({ title: 'Error', description: message, variant: 'destructive' });
+              return reject(new Error(message));
+            }
+            toast({ title: 'Success', description: 'Gallery updated successfully!' });
+            resolve();
+          },
+          onError: (error) => {
+            toast({
+              title: 'Error',
+              description: 'Failed to update gallery. Please try again.',
+              variant: 'destructive',
+            });
+            reject(error);
+          },
+        });
+      }),
+    [commit],
+  );
+}
