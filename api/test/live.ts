@@ -9,10 +9,10 @@ import { attachSubscriptions } from '../src/live/websocket.ts';
 import type { TestApp } from './harness.ts';
 
 /** An app listening on a real port, with WebSocket subscriptions attached as main.ts does. */
-export async function listen(app: App) {
+export async function listen(app: App, options: { sessionCheckMs?: number } = {}) {
   const server = serve({ fetch: (req, env) => app.fetch(req, env as HttpBindings), port: 0, hostname: '127.0.0.1' });
   if (!server.listening) await once(server, 'listening');
-  const subscriptions = attachSubscriptions(server, app);
+  const subscriptions = attachSubscriptions(server, app, options);
   const { port } = server.address() as AddressInfo;
   return {
     http: `http://127.0.0.1:${port}`,

@@ -215,6 +215,20 @@ describe('subscriptions over server-sent events', () => {
     expect(events).toEqual([{ data: { unreadNotificationCount: 0 } }, { data: { unreadNotificationCount: 1 } }]);
   });
 
+  it('closes a WebSocket subscription once its session ends', async () => {
+    const server = await listen(app, { sessionCheckMs: 100 });
+    const alice = await signedInUser(app);
+    const client = wsClient(server.ws, { cookie: alice.cookie });
+    const sub = collect<{ unreadNotificationCount: number }>(client, UNREAD);
+    await sub.next(1);
+    await app.database.prisma.session.deleteMany({ where: { userId: alice.id } });
+    const { failure } = await sub.ended();
+    expect(failure).toBeDefined();
+    expect(client.closes).toContain(4401);
+    await client.dispose();
+    await server.close();
+  });
+
   it('refuses a subscription without a session', async () => {
     const response = await sse(undefined, UNREAD);
     expect(response.status).toBe(401);

@@ -4,7 +4,7 @@ import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app.ts';
-import type { Viewer } from '../auth/sessions.ts';
+import { type Viewer, viewerForSession } from '../auth/sessions.ts';
 
 type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
 
@@ -14,9 +14,28 @@ type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
  * the session cookie of the upgrade request, or the short-lived token of GET
  * /api/auth/firebase-token sent as the connection's `token` (or `Authorization: Bearer …`) param.
  */
-export function attachSubscriptions(server: Server | Http2Server | Http2SecureServer, app: App) {
+export function attachSubscriptions(
+  server: Server | Http2Server | Http2SecureServer,
+  app: App,
+  { sessionCheckMs = 30_000 }: { sessionCheckMs?: number } = {},
+) {
   const wss = new WebSocketServer({ server: server as Server, path: '/graphql' });
   const viewers = new WeakMap<object, Viewer>();
+
+  // A socket outlives the request that opened it: once its session ends (sign-out, expiry, a
+  // deleted account) it is closed, so a signed-out browser stops hearing the user's events.
+  const sessionCheck = setInterval(() => {
+    for (const socket of wss.clients) {
+      const viewer = viewers.get(socket);
+      if (!viewer) continue;
+      viewerForSession(app.services.db, viewer.sessionId, app.config.auth.sessionMaxAgeSeconds)
+        .then((current) => {
+          if (!current) socket.close(4401, 'Unauthorized');
+        })
+        .catch((error) => app.logger.warn({ err: error }, 'could not check a subscription session'));
+    }
+  }, sessionCheckMs);
+  sessionCheck.unref();
 
   const disposable = useServer<Record<string, unknown> | undefined>(
     {
@@ -62,6 +81,7 @@ export function attachSubscriptions(server: Server | Http2Server | Http2SecureSe
 
   return {
     async close() {
+      clearInterval(sessionCheck);
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
