@@ -283,6 +283,8 @@ export async function galleryListQuery(ctx: ViewerContext, options: GalleryListO
   const where: Prisma.GalleryWhereInput[] = [galleryAccessWhere(ctx.viewer.id)];
   if (search) {
     const viewerId = ctx.viewer.id;
+    // The access test here only keeps the scan to the viewer's galleries; the Prisma filter below
+    // (galleryAccessWhere) is what decides access, so this copy cannot widen it.
     const tagged = await ctx.db.$queryRaw<{ id: string }[]>`
       SELECT g.id::text AS id FROM "Gallery" g
       WHERE (g."ownerId" = ${viewerId}::uuid OR EXISTS (
