@@ -167,6 +167,47 @@ describe('PUT to the upload URL', () => {
     expect(new TextDecoder().decode(bytes)).toBe('hello');
   });
 
+  it('takes the bytes again after a PUT cut off midway, and refuses a second PUT while one is running', async () => {
+    const url = await uploadUrl(app, owner);
+    const bytes = text(300 * 1024);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent = false;
+    const dropping = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!sent) {
+          sent = true;
+          controller.enqueue(bytes.subarray(0, 100 * 1024));
+          return;
+        }
+        await held;
+        controller.error(new Error('connection lost'));
+      },
+    });
+    const first = app.request(url, {
+      method: 'PUT',
+      cookie: owner.cookie,
+      body: dropping,
+      duplex: 'half',
+    } as RequestInit);
+    const id = new URL(url).pathname.split('/').pop() as string;
+    for (let i = 0; i < 200 && !app.storage.deps.receiving.has(id); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // The first PUT is still arriving: a second one to the same URL must wait its turn.
+    const second = (await put(app, owner, bytes, url)).response;
+    expect(second.status).toBe(409);
+    release();
+    const cut = await first.catch(() => null);
+    expect(cut === null || cut.status >= 400).toBe(true);
+    expect((await app.database.prisma.upload.findUniqueOrThrow({ where: { id } })).status).toBe('pending');
+    const retried = (await put(app, owner, bytes, url)).response;
+    expect(retried.status).toBe(200);
+    expect(await retried.json()).toMatchObject({ size: bytes.length, checksum: sha256(bytes) });
+  });
+
   it('answers 403 for a URL with an id that is not an upload', async () => {
     const response = await app.request(`/objects/uploads/not-a-uuid?token=1.${'A'.repeat(43)}`, {
       method: 'PUT',
