@@ -1,0 +1,157 @@
+// Pieces the benchmarks share: a throw-away PostgreSQL database, the real server in this process,
+// a signed-in user, percentiles, and saving figures to bench/results/.
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../api/src/app.ts';
+import { readConfig } from '../api/src/config.ts';
+import { attachSubscriptions } from '../api/src/live/websocket.ts';
+
+// Packages resolve from the api workspace, where they are installed.
+export const requireApi = createRequire(new URL('../api/package.json', import.meta.url));
+const pino = requireApi('pino') as typeof import('pino').default;
+const { serve } = requireApi('@hono/node-server') as typeof import('@hono/node-server');
+export const pg = requireApi('pg') as typeof import('pg');
+
+export const here = path.dirname(fileURLToPath(import.meta.url));
+export const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function percentile(values: number[], p: number) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+export function machine(database?: string) {
+  return {
+    cpus: cpus().length,
+    load: round(loadavg()[0] ?? 0),
+    node: process.version,
+    ...(database ? { database } : {}),
+    notes:
+      'Shared 2-core machine: other engineers were building and testing on it during the run, so absolute figures are noisy; compare the ratios taken in the same run.',
+  };
+}
+
+/** A fresh PostgreSQL database for one run, dropped afterwards. */
+export async function throwawayPostgres(label: string) {
+  const name = `scoutbase_bench_${label}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** The real app on a loopback port in this process (production mode, logs off). */
+export async function startServer(
+  options: { databaseUrl?: string; webDistDir?: string; subscriptions?: boolean } = {},
+) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-'));
+  const config = readConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    STORAGE_QUOTA: '1TB',
+    RATE_LIMITS: 'false',
+    DUE_REMINDER_INTERVAL_SECONDS: '0',
+    WEB_DIST_DIR: options.webDistDir ?? path.join(dataDir, 'no-web'),
+    DATABASE_URL: options.databaseUrl,
+  });
+  const app = await createApp(config, { logger: pino({ level: 'silent' }) });
+  const server = serve({ fetch: (req, env) => app.fetch(req, env as never), port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const subscriptions = options.subscriptions ? attachSubscriptions(server, app) : null;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    app,
+    origin,
+    db: app.services.db,
+    async close() {
+      await subscriptions?.close();
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs a new person up and in as a browser would; returns their cookie header and id. */
+export async function signUp(origin: string, db: { user: { findUniqueOrThrow: Function } }, name = 'Bench Runner') {
+  const cookies = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const email = `bench-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = 'correct horse battery';
+  const signup = await fetch(`${origin}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, email, password }),
+  });
+  if (!signup.ok) throw new Error(`sign-up refused: ${signup.status} ${await signup.text()}`);
+  const csrf = await fetch(`${origin}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  keep(
+    await fetch(`${origin}/api/auth/callback/credentials`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie() },
+      body: new URLSearchParams({ email, password, csrfToken }),
+    }),
+  );
+  const user = (await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } })) as { id: string };
+  return { cookie: cookie(), cookies, userId: user.id, email };
+}
+
+/** Times `work` `count` times one after another; returns the milliseconds of each. */
+export async function timeEach(count: number, work: (i: number) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await work(i);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+export function summary(times: number[]) {
+  return {
+    samples: times.length,
+    p50Ms: round(percentile(times, 50)),
+    p95Ms: round(percentile(times, 95)),
+    p99Ms: round(percentile(times, 99)),
+  };
+}
+
+export async function saveResults(name: string, results: { date: string }) {
+  const resultsDir = path.join(here, 'results');
+  await mkdir(resultsDir, { recursive: true });
+  const out = path.join(resultsDir, `${name}-${results.date.replace(/[:.]/g, '-')}.json`);
+  await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nSaved ${path.relative(process.cwd(), out)}`);
+}
