@@ -76,8 +76,10 @@ describe('signed-out redirect', () => {
     expect(await page.getByPlaceholder('Search files, tags, or galleries...').isVisible()).toBe(false);
     await nav.getByRole('link', { name: 'Galleries' }).click();
     await page.waitForURL(`${baseURL}/galleries`);
+    await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
     await nav.getByRole('link', { name: 'Home' }).click();
-    await page.waitForURL(`${baseURL}/`);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
     await screenshot(page, 'dashboard-mobile');
     await page.setViewportSize(DESKTOP);
     await context.close();
