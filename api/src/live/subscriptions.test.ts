@@ -104,9 +104,10 @@ describe('subscriptions across two instances on one Redis', () => {
       client,
       'subscription { assistantReply(streamId: "s-9") { conversationId delta done streamId } }',
     );
-    let conversation = '';
+    const conversations: string[] = [];
+    const replyAt = () => sub.results.findIndex((r) => r.data?.assistantReply.delta.includes('/files?upload=true'));
     await until(
-      () => sub.results.some((r) => r.data?.assistantReply.done),
+      () => replyAt() >= 0,
       async () => {
         const response = await a.request('/api/ai/chat', {
           method: 'POST',
@@ -114,17 +115,22 @@ describe('subscriptions across two instances on one Redis', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ message: 'How do I upload photos?', streamId: 's-9' }),
         });
-        conversation = ((await response.json()) as { conversation: { id: string } }).conversation.id;
+        const { conversation } = (await response.json()) as { conversation: { id: string } };
+        conversations.push(encodeGlobalID('AssistantConversation', conversation.id));
       },
     );
-    const mine = sub.results.map((r) => r.data?.assistantReply);
-    expect(mine.at(-1)).toEqual({
-      conversationId: encodeGlobalID('AssistantConversation', conversation),
+    // The reply, then its last piece, for one of the conversations this test started.
+    const at = replyAt();
+    await sub.next(at + 2);
+    const reply = sub.results[at]?.data?.assistantReply;
+    expect(conversations).toContain(reply?.conversationId);
+    expect(reply).toMatchObject({ done: false, streamId: 's-9' });
+    expect(sub.results[at + 1]?.data?.assistantReply).toEqual({
+      conversationId: reply?.conversationId,
       delta: '',
       done: true,
       streamId: 's-9',
     });
-    expect(mine.at(-2)?.delta).toContain('/files?upload=true');
     await client.dispose();
   });
 
