@@ -25,7 +25,7 @@ import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { rateLimits } from './http/ratelimits.ts';
-import { csrfProtection, securityHeaders } from './http/security.ts';
+import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
 import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
 
 export interface App {
@@ -136,6 +136,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   app.use(securityHeaders(config));
   app.use(csrfProtection(config));
+  app.use(refuseNulCharacters());
 
   // Shared through Redis when there is one, so a budget holds across every instance.
   const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, logger) : memoryRateLimiter();

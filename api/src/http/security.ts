@@ -94,3 +94,28 @@ export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
     return next();
   };
 }
+
+const NUL_MESSAGE = 'The request contains a NUL character, which no field accepts.';
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL anywhere in a query string or a JSON or form body
+ * would fail deep in a write. No field of the app accepts one: refuse it at the door.
+ */
+export function refuseNulCharacters(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const url = c.req.url;
+    if (/%00/.test(url)) return c.json({ message: NUL_MESSAGE }, 400);
+    const type = c.req.header('content-type') ?? '';
+    if (
+      !SAFE_METHODS.has(c.req.method) &&
+      (type.includes('json') || type.includes('x-www-form-urlencoded') || type.includes('text/plain'))
+    ) {
+      const text = await c.req.raw.clone().text();
+      const form = type.includes('x-www-form-urlencoded') && /%00/.test(text);
+      if (form || text.includes('\u0000') || text.includes('\\u0000')) {
+        return c.json({ message: NUL_MESSAGE }, 400);
+      }
+    }
+    return next();
+  };
+}

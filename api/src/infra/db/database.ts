@@ -40,7 +40,7 @@ export async function openDatabase(source: DatabaseSource, options: { migrate: b
     closeDriver = () => client.close();
   }
   if (options.migrate) await applyMigrations(adapterFactory);
-  const prisma = new PrismaClient({ adapter: adapterFactory });
+  const prisma = withoutEmptySelects(new PrismaClient({ adapter: adapterFactory }));
   return {
     prisma,
     adapterFactory,
@@ -49,4 +49,39 @@ export async function openDatabase(source: DatabaseSource, options: { migrate: b
       await closeDriver();
     },
   };
+}
+
+/**
+ * A GraphQL selection of only `__typename` hands Prisma `select: {}`, which it rejects. An empty
+ * selection means "nothing in particular": read the row's scalars instead (nested: `relation: true`).
+ */
+function normalizeSelect(args: Record<string, unknown>): Record<string, unknown> {
+  const select = args.select as Record<string, unknown> | undefined;
+  if (!select || typeof select !== 'object') return args;
+  if (Object.keys(select).length === 0) {
+    const { select: _empty, ...rest } = args;
+    return rest;
+  }
+  const next: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(select)) {
+    if (value && typeof value === 'object' && 'select' in value) {
+      const inner = normalizeSelect(value as Record<string, unknown>);
+      next[key] = Object.keys(inner).length === 0 ? true : inner;
+    } else next[key] = value;
+  }
+  return { ...args, select: next };
+}
+
+function withoutEmptySelects(client: PrismaClient): PrismaClient {
+  return client.$extends({
+    query: {
+      $allModels: {
+        $allOperations({ args, query }) {
+          return query(
+            args && typeof args === 'object' ? (normalizeSelect(args as Record<string, unknown>) as typeof args) : args,
+          );
+        },
+      },
+    },
+  }) as unknown as PrismaClient;
 }
