@@ -1,6 +1,6 @@
-import type { APIRequestContext, Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePhoto } from './images.ts';
+import { makePhoto, uploadThroughApi } from './images.ts';
 import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
 
 let browser: Browser;
@@ -10,30 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Puts a file into the file manager the way the upload panel does (URL, PUT, record). */
-async function uploadThroughApi(request: APIRequestContext, name: string, bytes: Buffer) {
-  const { uploadURL } = (await (await request.post('/api/objects/upload', { data: {} })).json()) as {
-    uploadURL: string;
-  };
-  const put = await request.put(uploadURL, { data: bytes, headers: { 'content-type': 'image/jpeg' } });
-  expect(put.ok()).toBe(true);
-  const record = await request.post('/api/files', {
-    data: {
-      name,
-      originalName: name,
-      mimeType: 'image/jpeg',
-      size: bytes.length,
-      objectUrl: uploadURL,
-      folderId: null,
-      isPublic: false,
-      tags: [],
-      metadata: {},
-    },
-  });
-  expect(record.status()).toBe(201);
-  return (await record.json()) as { id: string };
-}
 
 describe('gallery screen', () => {
   it('adds photos by upload and from the file manager, shows metadata, sets the cover, maps and keeps notes', async () => {

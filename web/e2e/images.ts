@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { APIRequestContext } from 'playwright-core';
 
 // Real photos for browser tests, made with the API's own image library (sharp), with EXIF when a
 // test needs a camera, a time and GPS coordinates.
@@ -61,4 +62,28 @@ export async function makePhoto({
       },
     })
     .toBuffer();
+}
+
+/** Puts a file into the file manager the way the upload panel does (URL, PUT, record). */
+export async function uploadThroughApi(request: APIRequestContext, name: string, bytes: Buffer) {
+  const { uploadURL } = (await (await request.post('/api/objects/upload', { data: {} })).json()) as {
+    uploadURL: string;
+  };
+  const put = await request.put(uploadURL, { data: bytes, headers: { 'content-type': 'image/jpeg' } });
+  if (!put.ok()) throw new Error(`PUT failed: ${put.status()}`);
+  const record = await request.post('/api/files', {
+    data: {
+      name,
+      originalName: name,
+      mimeType: 'image/jpeg',
+      size: bytes.length,
+      objectUrl: uploadURL,
+      folderId: null,
+      isPublic: false,
+      tags: [],
+      metadata: {},
+    },
+  });
+  if (record.status() !== 201) throw new Error(`POST /api/files failed: ${record.status()} ${await record.text()}`);
+  return (await record.json()) as { id: string };
 }

@@ -62,7 +62,7 @@ export function SelectField({
       </Label>
       <Listbox value={value} onChange={onChange}>
         <ListboxButton className={`${inputClass} flex items-center justify-between text-left`}>
-          <span className={selected ? '' : 'text-slate-400'}>{selected?.label ?? placeholder}</span>
+          <span className={selected ? '' : 'text-slate-500 dark:text-slate-400'}>{selected?.label ?? placeholder}</span>
           <svg viewBox="0 0 20 20" className="h-4 w-4 text-slate-400" fill="currentColor" aria-hidden="true">
             <path d="M5.5 8l4.5 4.5L14.5 8z" />
           </svg>

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+// axe-core run inside the page; answers the serious and critical violations, one line each.
+// These tests cover the media screens, so the shell's header (checked by accessibility.e2e.ts)
+// is left out.
+
+let source: string | undefined;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string }[];
+}
+
+export async function seriousViolations(page: Page): Promise<string[]> {
+  source ??= await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const violations = (await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }
+    ).axe;
+    return (
+      await axe.run({ exclude: [['body > div > div > header']] } as unknown as Document, {
+        resultTypes: ['violations'],
+      })
+    ).violations;
+  })) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`)
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+}
