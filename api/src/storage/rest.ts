@@ -71,7 +71,12 @@ export function storageRoutes(deps: StorageDeps) {
       'X-Content-Type-Options': 'nosniff',
       'Accept-Ranges': 'bytes',
       'Content-Type': mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType,
-      'Content-Disposition': contentDisposition(mimeType, name ?? upload.id, variant),
+      'Content-Disposition': contentDisposition(
+        mimeType,
+        name ?? upload.id,
+        variant,
+        c.req.query('download') !== undefined,
+      ),
     });
     // Served files never run as a page of ours (browsers' own PDF viewer cannot run sandboxed).
     if (mimeType !== 'application/pdf') {
@@ -134,8 +139,9 @@ export function parseRange(header: string, size: number): ByteRange | 'unsatisfi
 }
 
 /** Inline for what browsers show safely (pictures, video, PDF); everything else downloads. */
-export function contentDisposition(mimeType: string, name: string, variant?: Variant) {
-  const inline = /^(image|video)\//.test(mimeType) || mimeType === 'application/pdf';
+export function contentDisposition(mimeType: string, name: string, variant?: Variant, download = false) {
+  // ?download asks for a save dialog whatever the type (a Download button).
+  const inline = !download && (/^(image|video)\//.test(mimeType) || mimeType === 'application/pdf');
   // Control characters, quotes, slashes and backslashes never reach the header.
   let clean = Array.from(name.normalize('NFC'))
     .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)

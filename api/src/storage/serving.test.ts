@@ -110,6 +110,8 @@ describe('GET /objects/uploads/:id', () => {
     expect(response.headers.get('content-disposition')).toBe(
       `inline; filename="north gate.jpg"; filename*=UTF-8''north%20gate.jpg`,
     );
+    const asDownload = await get(`${result.objectPath}?download=1`, owner);
+    expect(asDownload.headers.get('content-disposition')).toMatch(/^attachment; filename="north gate.jpg"/);
     for (const path of [result.objectPath, `${result.objectPath}?variant=grid`]) {
       expect((await get(path, stranger)).status).toBe(404);
       expect((await get(path)).status).toBe(404);

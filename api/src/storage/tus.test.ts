@@ -29,7 +29,8 @@ async function create(who: User, uploadURL: string, length: number) {
     headers: {
       ...TUS,
       'upload-length': String(length),
-      'upload-metadata': `uploadURL ${Buffer.from(uploadURL).toString('base64')},filename ${Buffer.from('clip.mov').toString('base64')}`,
+      // A hostile name changes nothing: tus files are named after our upload ids only.
+      'upload-metadata': `uploadURL ${Buffer.from(uploadURL).toString('base64')},filename ${Buffer.from('../../../escape.mov').toString('base64')}`,
     },
   });
 }
@@ -123,8 +124,10 @@ describe('tus resumable uploads', () => {
     expect(filed.status).toBe(201);
     const served = await app.request(`/objects/uploads/${id}`, { cookie: owner.cookie });
     expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
-    // Nothing of the tus bookkeeping stays behind.
+    // Nothing of the tus bookkeeping stays behind, and nothing was written outside the data directory.
     expect(await readdir(path.join(app.dataDir, 'tus'))).toEqual([]);
+    expect(await readdir(path.dirname(app.dataDir))).not.toContain('escape.mov');
+    expect(await readdir(app.dataDir)).not.toContain('escape.mov');
   });
 
   it('refuses a creation with someone else’s upload URL, a forged one, or too many bytes', async () => {
