@@ -183,7 +183,7 @@ describe('subscriptions over server-sent events', () => {
   }
 
   /** Reads `data:` payloads from an event stream until `count` have arrived. */
-  async function readEvents(response: Response, count: number, onFirst?: () => Promise<unknown>) {
+  async function readEvents(response: Response, count: number, onEvent?: (index: number) => Promise<unknown>) {
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     const events: unknown[] = [];
@@ -203,7 +203,7 @@ describe('subscriptions over server-sent events', () => {
           .join('');
         if (data) {
           events.push(JSON.parse(data));
-          if (events.length === 1) await onFirst?.();
+          await onEvent?.(events.length - 1);
         }
         end = buffer.indexOf('\n\n');
       }
