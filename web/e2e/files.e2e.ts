@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePhoto } from './images.ts';
+import { makePhoto, uploadThroughApi } from './images.ts';
 import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
 
 let browser: Browser;
@@ -100,6 +100,31 @@ describe('file manager', () => {
     await page.getByRole('button', { name: 'Location Scouting' }).waitFor();
     await page.setViewportSize(MOBILE);
     await screenshot(page, 'files-mobile');
+    await context.close();
+  });
+
+  it('lists the versions of a file and restores an earlier one', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
+    await uploadThroughApi(context.request, 'call-sheet.pdf', pdf('first draft'), 'application/pdf');
+    await uploadThroughApi(context.request, 'call-sheet.pdf', pdf('second draft, a little longer'), 'application/pdf');
+    await page.reload();
+    const row = page.getByTestId('file-row').filter({ hasText: 'call-sheet.pdf' });
+    await row.getByText(/v2/).waitFor();
+    expect(await page.getByTestId('file-row').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Actions for call-sheet.pdf' }).click();
+    await page.getByRole('menuitem', { name: 'Versions (2)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Versions' });
+    await dialog.getByTestId('version-row').nth(1).waitFor();
+    expect(await dialog.getByTestId('version-row').first().textContent()).toContain('Current');
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('Version 1 restored.').waitFor();
+    // Restoring adds the old bytes as the newest version, so history is kept.
+    await dialog.getByText('Version 3').waitFor();
+    await screenshot(page, 'files-versions');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await row.getByText(/v3/).waitFor();
     await context.close();
   });
 });

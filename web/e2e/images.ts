@@ -65,17 +65,22 @@ export async function makePhoto({
 }
 
 /** Puts a file into the file manager the way the upload panel does (URL, PUT, record). */
-export async function uploadThroughApi(request: APIRequestContext, name: string, bytes: Buffer) {
+export async function uploadThroughApi(
+  request: APIRequestContext,
+  name: string,
+  bytes: Buffer,
+  mimeType = 'image/jpeg',
+) {
   const { uploadURL } = (await (await request.post('/api/objects/upload', { data: {} })).json()) as {
     uploadURL: string;
   };
-  const put = await request.put(uploadURL, { data: bytes, headers: { 'content-type': 'image/jpeg' } });
+  const put = await request.put(uploadURL, { data: bytes, headers: { 'content-type': mimeType } });
   if (!put.ok()) throw new Error(`PUT failed: ${put.status()}`);
   const record = await request.post('/api/files', {
     data: {
       name,
       originalName: name,
-      mimeType: 'image/jpeg',
+      mimeType,
       size: bytes.length,
       objectUrl: uploadURL,
       folderId: null,
