@@ -1,6 +1,7 @@
 // Pieces the benchmarks share: a throw-away PostgreSQL database, the real server in this process,
 // a signed-in user, percentiles, and saving figures to bench/results/.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,8 @@ export async function throwawayPostgres(label: string) {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
+  // BENCH_LOG_SQL=1 logs every statement with its duration to the PostgreSQL server log.
+  if (process.env.BENCH_LOG_SQL === '1') await admin.query(`ALTER DATABASE ${name} SET log_min_duration_statement = 0`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
@@ -154,4 +157,15 @@ export async function saveResults(name: string, results: { date: string }) {
   const out = path.join(resultsDir, `${name}-${results.date.replace(/[:.]/g, '-')}.json`);
   await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nSaved ${path.relative(process.cwd(), out)}`);
+}
+
+/** The id of the web app's persisted operation whose text starts with `start`. */
+export function persistedOperation(start: string) {
+  const operations = JSON.parse(readFileSync(path.join(here, '../web/persisted-operations.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+  const found = Object.entries(operations).find(([, text]) => text.startsWith(start));
+  if (!found) throw new Error(`no persisted operation starts with ${start}: run pnpm generate`);
+  return found[0];
 }
