@@ -15,7 +15,7 @@ import { createEvents } from './infra/events/pubsub.ts';
 import { analyzeRoutes } from './assistant/rest.ts';
 import { dataRoutes } from './rest.ts';
 import { createStorage, type Storage } from './storage/service.ts';
-import { openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
+import { isDatabaseUnavailable, openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
 import type { AppEnv } from './http/env.ts';
 import { schema } from './graphql/schema.ts';
 import type { GraphQLContext } from './graphql/builder.ts';
@@ -81,6 +81,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const secret = await resolveSecret(config);
   const database = await openDatabase(options.database ?? config.database, {
     migrate: config.migrateOnStart || config.database.kind === 'embedded',
+    logger,
   });
   const db = database.prisma;
   const events = createEvents({ redisUrl: config.redisUrl, logger });
@@ -147,6 +148,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (error instanceof TooManyRequestsError) c.header('Retry-After', String(error.retryAfterSeconds));
       if (error.status === 401) return c.text('Unauthorized', 401);
       return c.json({ message: error.message, code: error.code }, error.status as 400);
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'database unavailable');
+      c.header('Retry-After', '5');
+      return c.json({ message: 'The database is not reachable right now. Please try again in a moment.' }, 503);
     }
     logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
     return c.json({ message: 'Something went wrong on our side. Please try again.' }, 500);

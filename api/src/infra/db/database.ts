@@ -4,6 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { DatabaseConfig } from '../../config.ts';
@@ -19,12 +20,24 @@ export interface Database {
 
 export type DatabaseSource = DatabaseConfig | { kind: 'pglite'; client: PGlite };
 
-export async function openDatabase(source: DatabaseSource, options: { migrate: boolean }): Promise<Database> {
+export async function openDatabase(
+  source: DatabaseSource,
+  options: { migrate: boolean; logger?: Pick<Logger, 'error'> },
+): Promise<Database> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   let closeDriver = async () => {};
   if (source.kind === 'postgres') {
     // Our own pool, so close() really ends its connections (Prisma's disconnect leaves them idle).
-    const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: source.url,
+      max: 10,
+      // While the database is away a request fails within seconds (503) instead of waiting for ever.
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 60_000,
+    });
+    // An idle connection the server dropped (restart, failover) is reported here; without a
+    // listener it would crash the process. The pool opens a new one for the next query.
+    pool.on('error', (error) => options.logger?.error({ err: error }, 'a database connection was lost'));
     adapterFactory = new PrismaPg(pool);
     closeDriver = () => pool.end();
   } else {
@@ -84,4 +97,43 @@ function withoutEmptySelects(client: PrismaClient): PrismaClient {
       },
     },
   }) as unknown as PrismaClient;
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  // PostgreSQL: shutting down, crash recovery, cannot connect now, connection failures.
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  // Prisma: cannot reach the server, connection closed, pool timeout.
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Connection (is )?closed|connection error|ECONNREFUSED|ECONNRESET|DatabaseNotReachable|socket hang up|Query read timeout/i;
+
+/** Whether a failure means the database cannot be reached (answer 503), not that a query is wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    depth++
+  ) {
+    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+    const kind = (e as { kind?: unknown }).kind;
+    if (kind === 'DatabaseNotReachable' || kind === 'ConnectionClosed' || kind === 'SocketTimeout') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }

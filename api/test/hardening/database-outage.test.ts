@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.ts';
+import { readConfig } from '../../src/config.ts';
+import { BASE, person, signIn, type TestApp } from '../harness.ts';
+import { tcpProxy } from '../tcp-proxy.ts';
+
+// The PostgreSQL server of this machine, reached through a proxy the test cuts: the app sees the
+// database go away under load and come back, without a restart.
+const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const reachable = await (async () => {
+  const probe = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await probe.connect();
+    await probe.end();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const name = `scoutbase_outage_${randomBytes(5).toString('hex')}`;
+let admin: pg.Client;
+let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+let app: App & Pick<TestApp, 'request'>;
+let dataDir: string;
+
+beforeAll(async () => {
+  if (!reachable) return;
+  admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const target = new URL(serverUrl);
+  proxy = await tcpProxy(Number(target.port || 5432), target.hostname);
+  const url = new URL(serverUrl);
+  url.host = `127.0.0.1:${proxy.port}`;
+  url.pathname = `/${name}`;
+  dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-outage-'));
+  const config = readConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: url.toString(),
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.join(dataDir, 'none'),
+  });
+  config.auth.scryptCost = 2 ** 10;
+  const started = await createApp(config, { logger: pino({ level: 'silent' }) });
+  app = Object.assign(started, {
+    request(pathname: string, init: RequestInit & { cookie?: string } = {}) {
+      const headers = new Headers(init.headers);
+      if (init.cookie) headers.set('cookie', init.cookie);
+      return started.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  if (!reachable) return;
+  proxy.restore();
+  await app?.close();
+  await proxy?.close();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function withDeadline<T>(work: Promise<T>, ms: number) {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref()),
+  ]);
+}
+
+it.skipIf(!reachable)(
+  'answers 503 with a message while the database is away, works again when it returns, and leaves no half-written records',
+  async () => {
+    const who = person();
+    const signup = await app.request('/api/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(who),
+    });
+    expect(signup.status).toBe(201);
+    const { jar } = await signIn(app as unknown as TestApp, who);
+    const cookie = jar.header;
+
+    let phase: 'before' | 'outage' | 'after' = 'before';
+    let running = true;
+    const seen: { phase: string; status: number; message?: string }[] = [];
+    let counter = 0;
+    const worker = async () => {
+      while (running) {
+        const at = phase;
+        const response = await withDeadline(
+          app.request('/api/galleries', {
+            method: 'POST',
+            cookie,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Recce ${++counter}` }),
+          }),
+          15_000,
+        );
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        seen.push({ phase: at, status: response.status, message: body.message });
+        if (phase === 'outage') await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const workers = Array.from({ length: 6 }, worker);
+    await new Promise((r) => setTimeout(r, 1000));
+    phase = 'outage';
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 2500));
+    proxy.restore();
+    phase = 'after';
+    await new Promise((r) => setTimeout(r, 2500));
+    running = false;
+    await Promise.all(workers);
+
+    const statuses = new Set(seen.map((s) => s.status));
+    expect([...statuses].filter((s) => s !== 201 && s !== 503)).toEqual([]);
+    expect(seen.some((s) => s.phase === 'before' && s.status === 201)).toBe(true);
+    const refused = seen.filter((s) => s.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused)
+      expect(r.message).toBe('The database is not reachable right now. Please try again in a moment.');
+    // Back without a restart: the last requests all went through.
+    const last = seen.filter((s) => s.phase === 'after').slice(-6);
+    expect(last.length).toBeGreaterThan(0);
+    expect(last.every((s) => s.status === 201)).toBe(true);
+    expect((await app.request('/api/auth/user', { cookie })).status).toBe(200);
+
+    // A gallery and its activity row are written together or not at all.
+    const user = (await (await app.request('/api/auth/user', { cookie })).json()) as { id: string };
+    const check = new pg.Client({ connectionString: serverUrl.replace(/\/[^/]*$/, `/${name}`) });
+    await check.connect();
+    const galleries = await check.query('SELECT count(*)::int AS n FROM "Gallery" WHERE "ownerId" = $1', [user.id]);
+    const activities = await check.query(
+      `SELECT count(*)::int AS n FROM "Activity" WHERE "userId" = $1 AND action = 'gallery_created'`,
+      [user.id],
+    );
+    await check.end();
+    expect(galleries.rows[0].n).toBe(activities.rows[0].n);
+    expect(galleries.rows[0].n).toBeGreaterThanOrEqual(seen.filter((s) => s.status === 201).length);
+  },
+  60_000,
+);
