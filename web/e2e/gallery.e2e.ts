@@ -86,6 +86,16 @@ describe('gallery screen', () => {
     await page.goto(`/galleries/${gallery.id}`);
     await page.getByTestId('photo-tile').first().waitFor();
     await screenshot(page, 'gallery-mobile');
+
+    // Taking a photo out of the gallery leaves the file in the file manager.
+    await page.getByRole('button', { name: 'Open dock-crane.jpg' }).click();
+    await page.getByTestId('lightbox').getByRole('button', { name: 'Remove from gallery' }).click();
+    await page.getByText('Photo removed from the gallery.').waitFor();
+    await page.getByRole('button', { name: 'Open dock-crane.jpg' }).waitFor({ state: 'detached' });
+    await page.getByText('1 photo', { exact: false }).first().waitFor();
+    expect(await page.getByTestId('photo-tile').count()).toBe(1);
+    const files = (await (await context.request.get('/api/files')).json()) as { name: string }[];
+    expect(files.map((f) => f.name)).toContain('dock-crane.jpg');
     await context.close();
   });
 });

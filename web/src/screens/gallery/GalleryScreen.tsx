@@ -21,6 +21,7 @@ import { useUpdateGallery } from '../galleries/useUpdateGallery.ts';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import type { GalleryScreenAddMutation } from './__generated__/GalleryScreenAddMutation.graphql';
 import type { GalleryScreenQuery } from './__generated__/GalleryScreenQuery.graphql';
+import type { GalleryScreenRemoveMutation } from './__generated__/GalleryScreenRemoveMutation.graphql';
 import type { GalleryScreenCoverMutation } from './__generated__/GalleryScreenCoverMutation.graphql';
 import type { GalleryScreenNotesMutation } from './__generated__/GalleryScreenNotesMutation.graphql';
 import { FilePickerDialog } from './FilePickerDialog.tsx';
@@ -147,6 +148,43 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
       }
     }
   `);
+  const [commitRemove, removing] = useMutation<GalleryScreenRemoveMutation>(graphql`
+    mutation GalleryScreenRemoveMutation($galleryId: ID!, $fileId: ID!) {
+      removeFileFromGallery(galleryId: $galleryId, fileId: $fileId) {
+        ... on MutationRemoveFileFromGallerySuccess {
+          data {
+            id
+            photoCount
+            coverImageId
+            coverImageUrl
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function removePhoto(fileId: string) {
+    commitRemove({
+      variables: { galleryId: gallery.id, fileId },
+      onCompleted: (result) => {
+        const message = result.removeFileFromGallery.message;
+        if (message) {
+          toast({ title: 'Error', description: message, variant: 'destructive' });
+          return;
+        }
+        toast({ title: 'Success', description: 'Photo removed from the gallery.' });
+        lightbox.close();
+        setRefreshKey((k) => k + 1);
+      },
+      onError: () => {
+        toast({ title: 'Error', description: 'Failed to remove photo. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
   const updating = savingNotes || savingCover;
 
   const addFiles = useCallback(
@@ -361,14 +399,24 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
         onClose={lightbox.close}
         actions={(photo) =>
           canEdit ? (
-            <button
-              type="button"
-              disabled={updating || gallery.coverImageId === photo.id}
-              onClick={() => update({ coverImageId: photo.id }, 'Cover updated.')}
-              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm text-white hover:bg-indigo-700 disabled:opacity-50"
-            >
-              {gallery.coverImageId === photo.id ? 'Cover photo' : 'Set as cover'}
-            </button>
+            <>
+              <button
+                type="button"
+                disabled={updating || gallery.coverImageId === photo.id}
+                onClick={() => update({ coverImageId: photo.id }, 'Cover updated.')}
+                className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm text-white hover:bg-indigo-700 disabled:opacity-50"
+              >
+                {gallery.coverImageId === photo.id ? 'Cover photo' : 'Set as cover'}
+              </button>
+              <button
+                type="button"
+                disabled={removing}
+                onClick={() => removePhoto(photo.id)}
+                className="rounded-md border border-red-400/60 px-3 py-1.5 text-sm text-red-200 hover:bg-red-500/20 disabled:opacity-50"
+              >
+                {removing ? 'Removing...' : 'Remove from gallery'}
+              </button>
+            </>
           ) : null
         }
       />
