@@ -153,20 +153,20 @@ export async function receiveUpload(
 ) {
   const upload = await uploadForToken(deps, viewer, uploadId, token);
   if (deps.receiving.has(upload.id)) throw new ConflictError('The bytes of this upload are already arriving.');
-  const maxSize = Number(upload.maxSize);
-  const usage = await storageUsage(deps, viewer.id);
-  const room = usage.quotaBytes - usage.usedBytes;
-  if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
-  if (declaredLength !== null && declaredLength > room) throw quotaExceeded(usage, declaredLength);
-
-  // While its bytes arrive the cleanup pass leaves the upload alone, however slow the line.
+  // Claimed before any await, so two PUTs racing to one URL cannot both get past this point. While
+  // its bytes arrive the cleanup pass also leaves the upload alone, however slow the line.
   deps.receiving.add(upload.id);
-  await mkdir(deps.scratchDir, { recursive: true });
+  const maxSize = Number(upload.maxSize);
   const scratch = path.join(deps.scratchDir, randomUUID());
   const progress = progressReporter(deps, upload, declaredLength);
   const hash = createHash('sha256');
   let received = 0;
   try {
+    const usage = await storageUsage(deps, viewer.id);
+    const room = usage.quotaBytes - usage.usedBytes;
+    if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
+    if (declaredLength !== null && declaredLength > room) throw quotaExceeded(usage, declaredLength);
+    await mkdir(deps.scratchDir, { recursive: true });
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         received += chunk.length;
