@@ -22,7 +22,7 @@ import type { GraphQLContext } from './graphql/builder.ts';
 import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 import { startDueReminders } from './tasks/rules.ts';
 import { importRoutes } from './imports/rest.ts';
-import { importDeps, prepareImportFolder } from './imports/rules.ts';
+import { importDeps, prepareImportFolder, stopImports } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { rateLimits } from './http/ratelimits.ts';
 import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
@@ -213,7 +213,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     viewerFor,
     yoga,
     async close() {
-      await Promise.allSettled([...imports.running]);
+      await stopImports(imports);
       await storage.close();
       await stopDueReminders();
       await events.close();

@@ -292,6 +292,31 @@ describe('limits and live progress', () => {
     expect((await call(app, owner.cookie, 'GET', `/api/imports/${fresh.id}`)).body.status).toBe('running');
   });
 
+  it('lets one person run three imports at once, and asks the fourth to wait', async () => {
+    const user = await signedInUser(app);
+    await app.database.prisma.importJob.createMany({
+      data: [1, 2, 3].map(() => ({ userId: user.id, source: 'local', total: 1, items: [], fileIds: [] })),
+    });
+    const response = await app.request('/api/imports', {
+      method: 'POST',
+      cookie: user.cookie,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ source: 'local', itemIds: ['call-sheet.txt'] }),
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('30');
+    expect(((await response.json()) as { message: string }).message).toBe(
+      'You already have 3 imports running. Wait for one to finish, then try again.',
+    );
+    // Someone else is not held up by it.
+    const other = await call(app, owner.cookie, 'POST', '/api/imports', {
+      source: 'local',
+      itemIds: ['call-sheet.txt'],
+    });
+    expect(other.status).toBe(202);
+    await finished(app, owner.cookie, other.body.id);
+  });
+
   it('applies the upload size limit to imported files, one file at a time', async () => {
     const small = await testApp({ IMPORT_DIR: importDir, MAX_UPLOAD_SIZE: '100' });
     try {

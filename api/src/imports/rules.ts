@@ -5,7 +5,7 @@ import type { Services, Viewer, ViewerContext } from '../context.ts';
 import { createFileRecord, folderOfViewer } from '../files/rules.ts';
 import { addFilesToGallery, galleryFor } from '../galleries/rules.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { DomainError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { ingestStream, type StorageDeps } from '../storage/rules.ts';
 import { dropboxAccount, dropboxProvider, dropboxSource } from './dropbox.ts';
@@ -30,10 +30,21 @@ export interface ImportDeps extends Services {
   keys: ImportKeys;
   /** Jobs running in this process (the app waits for them on close). */
   running: Set<Promise<void>>;
+  /** Set when the app closes: jobs stop after the file they are on. */
+  stopping: { value: boolean };
 }
 
+/** Lets running jobs finish the file they are on, marks the rest as not imported, and waits. */
+export async function stopImports(deps: ImportDeps) {
+  deps.stopping.value = true;
+  await Promise.allSettled([...deps.running]);
+}
+
+/** How many imports one person may have running at once. */
+export const MAX_RUNNING_JOBS = 3;
+
 export function importDeps(services: Services, storage: StorageDeps, secret: string): ImportDeps {
-  return { ...services, storage, keys: importKeys(secret), running: new Set() };
+  return { ...services, storage, keys: importKeys(secret), running: new Set(), stopping: { value: false } };
 }
 
 /** Makes the default import folder so people see where to put files; a configured one must exist. */
@@ -224,6 +235,15 @@ export async function startImport(deps: ImportDeps, ctx: ViewerContext, input: u
         )
       ).id
     : null;
+  const running = await ctx.db.importJob.count({
+    where: { userId: ctx.viewer.id, status: 'running', updatedAt: { gte: new Date(Date.now() - STALE_JOB_MS) } },
+  });
+  if (running >= MAX_RUNNING_JOBS) {
+    throw new TooManyRequestsError(
+      `You already have ${running} imports running. Wait for one to finish, then try again.`,
+      30,
+    );
+  }
   const connector = await connectorFor(deps, ctx.viewer, data.source);
   const ids = [...new Set(data.itemIds)];
   const items: JobItem[] = [];
@@ -276,6 +296,10 @@ async function runJob(
     ctx.events.publish('import:progress', ctx.viewer.id, { jobId, status, total: items.length, done, failed });
 
   for (const [index, item] of items.entries()) {
+    if (deps.stopping.value) {
+      for (const rest of items.slice(index)) failed.push({ name: rest.name, message: SHUTDOWN_MESSAGE });
+      break;
+    }
     try {
       const download = await connector.download(item.id);
       const stored = await ingestStream(deps.storage, ctx.viewer, download.body, download.size);
@@ -309,7 +333,7 @@ async function runJob(
   const status = fileIds.length === 0 ? 'failed' : 'completed';
   await ctx.db.importJob.update({
     where: { id: jobId },
-    data: { status, failed, fileIds, finishedAt: new Date() },
+    data: { status, done: items.length, failed, fileIds, finishedAt: new Date() },
   });
   publish(status, items.length);
 }
@@ -318,6 +342,7 @@ async function runJob(
 export const STALE_JOB_MS = 15 * 60 * 1000;
 export const STOPPED_MESSAGE =
   'The import stopped before it finished (the server restarted). Import the remaining files again.';
+const SHUTDOWN_MESSAGE = 'The server stopped before this file was imported. Import it again.';
 
 export async function importJob(ctx: ViewerContext, id: string): Promise<ImportJobJson> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
