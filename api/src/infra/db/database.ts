@@ -28,9 +28,12 @@ export async function openDatabase(
   let closeDriver = async () => {};
   if (source.kind === 'postgres') {
     // Our own pool, so close() really ends its connections (Prisma's disconnect leaves them idle).
+    // JIT off: our statements are short, and PostgreSQL's cost guess for the file search on a large
+    // library turned JIT on, which spent about half of a 500 ms search compiling (bench/search.ts).
     const pool = new pg.Pool({
       connectionString: source.url,
       max: 10,
+      options: '-c jit=off',
       // While the database is away a request fails within seconds (503) instead of waiting for ever.
       connectionTimeoutMillis: 5_000,
       query_timeout: 60_000,
