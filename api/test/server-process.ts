@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CookieJar, type Person } from './harness.ts';
+
+const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function freePort() {
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server (src/main.ts) in its own process, as `pnpm start` runs it, so a test can kill it. */
+export async function startServer(env: Record<string, string>) {
+  const port = Number(env.PORT);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'],
+    { cwd: apiDir, env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  child.stdout?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => (log += d));
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
+    const ok = await fetch(`${origin}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (i > 300) throw new Error(`server did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    origin,
+    child,
+    log: () => log,
+    /** SIGKILL: no shutdown, no flushing; whatever was half done stays half done. */
+    async kill() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Signs a person up and in against a server over HTTP; returns the session cookie. */
+export async function signUpOver(origin: string, who: Person) {
+  const created = await fetch(`${origin}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
+  const jar = new CookieJar();
+  const csrf = await fetch(`${origin}/api/auth/csrf`);
+  jar.store(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  jar.store(
+    await fetch(`${origin}/api/auth/callback/credentials`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header },
+      body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
+    }),
+  );
+  const user = (await (await fetch(`${origin}/api/auth/user`, { headers: { cookie: jar.header } })).json()) as {
+    id: string;
+  };
+  return { cookie: jar.header, id: user.id };
+}
