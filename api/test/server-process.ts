@@ -22,7 +22,11 @@ export async function startServer(env: Record<string, string>) {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'],
-    { cwd: apiDir, env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: apiDir,
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let log = '';
   child.stdout?.on('data', (d) => (log += d));

@@ -178,7 +178,10 @@ it.skipIf(!reachable)(
       const keptId = new URL(kept.uploadURL).pathname.split('/').pop() as string;
       const abandonedId = new URL(abandoned.uploadURL).pathname.split('/').pop() as string;
       expect(uploads.map((u) => [u.id, u.status])).toEqual([[keptId, 'claimed']]);
-      const left = [...(await filesUnder(path.join(dataDir, 'objects'))), ...(await filesUnder(path.join(dataDir, 'tus')))];
+      const left = [
+        ...(await filesUnder(path.join(dataDir, 'objects'))),
+        ...(await filesUnder(path.join(dataDir, 'tus'))),
+      ];
       expect(left.filter((f) => f.includes(abandonedId))).toEqual([]);
       // Every byte left on disk belongs to the filed upload.
       expect(left.filter((f) => !f.includes(keptId))).toEqual([]);
