@@ -37,8 +37,11 @@ function callbackPage(source: string, ok: boolean, text: string) {
 <p>${text}</p>
 <script>
 const message = ${scriptJson(message)};
-if (window.opener) { window.opener.postMessage(message, location.origin); window.close(); }
-else { location.replace('/files?import=' + encodeURIComponent(message.source)); }
+if (window.opener) window.opener.postMessage(message, location.origin);
+// A provider page with a strict opener policy cuts the link to the dialog: the popup still closes
+// (the dialog then asks the server), and a tab opened by hand goes back to the file manager.
+window.close();
+setTimeout(() => location.replace('/files?import=' + encodeURIComponent(message.source)), 500);
 </script>
 </body></html>`;
 }

@@ -140,6 +140,24 @@ describe('ImportDialog with an OAuth source', () => {
     await screen.findByText('Connection failed. Please try again.', {}, { timeout: 3000 });
   });
 
+  it('asks the server when the popup closes without a word (a provider that cuts the opener)', async () => {
+    let asked = 0;
+    stubApi({
+      'GET /api/imports/sources': () => {
+        asked += 1;
+        return {
+          body: asked === 1 ? sources : sources.map((s) => (s.id === 'google-drive' ? { ...s, connected: true } : s)),
+        };
+      },
+      'GET /api/imports/google-drive/items': { body: driveItems },
+    });
+    const popup = fakePopup();
+    render(<ImportDialog open onClose={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: /Google Drive/ }));
+    popup.popup.closed = true;
+    await screen.findByText('Warehouse.jpg', {}, { timeout: 3000 });
+  });
+
   it('shows Connection failed when the source cannot be reached', async () => {
     stubApi({
       'GET /api/imports/sources': { body: sources },

@@ -79,6 +79,16 @@ function SourceButton({ source, onChoose }: { source: ImportSource; onChoose: ()
   );
 }
 
+/**
+ * Connects in a popup. When the popup went away without a word (a provider page with a strict
+ * opener policy cuts the link), the server knows whether the connection was made.
+ */
+async function connectedThroughPopup(source: SourceId) {
+  if (await connectInPopup(source)) return true;
+  const sources = await importSources().catch(() => []);
+  return sources.some((s) => s.id === source && s.connected);
+}
+
 export function ImportDialog({
   open,
   onClose,
@@ -139,7 +149,7 @@ export function ImportDialog({
       setSearch('');
       setSelected(new Map());
       try {
-        if (!source.connected && source.id !== 'local' && !(await connectInPopup(source.id))) {
+        if (!source.connected && source.id !== 'local' && !(await connectedThroughPopup(source.id))) {
           setStep({ kind: 'failed', source });
           return;
         }
@@ -147,7 +157,7 @@ export function ImportDialog({
           await load(source, undefined, '');
         } catch (error) {
           // The link expired since the list of sources was read: connect once more.
-          if (!needsConnection(error) || !(await connectInPopup(source.id))) throw error;
+          if (!needsConnection(error) || !(await connectedThroughPopup(source.id))) throw error;
           await load(source, undefined, '');
         }
         const connected = { ...source, connected: true };
