@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { Viewer } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { requireViewer } from '../http/helpers.ts';
-import { DomainError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, DomainError, NotFoundError } from '../shared/errors.ts';
 import {
   finishUpload,
   PayloadTooLargeError,
@@ -147,18 +147,29 @@ export function createTusServer(deps: StorageDeps) {
     const viewer = requireViewer(c);
     const id = c.req.param('id');
     if (id !== undefined) {
-      const upload = /^[0-9a-f-]{36}$/i.test(id) ? await deps.db.upload.findUnique({ where: { id } }) : null;
+      const upload = uploadIdFrom(`/objects/uploads/${id}`)
+        ? await deps.db.upload.findUnique({ where: { id: id.toLowerCase() } })
+        : null;
       if (!upload || upload.userId !== viewer.id) throw new NotFoundError('Upload');
     }
     if (c.req.method === 'GET') return c.json({ message: 'Resumable uploads take HEAD, PATCH and DELETE here.' }, 405);
     const request = c.req.raw;
     viewers.set(request, viewer);
-    if (id !== undefined && request.method === 'PATCH') uploaders.set(id, viewer.id);
+    const patching = id !== undefined && request.method === 'PATCH' ? id.toLowerCase() : null;
+    if (patching) {
+      // One writer at a time per upload, whether it comes by PUT or by tus.
+      if (deps.receiving.has(patching)) throw new ConflictError('The bytes of this upload are already arriving.');
+      deps.receiving.add(patching);
+      uploaders.set(patching, viewer.id);
+    }
     let response: Response;
     try {
       response = await server.handleWeb(request);
     } finally {
-      if (id !== undefined) uploaders.delete(id);
+      if (patching) {
+        deps.receiving.delete(patching);
+        uploaders.delete(patching);
+      }
     }
     if (response.status < 400 || request.method === 'HEAD') return response;
     // Refusals explain themselves the way every other endpoint does: {message}.
