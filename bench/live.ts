@@ -1,0 +1,174 @@
+// pnpm bench:live — how long a notification takes to reach 1,000 WebSocket subscribers
+// (graphql-ws, the bell's notificationAdded subscription), p50/p99 over every delivery, against a
+// bare `ws` server broadcasting the same payload to 1,000 sockets in the same run.
+//
+// One person with 1,000 connections (1,000 open tabs or devices), not 1,000 people: a notification
+// belongs to one person, so "one notification to 1,000 subscribers" is exactly this; with 1,000
+// people it would be 1,000 separate notifications. Per delivery the server does the same work
+// either way (each subscription resolves unreadCount for its viewer).
+// The clients run in this process next to the server (as do the baseline's), so both figures
+// include the clients' own parsing on the same two cores.
+// Options (environment): BENCH_SUBSCRIBERS (1000), BENCH_ROUNDS (5), DATABASE_URL (PostgreSQL
+// instead of the embedded database).
+import type { AddressInfo } from 'node:net';
+import { publishNotifications, writeNotification } from '../api/src/notifications/rules.ts';
+import { machine, n, percentile, requireApi, round, saveResults, signUp, startServer } from './lib.ts';
+
+const { createClient } = requireApi('graphql-ws') as typeof import('graphql-ws');
+const wsModule = requireApi('ws') as typeof import('ws');
+const WebSocket = wsModule.WebSocket;
+const WebSocketServer = wsModule.WebSocketServer;
+const SUBSCRIBERS = n('BENCH_SUBSCRIBERS', 1000);
+const ROUNDS = n('BENCH_ROUNDS', 5);
+
+const SUBSCRIPTION = `subscription NotificationBellSlotAddedSubscription {
+  notificationAdded { notificationId unreadCount }
+}`;
+
+const server = await startServer({ databaseUrl: process.env.DATABASE_URL, subscriptions: true });
+const viewer = await signUp(server.origin, server.db);
+const wsUrl = `${server.origin.replace('http', 'ws')}/graphql`;
+
+class SignedInSocket extends WebSocket {
+  constructor(url: string, protocols?: string | string[]) {
+    super(url, protocols, { headers: { cookie: viewer.cookie } });
+  }
+}
+
+// ── the app: 1,000 graphql-ws clients of one signed-in person ──
+let expected = '';
+let sentAt = 0;
+let arrivals: number[] = [];
+let onAllArrived = () => {};
+const clients: ReturnType<typeof createClient>[] = [];
+const opened = performance.now();
+for (let start = 0; start < SUBSCRIBERS; start += 50) {
+  await Promise.all(
+    Array.from({ length: Math.min(50, SUBSCRIBERS - start) }, async () => {
+      const client = createClient({ url: wsUrl, webSocketImpl: SignedInSocket, lazy: false, retryAttempts: 0 });
+      clients.push(client);
+      await new Promise<void>((resolve, reject) => {
+        client.subscribe<{ notificationAdded: { notificationId: string } }>(
+          { query: SUBSCRIPTION },
+          {
+            next: (message) => {
+              if (message.data?.notificationAdded.notificationId !== expected) return;
+              arrivals.push(performance.now() - sentAt);
+              if (arrivals.length === SUBSCRIBERS) onAllArrived();
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+        // graphql-ws acknowledges the subscription only with its first event: wait for the socket.
+        client.on('connected', () => resolve());
+      });
+    }),
+  );
+}
+const openSeconds = round((performance.now() - opened) / 1000, 1);
+// Give the last subscriptions a moment to be registered on the server.
+await new Promise((r) => setTimeout(r, 1000));
+
+async function deliverOnce<T>(send: () => Promise<T> | T) {
+  arrivals = [];
+  const all = new Promise<void>((resolve, reject) => {
+    onAllArrived = resolve;
+    setTimeout(() => reject(new Error(`only ${arrivals.length} of ${SUBSCRIBERS} deliveries in 30 s`)), 30_000).unref();
+  });
+  sentAt = performance.now();
+  await send();
+  await all;
+  return arrivals;
+}
+
+const appTimes: number[] = [];
+for (let round = 0; round < ROUNDS + 1; round++) {
+  // As a task assignment does: write the notification, then publish after the commit.
+  const times = await deliverOnce(async () => {
+    const notification = await writeNotification(server.db, {
+      userId: viewer.userId,
+      type: 'task',
+      title: 'New task',
+      message: `Check the light at the pier (${round})`,
+    });
+    expected = Buffer.from(`Notification:${notification.id}`).toString('base64'); // its global id
+    publishNotifications(server.app.services.events, [notification]);
+  });
+  if (round > 0) appTimes.push(...times); // the first round warms up
+}
+for (const client of clients) await client.dispose();
+
+// ── the baseline: a bare ws server broadcasting the same payload ──
+const bare = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+await new Promise((resolve) => bare.once('listening', resolve));
+const bareUrl = `ws://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+const sockets: InstanceType<typeof WebSocket>[] = [];
+for (let start = 0; start < SUBSCRIBERS; start += 50) {
+  await Promise.all(
+    Array.from({ length: Math.min(50, SUBSCRIBERS - start) }, async () => {
+      const socket = new WebSocket(bareUrl);
+      sockets.push(socket);
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as {
+          payload: { data: { notificationAdded: { notificationId: string } } };
+        };
+        if (message.payload.data.notificationAdded.notificationId !== expected) return;
+        arrivals.push(performance.now() - sentAt);
+        if (arrivals.length === SUBSCRIBERS) onAllArrived();
+      });
+      await new Promise((resolve) => socket.once('open', resolve));
+    }),
+  );
+}
+const bareTimes: number[] = [];
+for (let round = 0; round < ROUNDS + 1; round++) {
+  const times = await deliverOnce(() => {
+    expected = `baseline-${round}`;
+    const payload = JSON.stringify({
+      id: '1',
+      type: 'next',
+      payload: { data: { notificationAdded: { notificationId: expected, unreadCount: round + 1 } } },
+    });
+    for (const client of bare.clients) client.send(payload);
+  });
+  if (round > 0) bareTimes.push(...times);
+}
+for (const socket of sockets) socket.close();
+await new Promise((resolve) => bare.close(resolve));
+
+const stats = (times: number[]) => ({
+  deliveries: times.length,
+  p50Ms: round(percentile(times, 50)),
+  p99Ms: round(percentile(times, 99)),
+  lastMs: round(Math.max(...times)),
+});
+const results = {
+  date: new Date().toISOString(),
+  machine: machine(server.app.config.database.kind),
+  subscribers: SUBSCRIBERS,
+  rounds: ROUNDS,
+  shape: 'one person, 1,000 graphql-ws connections, in-process event bus (no REDIS_URL)',
+  openSeconds,
+  app: stats(appTimes),
+  baseline: stats(bareTimes),
+  ratioP50: 0,
+  ratioP99: 0,
+};
+results.ratioP50 = round(results.app.p50Ms / results.baseline.p50Ms, 2);
+results.ratioP99 = round(results.app.p99Ms / results.baseline.p99Ms, 2);
+
+console.log(
+  `Live updates: one notification to ${SUBSCRIBERS} subscribers, ${ROUNDS} rounds, ${results.machine.database} database, load ${results.machine.load}\n`,
+);
+console.log(`  opened ${SUBSCRIBERS} subscriptions in ${openSeconds} s`);
+console.log(
+  `  app (graphql-ws)  p50 ${results.app.p50Ms} ms  p99 ${results.app.p99Ms} ms  last ${results.app.lastMs} ms`,
+);
+console.log(
+  `  bare ws broadcast p50 ${results.baseline.p50Ms} ms  p99 ${results.baseline.p99Ms} ms  last ${results.baseline.lastMs} ms`,
+);
+console.log(`  app / baseline: p50 ×${results.ratioP50}, p99 ×${results.ratioP99}`);
+await saveResults('live', results);
+await server.close();
+process.exit(0);
