@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
+import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
 import type { AppEnv } from './env.ts';
 
 /**
@@ -16,7 +17,8 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
       config.env === 'production'
         ? {
             defaultSrc: ["'self'"],
-            scriptSrc: ["'self'"],
+            // …and the import connection page's one fixed script, by its hash.
+            scriptSrc: ["'self'", CONNECTION_SCRIPT_HASH],
             styleSrc: ["'self'", "'unsafe-inline'"],
             // Thumbnails are served here; map tiles, signed UploadThing reads and Google avatars
             // come from elsewhere over https; previews of files being uploaded are blob: URLs.

@@ -1,3 +1,4 @@
+import { CONNECTION_SCRIPT_HASH } from './connection-page.ts';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -304,7 +305,11 @@ describe.each(cases)('$source', (c) => {
       cookie: owner.cookie,
     });
     expect(wrongCode.status).toBe(400);
-    expect(await wrongCode.text()).toContain('"ok":false');
+    const page = await wrongCode.text();
+    expect(page).toContain('data-ok="false"');
+    // Production's content security policy allows this page's script by its hash alone.
+    const script = /<script>([\s\S]*)<\/script>/.exec(page)?.[1] ?? '';
+    expect(`'sha256-${createHash('sha256').update(script).digest('base64')}'`).toBe(CONNECTION_SCRIPT_HASH);
   });
 
   it('ends the connection when the provider refuses the refresh token, and disconnects on request', async () => {

@@ -14,36 +14,11 @@ import {
   startImport,
   type ImportDeps,
 } from './rules.ts';
+import { callbackPage } from './connection-page.ts';
 import { CONNECTION_FAILED, SOURCE_NAMES } from './sources.ts';
 
 function originOf(c: Context<AppEnv>, deps: ImportDeps) {
   return deps.config.publicUrl ?? new URL(c.req.url).origin;
-}
-
-/** JSON inside an inline script: nothing in it can close the script element. */
-function scriptJson(value: unknown) {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
-
-/**
- * The page the provider's consent screen returns to. It tells the import dialog (which opened it
- * as a popup) how it went and closes; opened without a dialog, it goes back to the file manager.
- */
-function callbackPage(source: string, ok: boolean, text: string) {
-  const message = { type: 'scoutbase:import-connection', source, ok };
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${ok ? 'Connected' : 'Connection failed'}</title></head>
-<body style="font-family:system-ui,sans-serif;padding:2rem">
-<p>${text}</p>
-<script>
-const message = ${scriptJson(message)};
-if (window.opener) window.opener.postMessage(message, location.origin);
-// A provider page with a strict opener policy cuts the link to the dialog: the popup still closes
-// (the dialog then asks the server), and a tab opened by hand goes back to the file manager.
-window.close();
-setTimeout(() => location.replace('/files?import=' + encodeURIComponent(message.source)), 500);
-</script>
-</body></html>`;
 }
 
 /** The import paths: sources, connections (OAuth), items, and import jobs. */
