@@ -6,6 +6,7 @@ import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
 import { isUnauthorizedError } from '../lib/http.ts';
 import { BellIcon } from '../ui/icons.tsx';
 import { toast } from '../ui/toast.tsx';
+import { QuietBoundary } from './ScreenBoundary.tsx';
 import type { NotificationBellSlotAddedSubscription } from './__generated__/NotificationBellSlotAddedSubscription.graphql';
 import type { NotificationBellSlotCountSubscription } from './__generated__/NotificationBellSlotCountSubscription.graphql';
 import type { NotificationBellSlotMarkAllMutation } from './__generated__/NotificationBellSlotMarkAllMutation.graphql';
@@ -269,15 +270,16 @@ function Bell() {
 }
 
 export function NotificationBellSlot() {
+  const idle = (
+    <span className={bellButtonClass} aria-hidden="true">
+      <BellIcon />
+    </span>
+  );
   return (
-    <Suspense
-      fallback={
-        <span className={bellButtonClass} aria-hidden="true">
-          <BellIcon />
-        </span>
-      }
-    >
-      <Bell />
-    </Suspense>
+    <QuietBoundary fallback={idle}>
+      <Suspense fallback={idle}>
+        <Bell />
+      </Suspense>
+    </QuietBoundary>
   );
 }

@@ -33,3 +33,19 @@ export class ScreenBoundary extends Component<{ children: ReactNode; resetKey?: 
     );
   }
 }
+
+/**
+ * For the shell's small live pieces (bell, storage card, theme): if their data fails to load,
+ * they show `fallback` instead of taking the whole app down with them.
+ */
+export class QuietBoundary extends Component<{ children: ReactNode; fallback?: ReactNode }, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: Error): State {
+    return { error };
+  }
+
+  override render() {
+    return this.state.error ? (this.props.fallback ?? null) : this.props.children;
+  }
+}

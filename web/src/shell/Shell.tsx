@@ -20,7 +20,7 @@ import { isActivePath } from './navigation.ts';
 import { Avatar } from './Avatar.tsx';
 import { AssistantSlot } from './AssistantSlot.tsx';
 import { NotificationBellSlot } from './NotificationBellSlot.tsx';
-import { ScreenBoundary } from './ScreenBoundary.tsx';
+import { QuietBoundary, ScreenBoundary } from './ScreenBoundary.tsx';
 import { StorageUsageSlot } from './StorageUsageSlot.tsx';
 import type { ShellThemeQuery } from './__generated__/ShellThemeQuery.graphql';
 
@@ -227,11 +227,11 @@ export default function Shell() {
         </div>
         <MobileNav />
         <AssistantSlot />
-        <ScreenBoundary>
+        <QuietBoundary>
           <Suspense fallback={null}>
             <ThemeSync />
           </Suspense>
-        </ScreenBoundary>
+        </QuietBoundary>
       </div>
     </RelayEnvironmentProvider>
   );

@@ -3,6 +3,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import { formatFileSize } from '../lib/format.ts';
 import { HardDriveIcon } from '../ui/icons.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
+import { QuietBoundary } from './ScreenBoundary.tsx';
 import type { StorageUsageSlotQuery } from './__generated__/StorageUsageSlotQuery.graphql';
 
 export function StorageBar({ percent }: { percent: number }) {
@@ -62,9 +63,11 @@ export function StorageUsageSlot() {
       <p className="flex items-center gap-2 text-sm font-medium text-slate-800 dark:text-slate-200">
         <HardDriveIcon className="h-4 w-4" /> Storage Usage
       </p>
-      <Suspense fallback={<Skeleton className="mt-3 h-8" />}>
-        <Usage />
-      </Suspense>
+      <QuietBoundary>
+        <Suspense fallback={<Skeleton className="mt-3 h-8" />}>
+          <Usage />
+        </Suspense>
+      </QuietBoundary>
     </div>
   );
 }
