@@ -1,4 +1,4 @@
-// pnpm bench:web — JavaScript a browser really downloads for the landing page (signed out) and
+// pnpm bench:bundles — JavaScript a browser really downloads for the landing page (signed out) and
 // for the signed-in dashboard, gzipped, against the budgets of issue 5 (100 KB and 200 KB).
 // Builds the web app, starts the real server, loads each page in Chromium and sums every script
 // response. Prints the figures and saves them to bench/results/web-bundles.json.
