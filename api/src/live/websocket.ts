@@ -8,6 +8,20 @@ import { type Viewer, viewerForSession } from '../auth/sessions.ts';
 
 type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
 
+/** Whether the upgrade came from the app's own origin (or from no browser page at all). */
+function sameSite(headers: Record<string, string | string[] | undefined>, publicUrl: string | undefined) {
+  const origin = headers.origin;
+  if (typeof origin !== 'string') return true;
+  try {
+    if (publicUrl) return new URL(origin).origin === new URL(publicUrl).origin;
+    const forwarded = headers['x-forwarded-host'];
+    const host = (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) ?? headers.host;
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * GraphQL over WebSocket (graphql-ws) on the app's own HTTP server and path (/graphql), for
  * browsers that subscribe to live updates. A connection is admitted only for a signed-in person:
@@ -51,6 +65,10 @@ export function attachSubscriptions(
           (typeof params.authorization === 'string' && params.authorization.replace(/^Bearer\s+/i, '')) ||
           (typeof params.Authorization === 'string' && params.Authorization.replace(/^Bearer\s+/i, ''));
         if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+        // Cross-site WebSocket hijacking: a page elsewhere may open a socket that carries the
+        // session cookie. Cookie connections must come from the app's own pages (a token is not
+        // ambient, so it may connect from anywhere).
+        if (!bearer && !sameSite(ctx.extra.request.headers, app.config.publicUrl)) return false;
         const viewer = await app.viewerFor(headers).catch(() => null);
         if (!viewer) return false; // closes with 4403 Forbidden
         viewers.set(ctx.extra.socket, viewer);
