@@ -198,7 +198,6 @@ function Bell() {
         ref={buttonRef}
         type="button"
         className={bellButtonClass}
-        aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
         aria-expanded={isOpen}
         aria-controls={panelId}
         onClick={() => {
@@ -206,8 +205,12 @@ function Bell() {
           setOpen(!isOpen);
         }}
       >
+        {/* The name comes from the content, so it holds the badge's visible count ('99+') as
+            voice control users would say it. */}
+        <span className="sr-only">Notifications</span>
         <BellIcon />
         <Badge count={unread} />
+        {unread > 0 && <span className="sr-only"> unread</span>}
       </button>
       {isOpen && (
         <section
