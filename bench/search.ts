@@ -3,7 +3,7 @@
 // same search statement (searchSql from api/src/files/rules.ts) timed alone, through `pg` directly
 // on PostgreSQL and through the app's own database client on PGlite (no pg driver there).
 // Target: p95 under 50 ms on PostgreSQL. Prints the plan of the slowest query.
-// Options (environment): BENCH_PGLITE_FILES (100000), BENCH_PG_FILES (1000000), BENCH_ROUNDS (8
+// Options (environment): BENCH_PGLITE_FILES (100000), BENCH_PG_FILES (1000000), BENCH_ROUNDS (3
 // per query), BENCH_PG_URL. The direct client uses the app's settings (JIT off) so the baseline is
 // the same statement under the same settings.
 import type { Prisma } from '../api/src/generated/prisma/client.ts';
@@ -23,7 +23,7 @@ import {
 
 const PGLITE_FILES = n('BENCH_PGLITE_FILES', 100_000);
 const PG_FILES = n('BENCH_PG_FILES', 1_000_000);
-const ROUNDS = n('BENCH_ROUNDS', 8);
+const ROUNDS = n('BENCH_ROUNDS', 3);
 
 // What people type: a place, a city, both, a camera file name, a tag, a typo, an exact name.
 const QUERIES = [
