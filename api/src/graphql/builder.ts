@@ -34,12 +34,36 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
     nodesOnConnection: false,
+    // A node the viewer may not see is loaded with a where that finds nothing; Prisma reports that
+    // as an error. To the viewer it must look exactly like an id that does not exist: null.
+    nodeQueryOptions: {
+      resolve: (_root, { id }, _ctx, _info, resolveNode) => nullWhenHidden(() => resolveNode(id)),
+    },
+    nodesQueryOptions: {
+      resolve: async (_root, { ids }, _ctx, _info, resolveNodes) => {
+        try {
+          return await resolveNodes(ids);
+        } catch {
+          // One of them is hidden: load them one by one, so the others still come back.
+          return ids.map((id) => nullWhenHidden(async () => (await resolveNodes([id]))[0]));
+        }
+      },
+    },
   },
   errors: {
     // A mutation that declares `errors: {}` returns these as typed results instead of throwing.
     defaultTypes: [ValidationError, DomainError],
   },
 });
+
+async function nullWhenHidden(load: () => unknown) {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'P2025') return null;
+    throw error;
+  }
+}
 
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);

@@ -1,0 +1,103 @@
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessCase, AccessHarness } from './access.ts';
+import { graphql, signedInUser, testApp, type TestApp } from './harness.ts';
+
+// The GraphQL side of the authorization suite: the owner's data is arranged by every row of the
+// REST suite (so a new domain brings its data along), then a person who was given nothing asks
+// for all of it by id and through every list query.
+
+const modules = import.meta.glob<{ accessCases: AccessCase[] }>('../src/*/access.cases.ts', { eager: true });
+const cases = Object.values(modules).flatMap((m) => m.accessCases);
+
+/** Every model served as a Relay node, by the GraphQL type name it is served under. */
+const NODE_MODELS = {
+  Activity: 'activity',
+  AssistantConversation: 'aiConversation',
+  AssistantMessage: 'aiMessage',
+  File: 'file',
+  FileVersion: 'fileVersion',
+  Folder: 'folder',
+  Gallery: 'gallery',
+  GalleryItem: 'galleryItem',
+  GalleryShare: 'galleryShare',
+  Notification: 'notification',
+  Project: 'project',
+  ProjectMember: 'projectMember',
+  Task: 'task',
+  User: 'user',
+} as const;
+
+const LIST_QUERIES = [
+  'activity',
+  'assistantConversations',
+  'files',
+  'folders',
+  'galleries',
+  'notifications',
+  'projects',
+  'recentFiles',
+  'searchFiles(query: "jpg")',
+  'tasks',
+];
+
+let app: TestApp;
+let t: AccessHarness;
+/** Global ids of everything that existed before the newcomer signed up, public files aside. */
+const existing = new Map<string, string[]>();
+
+beforeAll(async () => {
+  app = await testApp();
+  const earlyStranger = await signedInUser(app);
+  t = { app, owner: await signedInUser(app), stranger: earlyStranger };
+  for (const row of cases) await row.arrange(t);
+  const db = app.database.prisma as unknown as Record<string, { findMany(args: object): Promise<object[]> }>;
+  for (const [typename, model] of Object.entries(NODE_MODELS)) {
+    const where = model === 'file' ? { isPublic: false } : model === 'fileVersion' ? { file: { isPublic: false } } : {};
+    const rows = (await db[model]!.findMany({ where })) as Record<string, string>[];
+    // A project member is known by project and person together.
+    const idOf = (r: Record<string, string>) => (model === 'projectMember' ? `${r.projectId}:${r.userId}` : r.id!);
+    existing.set(
+      typename,
+      rows.map((r) => encodeGlobalID(typename, idOf(r))),
+    );
+  }
+  // Signed up after all of it: was given access to nothing.
+  t.stranger = await signedInUser(app);
+}, 300_000);
+afterAll(() => app.close());
+
+describe.each(Object.keys(NODE_MODELS))('%s nodes', (typename) => {
+  it('resolve to null for a newcomer, one by one and all together', async () => {
+    const ids = existing.get(typename) ?? [];
+    expect(ids.length, `the REST cases arrange no ${typename}`).toBeGreaterThan(0);
+    const query = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';
+    const asNewcomer = await graphql<{ nodes: ({ id: string } | null)[] }>(app, t.stranger.cookie, query, { ids });
+    expect(asNewcomer.errors).toBeUndefined();
+    expect(asNewcomer.data?.nodes.filter((n) => n !== null)).toEqual([]);
+    for (const id of ids.slice(0, 5)) {
+      const one = await graphql<{ node: { id: string } | null }>(
+        app,
+        t.stranger.cookie,
+        'query($id: ID!) { node(id: $id) { id } }',
+        { id },
+      );
+      expect(one.errors).toBeUndefined();
+      expect(one.data?.node).toBeNull();
+    }
+  });
+});
+
+it.each(LIST_QUERIES)('%s lists nothing of anyone else to a newcomer', async (field) => {
+  const all = new Set([...existing.values()].flat());
+  const name = field.split('(')[0];
+  const args = field.includes('(') ? `${field.slice(field.indexOf('(') + 1, -1)}, first: 100` : 'first: 100';
+  const result = await graphql<Record<string, { edges: { node: { id: string } }[] }>>(
+    app,
+    t.stranger.cookie,
+    `{ ${name}(${args}) { edges { node { id } } } }`,
+  );
+  expect(result.errors).toBeUndefined();
+  const leaked = (result.data?.[name!]?.edges ?? []).map((e) => e.node.id).filter((id) => all.has(id));
+  expect(leaked.map((id) => decodeGlobalID(id))).toEqual([]);
+});
