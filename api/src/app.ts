@@ -12,6 +12,7 @@ import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type 
 import { ConfigError, type Config } from './config.ts';
 import type { Services } from './context.ts';
 import { createEvents } from './infra/events/pubsub.ts';
+import { mailerFromConfig } from './infra/mail/mailer.ts';
 import { analyzeRoutes } from './assistant/rest.ts';
 import { dataRoutes } from './rest.ts';
 import { createStorage, type Storage } from './storage/service.ts';
@@ -85,7 +86,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const db = database.prisma;
   const events = createEvents({ redisUrl: config.redisUrl, logger });
-  const services: Services = { config, db, events, logger };
+  const mailer = mailerFromConfig(config.mail, { logger });
+  const services: Services = { config, db, events, mailer, logger };
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const storage = createStorage(services, { secret, logger });
 
@@ -216,6 +218,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await stopImports(imports);
       await storage.close();
       await stopDueReminders();
+      await mailer.close();
       await events.close();
       await limiter.close();
       await database.close();

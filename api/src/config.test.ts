@@ -22,6 +22,25 @@ describe('configuration', () => {
     expect(config.ai).toMatchObject({ anthropicApiKey: 'sk-ant-test', anthropicBaseUrl: 'http://127.0.0.1:9999' });
   });
 
+  it('e-mails into the outbox by default, and through SMTP with a sender when configured', () => {
+    const outbox = readConfig({ DATA_DIR: '/srv/scout', PUBLIC_URL: 'https://scout.example.com' });
+    expect(outbox.mail).toEqual({
+      smtpUrl: undefined,
+      from: 'Scoutbase <scoutbase@scout.example.com>',
+      outboxDir: '/srv/scout/outbox',
+    });
+    const smtp = readConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465', MAIL_FROM: 'Crew <crew@example.com>' });
+    expect(smtp.mail).toMatchObject({ smtpUrl: 'smtps://u:p@smtp.example.com:465', from: 'Crew <crew@example.com>' });
+
+    expect(() => readConfig({ SMTP_URL: 'smtp://smtp.example.com' })).toThrow(/MAIL_FROM: required with SMTP_URL/);
+    expect(() => readConfig({ SMTP_URL: 'http://smtp.example.com', MAIL_FROM: 'a@b.c' })).toThrow(
+      /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+    );
+    expect(() => readConfig({ SMTP_URL: 'smtp://smtp.example.com', MAIL_FROM: 'nobody' })).toThrow(
+      /MAIL_FROM: must be an address such as scout@example.com/,
+    );
+  });
+
   it('switches to PostgreSQL and Google when they are configured', () => {
     const config = readConfig({
       DATABASE_URL: 'postgres://app@db.internal:5432/scoutbase',

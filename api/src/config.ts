@@ -102,6 +102,25 @@ const env = z.object({
   DROPBOX_AUTH_URL: z.url({ message: 'must be a URL' }).default('https://www.dropbox.com/oauth2/authorize'),
   DROPBOX_API_URL: z.url({ message: 'must be a URL' }).default('https://api.dropboxapi.com'),
   DROPBOX_CONTENT_URL: z.url({ message: 'must be a URL' }).default('https://content.dropboxapi.com'),
+  // Unset: e-mails are written as .eml files into <DATA_DIR>/outbox instead of being sent.
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^smtps?:\/\/[^/\s]+/,
+        'must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com:465',
+      )
+      .optional(),
+  ),
+  MAIL_FROM: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+        'must be an address such as scout@example.com or Scoutbase <scout@example.com>',
+      )
+      .optional(),
+  ),
 });
 
 export type DatabaseConfig = { kind: 'embedded'; dataDir: string } | { kind: 'postgres'; url: string };
@@ -157,6 +176,14 @@ export interface Config {
     /** Set when Google Drive's OAuth client is configured; the URLs point tests at fakes. */
     googleDrive: OAuthSourceConfig | undefined;
     dropbox: (OAuthSourceConfig & { contentUrl: string }) | undefined;
+  };
+  mail: {
+    /** Set: e-mails go out through this SMTP server; unset: they are written to outboxDir. */
+    smtpUrl: string | undefined;
+    /** The sender of every e-mail. */
+    from: string;
+    /** Where e-mails are written as .eml files when no SMTP server is configured. */
+    outboxDir: string;
   };
   auth: {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
@@ -259,7 +286,13 @@ export function readConfig(source: Record<string, string | undefined>): Config {
   if (e.IMPORT_DIR && /[\0]/.test(e.IMPORT_DIR)) {
     throw new ConfigError('Invalid configuration:\n  IMPORT_DIR: must be a folder path, or off');
   }
+  if (e.SMTP_URL && !e.MAIL_FROM) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MAIL_FROM: required with SMTP_URL (the sender address your SMTP server accepts, such as Scoutbase <scout@example.com>)',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : 'localhost';
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -315,6 +348,11 @@ export function readConfig(source: Record<string, string | undefined>): Config {
               contentUrl: noSlash(e.DROPBOX_CONTENT_URL),
             }
           : undefined,
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Scoutbase <scoutbase@${publicHost}>`,
+      outboxDir: path.join(dataDir, 'outbox'),
     },
     auth: {
       secret: e.AUTH_SECRET,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './infra/db/database.ts';
 import type { Events } from './infra/events/pubsub.ts';
+import type { Mailer } from './infra/mail/mailer.ts';
 import type { Viewer } from './auth/sessions.ts';
 
 /** The app's infrastructure, built once at start. */
@@ -9,6 +10,8 @@ export interface Services {
   config: Config;
   db: Db;
   events: Events;
+  /** E-mail to users (notifications); absent where nothing should be sent. */
+  mailer?: Mailer;
   /** For failures a domain reports and survives (an AI service outage, a Redis outage). */
   logger?: Logger;
 }

@@ -416,7 +416,7 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
     });
     return { items, notification };
   });
-  if (notification) publishNotifications(ctx.events, [notification]);
+  if (notification) publishNotifications(ctx, [notification]);
   return items;
 }
 
@@ -573,7 +573,7 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
     }
     return { share, notifications };
   });
-  publishNotifications(ctx.events, notifications);
+  publishNotifications(ctx, notifications);
   return share;
 }
 

@@ -18,7 +18,7 @@ const UNREAD = 'subscription { unreadNotificationCount }';
 
 async function notify(app: App, userId: string, title = 'Call sheet ready') {
   const n = await writeNotification(app.services.db, { userId, type: 'other', title, message: 'See the call sheet.' });
-  publishNotifications(app.services.events, [n]);
+  publishNotifications(app.services, [n]);
   return n;
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../infra/db/database.ts';
 import type { Events } from '../infra/events/pubsub.ts';
 import type { ViewerContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { type DeliveryServices, emailNotifications } from './email.ts';
 
 export interface NotificationInput {
   userId: string;
@@ -29,8 +30,16 @@ export async function writeNotification(db: Db | Prisma.TransactionClient, input
   });
 }
 
-export function publishNotifications(events: Events, notifications: { id: string; userId: string }[]) {
-  for (const n of notifications) events.publish('notification:added', n.userId, { notificationId: n.id });
+/** Announces notifications after their transaction committed: live to the bell, and by e-mail. */
+export function publishNotifications(
+  services: DeliveryServices & { events: Events },
+  notifications: { id: string; userId: string }[],
+) {
+  for (const n of notifications) services.events.publish('notification:added', n.userId, { notificationId: n.id });
+  emailNotifications(
+    services,
+    notifications.map((n) => n.id),
+  );
 }
 
 // ───────────────────────────── reading and marking ─────────────────────────────

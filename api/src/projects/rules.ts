@@ -116,7 +116,7 @@ export async function addProjectMember(ctx: ViewerContext, projectId: string, in
     });
     return { member, notification };
   });
-  publishNotifications(ctx.events, [notification]);
+  publishNotifications(ctx, [notification]);
   return member;
 }
 

@@ -279,7 +279,7 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
     }
     return task;
   });
-  publishNotifications(ctx.events, notices);
+  publishNotifications(ctx, notices);
   return present(viewer.id, created);
 }
 
@@ -313,7 +313,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
     }
     return row;
   });
-  publishNotifications(ctx.events, notices);
+  publishNotifications(ctx, notices);
   return present(viewer.id, updated);
 }
 
@@ -355,7 +355,7 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
         }
       }
     });
-    publishNotifications(ctx.events, notices);
+    publishNotifications(ctx, notices);
   }
   return present(
     ctx.viewer.id,
@@ -412,7 +412,7 @@ export async function sendDueReminders(services: Services, now: Date = new Date(
       });
       if (notice) notices.push(notice);
     }
-    publishNotifications(services.events, notices);
+    publishNotifications(services, notices);
     sent += notices.length;
     if (due.length < REMINDER_BATCH) return sent;
   }

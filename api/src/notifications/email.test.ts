@@ -1,0 +1,217 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { createMailer, type MailTransport, outboxTransport } from '../infra/mail/mailer.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+interface Received {
+  from: string;
+  to: string[];
+  mail: ParsedMail;
+}
+
+/** A real SMTP server on a free local port that keeps what it receives. */
+async function localSmtpServer() {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    // Plain SMTP on loopback: nothing to encrypt or sign in to.
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            mail,
+          });
+          callback();
+        },
+        (err) => callback(err),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+async function call(app: TestApp, user: User, method: string, pathname: string, body?: unknown) {
+  const response = await app.request(pathname, {
+    method,
+    cookie: user.cookie,
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Alice assigns Bob a task: a real "task assigned" notification for Bob. */
+async function assignTask(app: TestApp, alice: User, bob: User, title: string) {
+  const created = await call(app, alice, 'POST', '/api/tasks', { title, assigneeId: bob.id });
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+async function teamOf(app: TestApp) {
+  const [alice, bob] = [await signedInUser(app), await signedInUser(app)];
+  const db = app.database.prisma;
+  const project = await db.project.create({ data: { name: 'Night Shoot', ownerId: alice.id } });
+  await db.projectMember.createMany({
+    data: [
+      { projectId: project.id, userId: alice.id, role: 'owner' },
+      { projectId: project.id, userId: bob.id, role: 'member' },
+    ],
+  });
+  return { alice, bob };
+}
+
+describe('notification e-mails through SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof localSmtpServer>>;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    smtp = await localSmtpServer();
+    app = await testApp({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Scoutbase <scout@example.test>',
+      PUBLIC_URL: 'https://scout.example.test',
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await smtp.close();
+  });
+
+  it('e-mails the assignee with a subject, a text and an HTML body linking to the task', async () => {
+    expect(app.services.mailer?.kind).toBe('smtp');
+    const { alice, bob } = await teamOf(app);
+    const taskId = await assignTask(app, alice, bob, 'Scout the harbour');
+    await app.services.mailer?.idle();
+
+    const mine = smtp.received.filter((r) => r.to.includes(bob.email.toLowerCase()));
+    expect(mine).toHaveLength(1);
+    const [{ from, to, mail }] = mine as [Received];
+    expect(from).toBe('scout@example.test');
+    expect(to).toEqual([bob.email.toLowerCase()]);
+    expect(mail.subject).toBe('New task assigned');
+    const link = `https://scout.example.test/tasks?task=${taskId}`;
+    expect(mail.text).toContain('assigned you "Scout the harbour".');
+    expect(mail.text).toContain(`Open in Scoutbase: ${link}`);
+    expect(mail.html).toContain(`<a href="${link.replace('&', '&amp;')}">Open in Scoutbase</a>`);
+    expect(mail.html).toContain('assigned you &quot;Scout the harbour&quot;.');
+    // Alice did nothing that concerns her: no mail for her.
+    expect(smtp.received.some((r) => r.to.includes(alice.email.toLowerCase()))).toBe(false);
+  });
+
+  it('stops e-mailing once Email Notifications is switched off, and starts again when on', async () => {
+    const { alice, bob } = await teamOf(app);
+    expect((await call(app, bob, 'PATCH', '/api/user/settings', { emailNotifications: false })).status).toBe(200);
+    await assignTask(app, alice, bob, 'Quiet task');
+    await app.services.mailer?.idle();
+    // The notification itself is still written; only the e-mail is skipped.
+    expect(await app.database.prisma.notification.count({ where: { userId: bob.id } })).toBe(1);
+    expect(smtp.received.filter((r) => r.to.includes(bob.email.toLowerCase()))).toHaveLength(0);
+
+    expect((await call(app, bob, 'PATCH', '/api/user/settings', { emailNotifications: true })).status).toBe(200);
+    await assignTask(app, alice, bob, 'Loud task');
+    await app.services.mailer?.idle();
+    const mine = smtp.received.filter((r) => r.to.includes(bob.email.toLowerCase()));
+    expect(mine.map((r) => r.mail.text)).toEqual([expect.stringContaining('"Loud task"')]);
+  });
+
+  it('a notification that is updated (more uploads finishing) is e-mailed once', async () => {
+    const { alice, bob } = await teamOf(app);
+    await assignTask(app, alice, bob, 'Once');
+    const notice = await app.database.prisma.notification.findFirstOrThrow({ where: { userId: bob.id } });
+    const { publishNotifications } = await import('./rules.ts');
+    publishNotifications(app.services, [notice]);
+    await app.services.mailer?.idle();
+    expect(smtp.received.filter((r) => r.to.includes(bob.email.toLowerCase()))).toHaveLength(1);
+  });
+});
+
+describe('notification e-mails without SMTP', () => {
+  it('writes each one as a parseable .eml file into DATA_DIR/outbox', async () => {
+    const app = await testApp();
+    try {
+      expect(app.services.mailer?.kind).toBe('outbox');
+      expect(app.config.mail.outboxDir).toBe(path.join(app.dataDir, 'outbox'));
+      const { alice, bob } = await teamOf(app);
+      const taskId = await assignTask(app, alice, bob, 'Check the permits');
+      await app.services.mailer?.idle();
+
+      const files = await readdir(app.config.mail.outboxDir);
+      expect(files).toEqual([expect.stringMatching(/\.eml$/)]);
+      const mail = await simpleParser(await readFile(path.join(app.config.mail.outboxDir, files[0] as string)));
+      expect(mail.subject).toBe('New task assigned');
+      const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
+      expect(to?.value[0]?.address).toBe(bob.email);
+      expect(mail.from?.value[0]?.address).toBe('scoutbase@localhost');
+      expect(mail.text).toContain(`/tasks?task=${taskId}`);
+      expect(mail.html).toContain('Open in Scoutbase');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the mailer', () => {
+  const message = { to: 'a@example.test', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };
+
+  it('retries a failed send, then logs it and carries on', async () => {
+    const attempts: string[] = [];
+    const errors: unknown[] = [];
+    const flaky = (failures: number): MailTransport => ({
+      kind: 'smtp',
+      async send(m) {
+        attempts.push(m.subject);
+        if (attempts.length <= failures) throw new Error('421 try again later');
+      },
+      close() {},
+    });
+    const logger = { warn() {}, error: (details: unknown) => errors.push(details) };
+
+    const recovering = createMailer(flaky(2), { logger, retryDelaysMs: [1, 1] });
+    recovering.deliver(message);
+    await recovering.idle();
+    expect(attempts).toHaveLength(3);
+    expect(errors).toHaveLength(0);
+
+    attempts.length = 0;
+    const broken = createMailer(flaky(99), { logger, retryDelaysMs: [1, 1] });
+    expect(() => broken.deliver(message)).not.toThrow();
+    await broken.idle();
+    expect(attempts).toHaveLength(3);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('an unreachable SMTP server fails neither the action nor the notification', async () => {
+    const dead = await localSmtpServer();
+    await dead.close();
+    const app = await testApp({ SMTP_URL: dead.url, MAIL_FROM: 'scout@example.test' });
+    try {
+      const { alice, bob } = await teamOf(app);
+      await assignTask(app, alice, bob, 'Still assigned');
+      expect(await app.database.prisma.notification.count({ where: { userId: bob.id } })).toBe(1);
+    } finally {
+      // Closing stops the retries; the failure is logged, not thrown.
+      await app.close();
+    }
+  });
+
+  it('the outbox writes whole files only', async () => {
+    const dir = path.join(await import('node:os').then((os) => os.tmpdir()), `outbox-${Date.now()}`);
+    const outbox = outboxTransport(dir, 'Scoutbase <scout@example.test>');
+    await outbox.send(message);
+    await outbox.send({ ...message, subject: 'Again' });
+    const files = (await readdir(dir)).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((f) => f.endsWith('.eml') && !f.startsWith('.'))).toBe(true);
+  });
+});

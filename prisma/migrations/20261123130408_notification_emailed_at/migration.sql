@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Notification" ADD COLUMN     "emailedAt" TIMESTAMP(3);
