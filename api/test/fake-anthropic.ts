@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
  */
 
 export type FakeStep =
-  | { text?: string; toolUses?: { id: string; name: string; input: unknown }[] }
+  | {
+      text?: string;
+      toolUses?: { id: string; name: string; input: unknown }[];
+      /** Stream this many words of the text, then wait for release() before the rest. */
+      holdAfterWords?: number;
+    }
   | { status: number; errorType: string; message?: string }
   | { hangMs: number };
 
@@ -32,6 +37,13 @@ export async function fakeAnthropic() {
   let steps: FakeStep[] = [];
   let fallback: FakeStep = { text: 'OK' };
   let counter = 0;
+  // A held stream waits on `released`; `reachedHold` tells the test it is waiting there.
+  let release: () => void = () => {};
+  let released = Promise.resolve();
+  let reachedHold: () => void = () => {};
+  let held = new Promise<void>((resolve) => {
+    reachedHold = resolve;
+  });
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -83,7 +95,12 @@ export async function fakeAnthropic() {
     if (step.text) {
       sse(res, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
       // Word by word, as a real stream arrives.
-      for (const piece of step.text.match(/\S+\s*/g) ?? []) {
+      const pieces = step.text.match(/\S+\s*/g) ?? [];
+      for (const [i, piece] of pieces.entries()) {
+        if (i === step.holdAfterWords) {
+          reachedHold();
+          await released;
+        }
         sse(res, 'content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
       }
       sse(res, 'content_block_stop', { index });
@@ -120,8 +137,21 @@ export async function fakeAnthropic() {
       steps = [...next];
       fallback = otherwise;
       requests.length = 0;
+      released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      held = new Promise<void>((resolve) => {
+        reachedHold = resolve;
+      });
+      // Only a step that holds waits for release(); the others stream straight through.
+      if (!next.some((step) => 'holdAfterWords' in step)) release();
     },
+    /** Resolves once a held stream has sent its first words and is waiting for release(). */
+    held: () => held,
+    /** Lets a held stream send the rest. */
+    release: () => release(),
     async close() {
+      release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

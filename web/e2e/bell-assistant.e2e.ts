@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAnthropic } from '../../api/test/fake-anthropic.ts';
+import { type RunningServer, startServer } from './server.ts';
 import { launchBrowser, screenshot, signedInPage } from './support.ts';
 
 let browser: Browser;
@@ -77,6 +79,54 @@ describe('assistant', () => {
     await screenshot(page, 'assistant-chat-desktop');
     const tasks = (await (await context.request.get('/api/tasks')).json()) as { title: string; priority: string }[];
     expect(tasks.some((t) => /scout the warehouse/i.test(t.title) && t.priority === 'high')).toBe(true);
+    await context.close();
+  });
+});
+
+describe('assistant with Claude (a local fake of the Messages API)', () => {
+  let fake: Awaited<ReturnType<typeof fakeAnthropic>>;
+  let server: RunningServer;
+  beforeAll(async () => {
+    fake = await fakeAnthropic();
+    server = await startServer({
+      ANTHROPIC_API_KEY: 'sk-ant-e2e-key',
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_MODEL: 'claude-test-model',
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it('shows the reply as Claude writes it, before the answer is complete', async () => {
+    const text = 'The Dock Road warehouse has a loading bay, high ceilings and north light until noon.';
+    // Claude writes four words, then waits until the test has seen them in the panel.
+    fake.script([{ text, holdAfterWords: 4 }]);
+    const { context, page } = await signedInPage(browser, { path: '/files', server: server.baseURL });
+    await page.getByRole('button', { name: 'Open AI assistant' }).click();
+    await page.getByRole('button', { name: 'Expand assistant' }).click();
+    const box = page.locator('#assistant-message');
+    await box.fill('tell me about the warehouse');
+    await box.press('Enter');
+
+    await fake.held();
+    const streaming = page.locator('[data-role="assistant"][data-streaming="true"]');
+    await streaming.filter({ hasText: /^The Dock Road warehouse\s*$/ }).waitFor();
+    // The chat has not answered yet: the message box waits, the conversation is busy.
+    expect(await box.isDisabled()).toBe(true);
+    expect(await page.getByRole('log', { name: 'Conversation' }).getAttribute('aria-busy')).toBe('true');
+    await screenshot(page, 'assistant-streaming-desktop');
+
+    fake.release();
+    await page.locator('[data-role="assistant"]').filter({ hasText: text }).waitFor();
+    await streaming.waitFor({ state: 'detached' });
+    expect(await box.isDisabled()).toBe(false);
+    const conversations = (await (await context.request.get('/api/ai/conversations')).json()) as { id: string }[];
+    const messages = (await (
+      await context.request.get(`/api/ai/conversations/${conversations[0]?.id}/messages`)
+    ).json()) as { role: string; content: string }[];
+    expect(messages.map((m) => m.content)).toEqual(['tell me about the warehouse', text]);
     await context.close();
   });
 });

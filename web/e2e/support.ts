@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 // started by globalSetup.ts.
 
 export const baseURL = inject('baseURL');
+const sharedBaseURL = baseURL;
 const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test-results/screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -42,7 +43,11 @@ export function newUser(name = 'Ana Lopez'): TestUser {
 }
 
 /** Signs up a fresh account through the API, then signs the context in (Auth.js credentials flow). */
-export async function signUpAndSignIn(context: BrowserContext, user: TestUser = newUser()): Promise<TestUser> {
+export async function signUpAndSignIn(
+  context: BrowserContext,
+  user: TestUser = newUser(),
+  baseURL = sharedBaseURL,
+): Promise<TestUser> {
   const signup = await context.request.post(`${baseURL}/api/auth/signup`, { data: user });
   if (signup.status() !== 201) throw new Error(`sign-up failed: ${signup.status()} ${await signup.text()}`);
   const csrf = await context.request.get(`${baseURL}/api/auth/csrf`);
@@ -57,13 +62,17 @@ export async function signUpAndSignIn(context: BrowserContext, user: TestUser = 
   return user;
 }
 
-/** A fresh signed-in user in its own context, with a page open on `path`. */
+/** A fresh signed-in user in its own context, with a page open on `path` (of another server when `server` is given). */
 export async function signedInPage(
   browser: Browser,
-  { path: at = '/', viewport = DESKTOP }: { path?: string; viewport?: { width: number; height: number } } = {},
+  {
+    path: at = '/',
+    viewport = DESKTOP,
+    server = baseURL,
+  }: { path?: string; viewport?: { width: number; height: number }; server?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; user: TestUser }> {
-  const context = await browser.newContext({ baseURL, viewport });
-  const user = await signUpAndSignIn(context);
+  const context = await browser.newContext({ baseURL: server, viewport });
+  const user = await signUpAndSignIn(context, newUser(), server);
   const page = await context.newPage();
   await page.goto(at);
   return { context, page, user };

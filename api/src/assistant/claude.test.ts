@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeAnthropic } from '../../test/fake-anthropic.ts';
 import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { sseResults } from '../../test/sse.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
 
 let fake: Awaited<ReturnType<typeof fakeAnthropic>>;
@@ -60,7 +61,65 @@ function deltasOf(userId: string) {
   return done;
 }
 
+/** The viewer's assistantReply subscription over server-sent events, as the browser opens it. */
+async function replySubscription(who: { cookie: string }, streamId: string) {
+  const response = await app.request('/graphql', {
+    method: 'POST',
+    cookie: who.cookie,
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({
+      query: 'subscription ($s: String) { assistantReply(streamId: $s) { conversationId streamId delta done error } }',
+      variables: { s: streamId },
+    }),
+  });
+  expect(response.status).toBe(200);
+  type Delta = { conversationId: string; streamId: string; delta: string; done: boolean; error: string | null };
+  const stream = sseResults<{ data: { assistantReply: Delta } }>(response);
+  // The first read takes the server's opening ping; the server then starts listening for events.
+  await stream.read();
+  return {
+    until: async (enough: (heard: Delta[]) => boolean) =>
+      (await stream.until((results) => enough(results.map((r) => r.data.assistantReply)))).map(
+        (r) => r.data.assistantReply,
+      ),
+    close: stream.close,
+  };
+}
+
 describe('the assistant with Claude (a local fake of the Messages API)', () => {
+  it('streams the reply over the assistantReply subscription, piece by piece, before the answer', async () => {
+    const text = 'The warehouse on Dock Road has a loading bay, high ceilings and north light until noon.';
+    fake.script([{ text, holdAfterWords: 3 }]);
+    const sub = await replySubscription(alice, 'stream-1');
+    let answered = false;
+    const answer = chat(alice, { message: 'tell me about the warehouse', streamId: 'stream-1' }).then((r) => {
+      answered = true;
+      return r;
+    });
+    // Claude has written three words and waits: they are already in the browser, the answer is not.
+    await fake.held();
+    const early = await sub.until((h) => h.map((d) => d.delta).join('') === 'The warehouse on ');
+    expect(early.length).toBeGreaterThanOrEqual(2);
+    expect(answered).toBe(false);
+    fake.release();
+
+    const { status, body } = await answer;
+    expect(status).toBe(200);
+    const deltas = await sub.until((h) => h.at(-1)?.done === true);
+    await sub.close();
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.slice(0, -1).every((d) => !d.done && d.delta !== '')).toBe(true);
+    expect(deltas.at(-1)).toMatchObject({ done: true, error: null, delta: '' });
+    expect(new Set(deltas.map((d) => d.streamId))).toEqual(new Set(['stream-1']));
+    expect(new Set(deltas.map((d) => d.conversationId)).size).toBe(1);
+    // In order, and together exactly the reply that was saved.
+    const saved = await app.database.prisma.aiMessage.findFirstOrThrow({
+      where: { conversationId: body.conversation.id, role: 'assistant' },
+    });
+    expect(deltas.map((d) => d.delta).join('')).toBe(saved.content);
+    expect(saved.content).toBe(text);
+  });
+
   it('runs a tool round trip: Claude asks for createTask, the task is created for the user, Claude answers', async () => {
     fake.script([
       {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { call, finished, jpeg } from './testing.ts';
+import { sseResults } from '../../test/sse.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -354,26 +355,9 @@ describe('limits and live progress', () => {
     await finished(app, stranger.cookie, theirs.body.id);
     const mine = await call(app, owner.cookie, 'POST', '/api/imports', { source: 'local', itemIds: ['setup.exe'] });
 
-    const reader = (live.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    const events: unknown[] = [];
-    let buffer = '';
-    while (events.length < 2) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = buffer
-          .slice(0, end)
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).trim())
-          .join('');
-        buffer = buffer.slice(end + 2);
-        if (data) events.push(JSON.parse(data));
-      }
-    }
-    await reader.cancel();
+    const stream = sseResults(live);
+    const events = await stream.until((heard) => heard.length >= 2);
+    await stream.close();
     const progress = { jobId: mine.body.id, total: 1, done: 1, failed: [{ name: 'setup.exe' }] };
     expect(events).toEqual([
       { data: { importProgress: { ...progress, status: 'running' } } },

@@ -15,11 +15,35 @@ interface Call {
 
 function stubChat() {
   const calls: Call[] = [];
+  const streams: { streamId: string; push(piece: object): void }[] = [];
   let answer: (value: Response) => void = () => {};
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string, init: RequestInit) => {
-      calls.push({ url, body: JSON.parse(String(init.body)) });
+      const body = JSON.parse(String(init.body));
+      if (url === '/graphql') {
+        // The assistantReply subscription, as server-sent events the test writes piece by piece.
+        const encoder = new TextEncoder();
+        let controller!: ReadableStreamDefaultController<Uint8Array>;
+        const events = new ReadableStream<Uint8Array>({
+          start(c) {
+            controller = c;
+            c.enqueue(encoder.encode(':\n\n'));
+          },
+        });
+        init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+        streams.push({
+          streamId: body.variables.streamId,
+          push: (piece) =>
+            controller.enqueue(
+              encoder.encode(
+                `event: next\ndata: ${JSON.stringify({ data: { assistantReply: { delta: '', done: false, error: null, ...piece } } })}\n\n`,
+              ),
+            ),
+        });
+        return Promise.resolve(new Response(events, { headers: { 'content-type': 'text/event-stream' } }));
+      }
+      calls.push({ url, body });
       return new Promise<Response>((resolve) => {
         answer = resolve;
       });
@@ -27,6 +51,7 @@ function stubChat() {
   );
   return {
     calls,
+    streams,
     reply(text: string, status = 200) {
       const body =
         status === 200
@@ -97,6 +122,8 @@ describe('assistant panel', () => {
         context: { currentPage: '/tasks', userRole: 'user' },
       },
     });
+    // It listens for its own reply stream before sending.
+    expect(chat.streams.map((st) => st.streamId)).toEqual([chat.calls[0]?.body.streamId]);
     expect(box.disabled).toBe(true);
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(chat.calls).toHaveLength(1);
@@ -117,5 +144,52 @@ describe('assistant panel', () => {
     expect(chat.calls[0]?.body.message).toBe('Create a task to review the location photos tomorrow');
     await act(async () => chat.reply('The AI service is unavailable', 503));
     expect(await screen.findByText('Failed to process your message. Please try again.')).toBeTruthy();
+  });
+
+  it('shows the reply as it streams, before the answer, then keeps the answer', async () => {
+    const chat = stubChat();
+    open();
+    fireEvent.click(screen.getByRole('button', { name: 'Expand assistant' }));
+    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'Tell me about the warehouse' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    // Nothing yet: the spinner says the assistant is replying.
+    expect(screen.getByText('The assistant is replying')).toBeTruthy();
+
+    const [stream] = chat.streams;
+    await act(async () => stream?.push({ delta: 'The warehouse ' }));
+    await act(async () => stream?.push({ delta: 'has a loading bay' }));
+    const bubble = await screen.findByText('The warehouse has a loading bay');
+    expect(bubble.getAttribute('data-role')).toBe('assistant');
+    expect(screen.queryByText('The assistant is replying')).toBeNull();
+    // Still being written: the log holds its announcement until the reply is whole.
+    expect(log.getAttribute('aria-busy')).toBe('true');
+    expect(box.disabled).toBe(true);
+
+    await act(async () => chat.reply('The warehouse has a loading bay and high ceilings.'));
+    expect(await screen.findByText('The warehouse has a loading bay and high ceilings.')).toBeTruthy();
+    expect(screen.queryByText('The warehouse has a loading bay')).toBeNull();
+    expect(log.getAttribute('aria-busy')).toBe('false');
+    expect(box.disabled).toBe(false);
+  });
+
+  it('drops a partial reply when the stream reports a failure, and gives the draft back', async () => {
+    const chat = stubChat();
+    open();
+    fireEvent.click(screen.getByRole('button', { name: 'Expand assistant' }));
+    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'Find rooftops' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const [stream] = chat.streams;
+    await act(async () => stream?.push({ delta: 'Looking for ' }));
+    expect(await screen.findByText('Looking for')).toBeTruthy();
+    await act(async () => stream?.push({ done: true, error: 'Failed to process your message. Please try again.' }));
+    expect(await screen.findByText('Failed to process your message. Please try again.')).toBeTruthy();
+    expect(screen.queryByText('Looking for')).toBeNull();
+    await act(async () => chat.reply('Failed to process your message. Please try again.', 502));
+    expect(box.value).toBe('Find rooftops');
+    // One toast, not one for the stream and another for the answer.
+    expect(screen.getAllByText('Failed to process your message. Please try again.')).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { commitLocalUpdate, useRelayEnvironment } from 'react-relay';
+import { commitLocalUpdate, graphql, requestSubscription, useRelayEnvironment } from 'react-relay';
+import type { Disposable } from 'relay-runtime';
 import { useLocation } from 'react-router-dom';
 import { dataRequest, isUnauthorizedError } from '../lib/http.ts';
 import {
@@ -15,9 +16,12 @@ import {
 } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { toast } from '../ui/toast.tsx';
+import type { AssistantSlotReplySubscription } from './__generated__/AssistantSlotReplySubscription.graphql';
 
 // The floating AI assistant (SPEC.md section 2): minimized to a round button, or open, either
-// collapsed (quick actions) or expanded (the chat). It talks to the REST paths of section 7.
+// collapsed (quick actions) or expanded (the chat). It talks to the REST paths of section 7; the
+// reply shows as it is written through the assistantReply subscription, and the chat's answer,
+// when it comes, is the reply that stays.
 
 type Mode = 'minimized' | 'collapsed' | 'expanded';
 
@@ -25,7 +29,10 @@ interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
   content: string;
+  /** Sent, nothing of the reply has arrived yet. */
   pending?: boolean;
+  /** Part of the reply has arrived; more is coming. */
+  streaming?: boolean;
 }
 
 interface ChatResponse {
@@ -45,6 +52,23 @@ export const QUICK_ACTIONS = [
 
 const CHAT_FAILED = 'Failed to process your message. Please try again.';
 
+const replySubscription = graphql`
+  subscription AssistantSlotReplySubscription($streamId: String!) {
+    assistantReply(streamId: $streamId) {
+      delta
+      done
+      error
+    }
+  }
+`;
+
+/** Names one message's reply stream, so the panel hears only its own pieces. */
+function newStreamId() {
+  return typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 export function AssistantSlot() {
   const [mode, setMode] = useState<Mode>('minimized');
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -54,6 +78,10 @@ export function AssistantSlot() {
   const { pathname } = useLocation();
   const listRef = useRef<HTMLDivElement>(null);
   const environment = useRelayEnvironment();
+  const replyStream = useRef<Disposable | null>(null);
+
+  // A reply still streaming when the panel goes away stops being listened to.
+  useEffect(() => () => replyStream.current?.dispose(), []);
 
   // Keep the newest message in view.
   useEffect(() => {
@@ -68,15 +96,49 @@ export function AssistantSlot() {
     setPending(true);
     setDraft('');
     const localId = `local-${Date.now()}`;
+    const replyId = `${localId}-reply`;
     setMessages((list) => [
       ...list,
       { id: localId, role: 'user', content: message },
-      { id: `${localId}-reply`, role: 'assistant', content: '', pending: true },
+      { id: replyId, role: 'assistant', content: '', pending: true },
     ]);
+    const updateReply = (change: Partial<ChatMessage>) =>
+      setMessages((list) => list.map((m) => (m.id === replyId ? { ...m, ...change } : m)));
+
+    let failed = false;
+    const fail = () => {
+      if (failed) return;
+      failed = true;
+      setMessages((list) => list.filter((m) => m.id !== replyId));
+      setDraft(message);
+    };
+
+    // Listen before sending, so the first pieces are not missed. Pieces that are missed anyway
+    // (a dropped connection) cost nothing: the chat's answer carries the whole reply.
+    const streamId = newStreamId();
+    let streamed = '';
+    replyStream.current?.dispose();
+    replyStream.current = requestSubscription<AssistantSlotReplySubscription>(environment, {
+      subscription: replySubscription,
+      variables: { streamId },
+      onNext: (payload) => {
+        const piece = payload?.assistantReply;
+        if (!piece || failed) return;
+        if (piece.error) {
+          fail();
+          toast({ title: 'Error', description: CHAT_FAILED, variant: 'destructive' });
+          return;
+        }
+        if (!piece.delta) return;
+        streamed += piece.delta;
+        updateReply({ content: streamed, pending: false, streaming: true });
+      },
+    });
     try {
       const reply = await dataRequest<ChatResponse>('POST', '/api/ai/chat', {
         message,
         conversationId,
+        streamId,
         context: { currentPage: pathname, userRole: 'user', timezoneOffset: new Date().getTimezoneOffset() },
       });
       setConversationId(reply.conversation.id);
@@ -86,16 +148,20 @@ export function AssistantSlot() {
         list.map((m) =>
           m.id === localId
             ? { ...m, id: reply.userMessageId }
-            : m.id === `${localId}-reply`
+            : m.id === replyId
               ? { id: reply.messageId, role: 'assistant', content: reply.message }
               : m,
         ),
       );
     } catch (error) {
-      setMessages((list) => list.filter((m) => m.id !== `${localId}-reply`));
-      setDraft(message);
-      if (!isUnauthorizedError(error)) toast({ title: 'Error', description: CHAT_FAILED, variant: 'destructive' });
+      const toasted = failed;
+      fail();
+      if (!toasted && !isUnauthorizedError(error)) {
+        toast({ title: 'Error', description: CHAT_FAILED, variant: 'destructive' });
+      }
     } finally {
+      replyStream.current?.dispose();
+      replyStream.current = null;
       setPending(false);
     }
   }
@@ -177,7 +243,15 @@ export function AssistantSlot() {
 
       {expanded && (
         <>
-          <div ref={listRef} className="flex-1 space-y-3 overflow-y-auto p-4" aria-live="polite">
+          {/* A log announces new messages; while a reply streams it is busy, so the reply is read once, whole. */}
+          <div
+            ref={listRef}
+            role="log"
+            aria-label="Conversation"
+            aria-live="polite"
+            aria-busy={messages.some((m) => m.streaming)}
+            className="flex-1 space-y-3 overflow-y-auto p-4"
+          >
             {messages.length === 0 ? (
               <p className="pt-8 text-center text-sm text-slate-500 dark:text-slate-400">
                 Start a conversation with the AI assistant
@@ -187,6 +261,7 @@ export function AssistantSlot() {
                 <div key={m.id} className={`flex ${m.role === 'user' ? 'justify-end' : 'justify-start'}`}>
                   <div
                     data-role={m.role}
+                    data-streaming={m.streaming ? 'true' : undefined}
                     className={`max-w-[85%] rounded-lg px-3 py-2 text-sm whitespace-pre-wrap ${
                       m.role === 'user'
                         ? 'bg-indigo-600 text-white'
