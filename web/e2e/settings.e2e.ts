@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, DESKTOP, launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { baseURL, DESKTOP, launchBrowser, MOBILE, screenshot, signedInPage, signUpAndSignIn } from './support.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,6 +51,77 @@ describe('settings', () => {
 
     const settings = await context.request.get('/api/user/settings');
     expect(await settings.json()).toMatchObject({ darkMode: true, pushNotifications: false, emailNotifications: true });
+    await context.close();
+  });
+});
+
+declare global {
+  interface Window {
+    /** What the page showed as system notifications (recorded by the spy below). */
+    shownNotifications?: { title: string; body: string | undefined }[];
+    /** Whether the tab pretends to have focus. */
+    pretendFocus?: boolean;
+  }
+}
+
+describe('push notifications', () => {
+  it('a notification arriving while the tab is in the background becomes a system notification, until the switch is off', async () => {
+    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    await context.grantPermissions(['notifications'], { origin: baseURL });
+    await context.addInitScript(() => {
+      const Real = window.Notification;
+      const shown: { title: string; body: string | undefined }[] = [];
+      window.shownNotifications = shown;
+      class Spy extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          shown.push({ title, body: options?.body });
+          super(title, options);
+        }
+        static override get permission() {
+          return Real.permission;
+        }
+        static override requestPermission = Real.requestPermission.bind(Real);
+      }
+      window.Notification = Spy;
+      // A headless page counts as focused; this one plays a tab in the background unless told otherwise.
+      Document.prototype.hasFocus = () => window.pretendFocus === true;
+    });
+    await signUpAndSignIn(context);
+    const page = await context.newPage();
+    await page.goto('/');
+    const bell = page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
+    const overdue = async (title: string) => {
+      const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString();
+      const created = await context.request.post('/api/tasks', { data: { title, dueDate: lastWeek } });
+      expect(created.status()).toBe(201);
+      // The open panel only gains the reminder through the live event that also decides on the system notice.
+      await page.getByRole('button', { name: new RegExp(title) }).waitFor({ timeout: 20_000 });
+    };
+    const shown = () => page.evaluate(() => window.shownNotifications ?? []);
+
+    // Push Notifications is on by default.
+    await bell.click();
+    await overdue('Return the van keys');
+    expect(await shown()).toEqual([{ title: 'Task overdue', body: expect.stringContaining('Return the van keys') }]);
+
+    // In focus: the bell is enough.
+    await page.evaluate(() => {
+      window.pretendFocus = true;
+    });
+    await overdue('Book the generator');
+    expect(await shown()).toHaveLength(1);
+    await page.evaluate(() => {
+      window.pretendFocus = false;
+    });
+
+    // Switched off: none, even in the background.
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Push Notifications' }).click();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Your preferences have been saved successfully.').waitFor();
+    await bell.click();
+    await overdue('Send the location release');
+    expect(await shown()).toHaveLength(0);
     await context.close();
   });
 });

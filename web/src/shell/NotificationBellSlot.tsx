@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
 import { isUnauthorizedError } from '../lib/http.ts';
+import { notifySystem } from '../lib/push.ts';
 import { BellIcon } from '../ui/icons.tsx';
 import { toast } from '../ui/toast.tsx';
 import { QuietBoundary } from './ScreenBoundary.tsx';
@@ -15,6 +16,12 @@ import type { NotificationBellSlotQuery } from './__generated__/NotificationBell
 
 const bellQuery = graphql`
   query NotificationBellSlotQuery {
+    viewer {
+      id
+      settings {
+        pushNotifications
+      }
+    }
     unreadNotificationCount
     notifications(first: 20) @connection(key: "NotificationBell_notifications") {
       __id
@@ -58,6 +65,11 @@ function Bell() {
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
+  // Read when a notification arrives, without re-subscribing when the setting changes.
+  const pushEnabled = useRef(true);
+  pushEnabled.current = data.viewer.settings?.pushNotifications ?? true;
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
 
   // A plain disclosure (not a Headless UI popover) keeps the shell's JavaScript small: Escape
   // closes it and returns focus to the bell; a click or focus outside closes it.
@@ -115,11 +127,19 @@ function Bell() {
             notificationAdded {
               notificationId
               unreadCount
+              notification {
+                id
+                title
+                message
+                link
+              }
             }
           }
         `,
         variables: {},
-        onNext: () => {
+        onNext: (response) => {
+          const arrived = response?.notificationAdded.notification;
+          if (arrived) notifySystem(arrived, pushEnabled.current, (link) => navigateRef.current(link));
           fetchQuery<NotificationBellSlotQuery>(environment, bellQuery, {}, { fetchPolicy: 'network-only' }).subscribe(
             {},
           );

@@ -3,6 +3,7 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
 import { isUnauthorizedError } from '../../lib/http.ts';
+import { type PushPermission, pushPermission, pushProblem, requestPushPermission } from '../../lib/push.ts';
 import { setDarkMode } from '../../lib/theme.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
 import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
@@ -72,6 +73,12 @@ function SettingsForm() {
     darkMode: saved.darkMode,
     autoSave: saved.autoSave,
   });
+
+  // Push notifications need the browser's permission too; asked when the switch is turned on.
+  const [permission, setPermission] = useState<PushPermission>(pushPermission);
+  async function askPermission() {
+    setPermission(await requestPushPermission());
+  }
 
   // Dark Mode previews at once; leaving without saving puts the saved theme back.
   const savedDark = useRef(saved.darkMode);
@@ -188,6 +195,7 @@ function SettingsForm() {
   function toggle(key: keyof typeof switches, value: boolean) {
     setSwitches((current) => ({ ...current, [key]: value }));
     if (key === 'darkMode') setDarkMode(value);
+    if (key === 'pushNotifications' && value) void askPermission();
   }
 
   const fullName = [firstName.trim(), lastName.trim()].filter(Boolean).join(' ') || viewer.displayName;
@@ -242,6 +250,7 @@ function SettingsForm() {
             onChange={(v) => toggle('pushNotifications', v)}
           />
         </div>
+        {switches.pushNotifications && <PushPermissionNote permission={permission} onAsk={askPermission} />}
       </Section>
 
       <Section title="Appearance">
@@ -280,6 +289,30 @@ function SettingsForm() {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** Why push notifications will not appear in this browser, and the way to allow them when there is one. */
+function PushPermissionNote({ permission, onAsk }: { permission: PushPermission; onAsk: () => void }) {
+  const problem = pushProblem(permission);
+  if (problem) {
+    return (
+      <p
+        role="status"
+        className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+      >
+        {problem}
+      </p>
+    );
+  }
+  if (permission !== 'default') return null;
+  return (
+    <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
+      <span>Allow notifications in this browser to see them while Scoutbase is in the background.</span>
+      <Button type="button" variant="outline" size="sm" onClick={onAsk}>
+        Allow notifications
+      </Button>
+    </div>
   );
 }
 
