@@ -32,14 +32,16 @@ export async function startServer(env: Record<string, string>) {
   child.stdout?.on('data', (d) => (log += d));
   child.stderr?.on('data', (d) => (log += d));
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  // Generous: tsx compiles the whole app at start, which takes long on a loaded CI machine.
+  const deadline = Date.now() + 120_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
     const ok = await fetch(`${origin}/api/health`).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
-    if (i > 300) throw new Error(`server did not start: ${log}`);
+    if (Date.now() > deadline) throw new Error(`server did not start in 120 s: ${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

@@ -190,5 +190,6 @@ it.skipIf(!reachable)(
       await app.close();
     }
   },
-  120_000,
+  // Two server starts (up to 120 s each on a loaded machine) and the upload itself.
+  300_000,
 );
