@@ -25,7 +25,7 @@ import { startDueReminders } from './tasks/rules.ts';
 import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder, stopImports } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
-import { rateLimits } from './http/ratelimits.ts';
+import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
 import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
 
@@ -43,7 +43,7 @@ export interface App {
   /** Who a request is from, by its session cookie or its access token. */
   viewerFor(headers: Headers): Promise<Viewer | null>;
   /** The GraphQL server (the WebSocket transport of subscriptions runs operations through it). */
-  yoga: YogaServerInstance<{ viewer: Viewer }, GraphQLContext>;
+  yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string }, GraphQLContext>;
   close(): Promise<void>;
 }
 
@@ -105,14 +105,23 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       `Invalid configuration:\n  PERSISTED_OPERATIONS_FILE: ${config.persistedOperationsFile} is missing or empty; build the web app first (pnpm build)`,
     );
   }
-  const yoga = createYoga<{ viewer: Viewer }, GraphQLContext>({
+  // Shared through Redis when there is one, so a budget holds across every instance.
+  const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, logger) : memoryRateLimiter();
+  const spendAiBudget = aiBudget(config.rateLimits, limiter);
+  const yoga = createYoga<{ viewer: Viewer; clientAddress?: string }, GraphQLContext>({
     schema,
     plugins: graphqlGuards(config, persisted),
     graphqlEndpoint: '/graphql',
     graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
     landingPage: false,
     logging: false,
-    context: ({ viewer }) => ({ ...services, viewer }),
+    context: ({ viewer, clientAddress }) => ({
+      ...services,
+      viewer,
+      store: storage.store,
+      // Over WebSocket the address is not known: the per-user budget still holds.
+      spendAiBudget: () => spendAiBudget({ user: viewer.id, address: clientAddress }),
+    }),
   });
 
   const app = new Hono<AppEnv & { Bindings: Partial<HttpBindings> }>();
@@ -141,8 +150,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(csrfProtection(config));
   app.use(refuseNulCharacters());
 
-  // Shared through Redis when there is one, so a budget holds across every instance.
-  const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, logger) : memoryRateLimiter();
   if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter));
 
   app.onError((error, c) => {
@@ -178,7 +185,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (!viewer && !wantsGraphiQL) {
       return c.json({ errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }] }, 401);
     }
-    return yoga.fetch(c.req.raw, { viewer: viewer as Viewer });
+    return yoga.fetch(c.req.raw, { viewer: viewer as Viewer, clientAddress: c.get('clientAddress') });
   });
 
   // Upload URLs and served objects (/objects/uploads/…) sit outside /api; storage checks who asks.

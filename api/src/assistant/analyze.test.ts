@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeAnthropic } from '../../test/fake-anthropic.ts';
-import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { graphql, signedInUser, type TestApp, testApp } from '../../test/harness.ts';
 import { fileRecord, uploaded } from '../storage/testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -28,6 +29,21 @@ async function analyze(app: TestApp, who: User | undefined, body: unknown) {
     body: (response.status === 401 ? {} : JSON.parse(text)) as Record<string, unknown>,
   };
 }
+
+const ANALYZE_FILE = `mutation ($fileId: ID!) {
+  analyzeFile(fileId: $fileId) {
+    __typename
+    ... on MutationAnalyzeFileSuccess { data { id tags metadata } }
+    ... on Error { message code }
+  }
+}`;
+
+type AnalyzeFileResult = {
+  analyzeFile: { __typename: string; data?: { id: string; tags: string[]; metadata: Record<string, unknown> } } & {
+    message?: string;
+    code?: string;
+  };
+};
 
 describe('image tags without an API key (facts from the photo)', () => {
   let app: TestApp;
@@ -100,6 +116,35 @@ describe('image tags without an API key (facts from the photo)', () => {
     const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
     expect(saved.tags).toEqual([]);
     expect((saved.metadata as { autoTagged?: boolean }).autoTagged).toBeUndefined();
+  });
+
+  it('analyses over GraphQL (analyzeFile) through the same rule: the owner gets the tagged file', async () => {
+    const file = await photo(app, alice, { r: 30, g: 70, b: 210 });
+    const id = encodeGlobalID('File', file.id);
+    const { data, errors } = await graphql<AnalyzeFileResult>(app, alice.cookie, ANALYZE_FILE, { fileId: id });
+    expect(errors).toBeUndefined();
+    expect(data?.analyzeFile.__typename).toBe('MutationAnalyzeFileSuccess');
+    expect(data?.analyzeFile.data).toMatchObject({ id, tags: ['landscape', 'blue'] });
+    expect(data?.analyzeFile.data?.metadata).toMatchObject({ autoTagged: true, aiAnalysis: { source: 'photo' } });
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.tags).toEqual(['landscape', 'blue']);
+  });
+
+  it('refuses analyzeFile for anyone but the owner as not found, and changes nothing', async () => {
+    const file = await photo(app, alice, { r: 200, g: 30, b: 30 });
+    const before = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    for (const fileId of [encodeGlobalID('File', file.id), file.id]) {
+      const { data } = await graphql<AnalyzeFileResult>(app, bob.cookie, ANALYZE_FILE, { fileId });
+      expect(data?.analyzeFile).toEqual({ __typename: 'BaseError', message: 'File not found', code: 'NOT_FOUND' });
+    }
+    const wrongType = await graphql<AnalyzeFileResult>(app, alice.cookie, ANALYZE_FILE, {
+      fileId: encodeGlobalID('Folder', file.id),
+    });
+    expect(wrongType.data?.analyzeFile).toMatchObject({ __typename: 'ValidationError', code: 'VALIDATION' });
+    const after = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(after.tags).toEqual(before.tags);
+    expect(after.metadata).toEqual(before.metadata);
+    expect(after.updatedAt).toEqual(before.updatedAt);
   });
 
   it('refuses bad input and files that are not images with a clear 4xx', async () => {

@@ -1,6 +1,19 @@
 import { decodeGlobalID } from '@pothos/plugin-relay';
-import { builder } from '../graphql/builder.ts';
+import { builder, ErrorInterface } from '../graphql/builder.ts';
+import { rawId } from '../projects/types.ts';
+import { TooManyRequestsError } from '../shared/errors.ts';
+import { analyzeFile } from './analyze.ts';
 import { type ChatResult, sendMessage } from './rules.ts';
+
+// The AI mutations spend the same per-user and per-address budget as REST /api/ai/*.
+builder.objectType(TooManyRequestsError, {
+  name: 'TooManyRequestsError',
+  description: 'The AI budget is spent for now; try again after retryAfterSeconds.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    retryAfterSeconds: t.exposeInt('retryAfterSeconds'),
+  }),
+});
 
 /** The conversation id of a Relay global id (or a raw id, as REST uses). */
 function conversationIdOf(value: string | null | undefined): string | null {
@@ -128,15 +141,16 @@ builder.mutationField('sendAssistantMessage', (t) =>
     type: SendAssistantMessagePayload,
     description:
       'Sends a message to the assistant. Its reply streams through the assistantReply subscription while it is written.',
-    errors: {},
+    errors: { types: [TooManyRequestsError] },
     args: {
       message: t.arg.string({ required: true }),
       conversationId: t.arg.id({ required: false, description: 'Continue this conversation; a new one otherwise.' }),
       context: t.arg({ type: AssistantContextInput, required: false }),
       streamId: t.arg.string({ required: false }),
     },
-    resolve: (_root, args, ctx) =>
-      sendMessage(ctx, {
+    resolve: async (_root, args, ctx) => {
+      await ctx.spendAiBudget();
+      return sendMessage(ctx, {
         message: args.message,
         conversationId: conversationIdOf(args.conversationId ? String(args.conversationId) : null),
         context: args.context
@@ -147,6 +161,23 @@ builder.mutationField('sendAssistantMessage', (t) =>
             }
           : null,
         streamId: args.streamId ?? null,
-      }),
+      });
+    },
+  }),
+);
+
+builder.mutationField('analyzeFile', (t) =>
+  t.prismaField({
+    type: 'File',
+    description:
+      'AI image tags: analyses one of the signed-in user’s photos and saves the tags it finds (added to its own) and the analysis (metadata.aiAnalysis), as POST /api/ai/analyze-file does.',
+    errors: { types: [TooManyRequestsError] },
+    args: { fileId: t.arg.id({ required: true, description: 'The File (global id or raw id).' }) },
+    resolve: async (query, _root, args, ctx) => {
+      const fileId = rawId(args.fileId, 'File', 'fileId');
+      await ctx.spendAiBudget();
+      const result = await analyzeFile({ store: ctx.store }, ctx, { fileId });
+      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: result.fileId } });
+    },
   }),
 );

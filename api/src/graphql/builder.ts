@@ -6,10 +6,16 @@ import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { ViewerContext } from '../context.ts';
+import type { ObjectStore } from '../storage/store.ts';
 import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 
 /** Resolvers only ever run for a signed-in viewer: the HTTP layer refuses the rest with a 401. */
-export type GraphQLContext = ViewerContext;
+export interface GraphQLContext extends ViewerContext {
+  /** Counts one AI request against the budget REST /api/ai/* spends too (TooManyRequestsError once spent). */
+  spendAiBudget(): Promise<void>;
+  /** The object store (analyzeFile reads the photo from it). */
+  store: ObjectStore;
+}
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Budget, RateLimits } from '../config.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
+import { TooManyRequestsError } from '../shared/errors.ts';
 import type { AppEnv } from './env.ts';
 
 const MESSAGE = 'Too many requests. Please wait a moment and try again.';
@@ -52,6 +53,39 @@ function rulesFor(limits: RateLimits): Rule[] {
   ];
 }
 
+/** Counts one request against each budget in order; the first one exhausted refuses it. */
+async function spend(
+  limiter: RateLimiter,
+  name: string,
+  rule: Pick<Rule, 'perAddress' | 'perUser'>,
+  who: {
+    address?: string | undefined;
+    user?: string | undefined;
+  },
+) {
+  const checks: [string, Budget][] = [];
+  if (rule.perAddress && who.address) checks.push([`${name}:address:${who.address}`, rule.perAddress]);
+  if (rule.perUser && who.user) checks.push([`${name}:user:${who.user}`, rule.perUser]);
+  for (const [key, budget] of checks) {
+    const verdict = await limiter.hit(key, budget);
+    if (!verdict.allowed) return verdict;
+  }
+  return null;
+}
+
+/**
+ * The AI budget for requests that do not come through /api/ai/* (the GraphQL assistant and
+ * analyzeFile mutations): the same counters, so REST and GraphQL share one budget. Throws
+ * TooManyRequestsError once it is spent; does nothing when rate limits are off.
+ */
+export function aiBudget(limits: RateLimits | undefined, limiter: RateLimiter) {
+  return async (who: { user: string; address?: string | undefined }) => {
+    if (!limits) return;
+    const refused = await spend(limiter, 'ai', limits.ai, who);
+    if (refused) throw new TooManyRequestsError(MESSAGE, refused.retryAfterSeconds);
+  };
+}
+
 /**
  * Budgets for the endpoints worth abusing: guessing passwords, making accounts, asking for upload
  * URLs and spending AI credits. Each request counts against its address and, when known, its
@@ -62,18 +96,11 @@ export function rateLimits(limits: RateLimits, limiter: RateLimiter): Middleware
   return async (c, next) => {
     const rule = rules.find((r) => r.matches(c.req.method, c.req.path));
     if (!rule) return next();
-    const checks: [string, Budget][] = [];
-    if (rule.perAddress) checks.push([`${rule.name}:address:${c.get('clientAddress')}`, rule.perAddress]);
-    if (rule.perUser) {
-      const user = c.get('viewer')?.id ?? (await rule.subject?.(c.req.raw));
-      if (user) checks.push([`${rule.name}:user:${user}`, rule.perUser]);
-    }
-    for (const [key, budget] of checks) {
-      const verdict = await limiter.hit(key, budget);
-      if (!verdict.allowed) {
-        c.header('Retry-After', String(verdict.retryAfterSeconds));
-        return c.json({ message: MESSAGE }, 429);
-      }
+    const user = rule.perUser ? (c.get('viewer')?.id ?? (await rule.subject?.(c.req.raw))) : undefined;
+    const refused = await spend(limiter, rule.name, rule, { address: c.get('clientAddress'), user });
+    if (refused) {
+      c.header('Retry-After', String(refused.retryAfterSeconds));
+      return c.json({ message: MESSAGE }, 429);
     }
     return next();
   };

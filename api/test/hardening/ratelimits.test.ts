@@ -61,6 +61,43 @@ function aiChat(app: TestApp, cookie: string, from: string) {
   });
 }
 
+/** A GraphQL AI mutation from an address: the assistant's message or analyzeFile. */
+async function aiMutation(
+  app: TestApp,
+  cookie: string,
+  from: string,
+  mutation: 'sendAssistantMessage' | 'analyzeFile',
+) {
+  const field =
+    mutation === 'sendAssistantMessage'
+      ? 'sendAssistantMessage(message: "hello") { __typename ... on MutationSendAssistantMessageSuccess { data { message } } ...refusal }'
+      : 'analyzeFile(fileId: "5d9f1c2e-0000-4000-8000-000000000000") { __typename ...refusal }';
+  const response = await app.request('/graphql', {
+    method: 'POST',
+    cookie,
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+    body: JSON.stringify({
+      query: `mutation { result: ${field} }
+        fragment refusal on Error { message code ... on TooManyRequestsError { retryAfterSeconds } }`,
+    }),
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as {
+    data?: { result: { __typename: string; message?: string; code?: string; retryAfterSeconds?: number } };
+  };
+  return body.data?.result;
+}
+
+function expectRefusedResult(result: Awaited<ReturnType<typeof aiMutation>>) {
+  expect(result).toMatchObject({
+    __typename: 'TooManyRequestsError',
+    message: 'Too many requests. Please wait a moment and try again.',
+    code: 'TOO_MANY_REQUESTS',
+  });
+  expect(result?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  expect(result?.retryAfterSeconds).toBeLessThanOrEqual(60);
+}
+
 describe('in memory (one instance)', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -131,6 +168,35 @@ describe('in memory, for signed-in users', () => {
     await expectRefused(analyze);
     // Reading the conversations is not limited.
     expect((await app.request('/api/ai/conversations', { cookie: ana.cookie })).status).toBe(200);
+  });
+
+  it('spends the same AI budget over GraphQL as over REST, per user and per address', async () => {
+    const ana = await signedInUser(app);
+    // Ana: one message over REST, one over GraphQL; her budget (2) is then spent on both sides.
+    expect((await aiChat(app, ana.cookie, address())).status).toBe(200);
+    expect((await aiMutation(app, ana.cookie, address(), 'sendAssistantMessage'))?.__typename).toBe(
+      'MutationSendAssistantMessageSuccess',
+    );
+    expectRefusedResult(await aiMutation(app, ana.cookie, address(), 'sendAssistantMessage'));
+    expectRefusedResult(await aiMutation(app, ana.cookie, address(), 'analyzeFile'));
+    await expectRefused(await aiChat(app, ana.cookie, address()));
+    // A refused message saved nothing: the two that went through are all there is.
+    expect(await app.database.prisma.aiConversation.count({ where: { userId: ana.id } })).toBe(2);
+
+    // One address (budget 3) shared by several people, REST and GraphQL alike.
+    const from = address();
+    const [ben, cai, dee] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
+    expect((await aiMutation(app, ben.cookie, from, 'sendAssistantMessage'))?.__typename).toBe(
+      'MutationSendAssistantMessageSuccess',
+    );
+    expect((await aiMutation(app, cai.cookie, from, 'analyzeFile'))?.__typename).toBe('BaseError');
+    expect((await aiChat(app, dee.cookie, from)).status).toBe(200);
+    expectRefusedResult(await aiMutation(app, dee.cookie, from, 'sendAssistantMessage'));
+    expectRefusedResult(await aiMutation(app, ben.cookie, from, 'analyzeFile'));
+    // Elsewhere Dee still has budget of her own.
+    expect((await aiMutation(app, dee.cookie, address(), 'sendAssistantMessage'))?.__typename).toBe(
+      'MutationSendAssistantMessageSuccess',
+    );
   });
 });
 
