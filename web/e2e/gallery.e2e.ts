@@ -68,9 +68,12 @@ describe('gallery screen', () => {
     await page.getByTestId('coordinate-list').getByText('speicherstadt.jpg').waitFor({ timeout: 20_000 });
 
     await page.getByRole('tab', { name: 'Notes' }).click();
+    // Auto Save is on by default: the notes save a moment after typing stops.
     await page.getByRole('textbox', { name: 'Notes' }).fill('Gate code 4711. Best light after 4 pm.');
-    await page.getByRole('button', { name: 'Save Notes' }).click();
-    await page.getByText('Notes saved.').waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     await page.reload();
     await page.getByRole('tab', { name: 'Notes' }).click();
     expect(await page.getByRole('textbox', { name: 'Notes' }).inputValue()).toBe(

@@ -126,6 +126,62 @@ describe('push notifications', () => {
   });
 });
 
+describe('auto save', () => {
+  it('saves gallery notes by itself when on; when off, a Save Notes button and a warning before leaving', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/settings' });
+    const created = await context.request.post('/api/galleries', { data: { name: 'Old Mill' } });
+    const gallery = (await created.json()) as { id: string };
+    const notes = page.getByRole('textbox', { name: 'Notes' });
+    const openNotes = async () => {
+      await page.goto(`/galleries/${gallery.id}`);
+      await page.getByRole('heading', { name: 'Old Mill' }).waitFor();
+      await page.getByRole('tab', { name: 'Notes' }).click();
+    };
+    const storedNotes = async () =>
+      ((await (await context.request.get(`/api/galleries/${gallery.id}`)).json()) as { notes: string | null }).notes;
+
+    // On (the default): typing is enough.
+    await openNotes();
+    expect(await page.getByRole('button', { name: 'Save Notes' }).count()).toBe(0);
+    await notes.pressSequentially('Key at the pub next door.');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(await storedNotes()).toBe('Key at the pub next door.');
+
+    // Off: nothing is saved until Save Notes, and leaving first asks.
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Auto Save' }).click();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Your preferences have been saved successfully.').waitFor();
+    await openNotes();
+    await notes.fill('Key at the pub next door. Ask for Tom.');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+    expect(asked).toEqual(['You have unsaved notes. Leave without saving them?']);
+    expect(new URL(page.url()).pathname).toBe(`/galleries/${gallery.id}`);
+    expect(await storedNotes()).toBe('Key at the pub next door.');
+
+    await page.getByRole('button', { name: 'Save Notes' }).click();
+    await page.getByText('Notes saved.').waitFor();
+    expect(await storedNotes()).toBe('Key at the pub next door. Ask for Tom.');
+    // Saved: leaving asks nothing.
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('heading', { name: 'Task Management' }).waitFor();
+    expect(asked).toHaveLength(1);
+    await context.close();
+  });
+});
+
 describe('signed-out redirect', () => {
   it('says so and goes to sign-in when the session ends under a data screen', async () => {
     const { context, page } = await signedInPage(browser, { path: '/' });

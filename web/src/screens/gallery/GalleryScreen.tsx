@@ -1,5 +1,5 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { Link, useParams } from 'react-router-dom';
@@ -25,6 +25,7 @@ import type { GalleryScreenRemoveMutation } from './__generated__/GalleryScreenR
 import type { GalleryScreenCoverMutation } from './__generated__/GalleryScreenCoverMutation.graphql';
 import type { GalleryScreenNotesMutation } from './__generated__/GalleryScreenNotesMutation.graphql';
 import { FilePickerDialog } from './FilePickerDialog.tsx';
+import { GalleryNotes } from './GalleryNotes.tsx';
 import { useGalleryPhotos, useLightbox } from './GalleryPhotos.tsx';
 import { Lightbox } from './Lightbox.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
@@ -40,6 +41,12 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
   const data = useLazyLoadQuery<GalleryScreenQuery>(
     graphql`
       query GalleryScreenQuery($id: ID!) {
+        viewer {
+          id
+          settings {
+            autoSave
+          }
+        }
         gallery: node(id: $id) {
           __typename
           ... on Gallery {
@@ -81,12 +88,20 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       />
     );
   }
-  return <GalleryView gallery={gallery} photosKey={gallery.photos} />;
+  return <GalleryView gallery={gallery} photosKey={gallery.photos} autoSave={data.viewer.settings?.autoSave ?? true} />;
 }
 
 type GalleryData = Extract<NonNullable<GalleryScreenQuery['response']['gallery']>, { __typename: 'Gallery' }>;
 
-function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: GalleryPhotos_gallery$key }) {
+function GalleryView({
+  gallery,
+  photosKey,
+  autoSave,
+}: {
+  gallery: GalleryData;
+  photosKey: GalleryPhotos_gallery$key;
+  autoSave: boolean;
+}) {
   const [refreshKey, setRefreshKey] = useState(0);
   const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey, refreshKey);
   const lightbox = useLightbox();
@@ -94,11 +109,8 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
   const [importOpen, setImportOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [notes, setNotes] = useState(gallery.notes ?? '');
   const [rejections, setRejections] = useState<Rejection[]>([]);
   const canEdit = gallery.viewerAccess !== 'read';
-
-  useEffect(() => setNotes(gallery.notes ?? ''), [gallery.notes]);
 
   const [commitAdd] = useMutation<GalleryScreenAddMutation>(graphql`
     mutation GalleryScreenAddMutation($galleryId: ID!, $fileIds: [ID!]!) {
@@ -117,7 +129,7 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
   `);
   // Two mutations, because an argument sent as null clears the field: saving notes must not
   // send a cover, and setting the cover must not send notes.
-  const [commitNotes, savingNotes] = useMutation<GalleryScreenNotesMutation>(graphql`
+  const [commitNotes] = useMutation<GalleryScreenNotesMutation>(graphql`
     mutation GalleryScreenNotesMutation($id: ID!, $notes: String) {
       updateGallery(id: $id, notes: $notes) {
         ... on MutationUpdateGallerySuccess {
@@ -185,7 +197,7 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
     });
   }
 
-  const updating = savingNotes || savingCover;
+  const updating = savingCover;
 
   const addFiles = useCallback(
     (fileIds: string[]) =>
@@ -213,7 +225,20 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
     [commitAdd, gallery.id],
   );
 
-  function update(variables: { notes: string | null } | { coverImageId: string | null }, success: string) {
+  const saveNotes = (notes: string | null) =>
+    new Promise<void>((resolve, reject) => {
+      commitNotes({
+        variables: { id: gallery.id, notes },
+        onCompleted: (result) => {
+          const message = result.updateGallery.message;
+          if (message) reject(new Error(message));
+          else resolve();
+        },
+        onError: () => reject(new Error('Failed to update gallery. Please try again.')),
+      });
+    });
+
+  function updateCover(coverImageId: string | null, success: string) {
     const onCompleted = (result: { readonly updateGallery: { readonly message?: string } }) => {
       const message = result.updateGallery.message;
       if (message) {
@@ -225,9 +250,7 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
     const onError = () => {
       toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
     };
-    if ('notes' in variables)
-      commitNotes({ variables: { id: gallery.id, notes: variables.notes }, onCompleted, onError });
-    else commitCover({ variables: { id: gallery.id, coverImageId: variables.coverImageId }, onCompleted, onError });
+    commitCover({ variables: { id: gallery.id, coverImageId }, onCompleted, onError });
   }
 
   // Dropped or chosen files are uploaded to the top level of the file manager, then added here.
@@ -363,31 +386,7 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
             )}
           </TabPanel>
           <TabPanel>
-            <form
-              className="space-y-3"
-              onSubmit={(event) => {
-                event.preventDefault();
-                update({ notes: notes.trim() ? notes : null }, 'Notes saved.');
-              }}
-            >
-              <label htmlFor="gallery-notes" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-                Notes
-              </label>
-              <textarea
-                id="gallery-notes"
-                rows={8}
-                value={notes}
-                onChange={(e) => setNotes(e.target.value)}
-                readOnly={!canEdit}
-                placeholder="Access, parking, power, contacts, best light…"
-                className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-              />
-              {canEdit && (
-                <Button type="submit" disabled={savingNotes || notes === (gallery.notes ?? '')}>
-                  {savingNotes ? 'Saving...' : 'Save Notes'}
-                </Button>
-              )}
-            </form>
+            <GalleryNotes savedNotes={gallery.notes ?? ''} canEdit={canEdit} autoSave={autoSave} save={saveNotes} />
           </TabPanel>
         </TabPanels>
       </TabGroup>
@@ -403,7 +402,7 @@ function GalleryView({ gallery, photosKey }: { gallery: GalleryData; photosKey: 
               <button
                 type="button"
                 disabled={updating || gallery.coverImageId === photo.id}
-                onClick={() => update({ coverImageId: photo.id }, 'Cover updated.')}
+                onClick={() => updateCover(photo.id, 'Cover updated.')}
                 className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm text-white hover:bg-indigo-700 disabled:opacity-50"
               >
                 {gallery.coverImageId === photo.id ? 'Cover photo' : 'Set as cover'}
