@@ -1,6 +1,7 @@
 import { filter, pipe } from 'graphql-yoga';
 import type { ViewerContext } from '../context.ts';
 import type { Channels } from '../infra/events/pubsub.ts';
+import { unreadNotificationCount } from '../notifications/rules.ts';
 
 type Topic = keyof Channels;
 type PayloadOf<T extends Topic> = Channels[T][1];
@@ -22,8 +23,31 @@ export function ownEvents<T extends Topic>(
   return keep ? pipe(events, filter(keep)) : events;
 }
 
-export function unreadCount(ctx: ViewerContext): Promise<number> {
-  return ctx.db.notification.count({ where: { userId: ctx.viewer.id, isRead: false } });
+// The pub/sub hands one payload object to every subscriber of a topic (in-process and through
+// Redis alike), so a person with 1,000 open tabs would otherwise count their unread notifications
+// 1,000 times per event. Keyed weakly by the event, so a count lives exactly as long as the event
+// is still being delivered; per person as well, though a topic only ever reaches one person.
+const countsByEvent = new WeakMap<object, Map<string, Promise<number>>>();
+
+/**
+ * The viewer's unread count as of `event`: counted once, by the first subscription that resolves
+ * the event, and shared with the person's other subscriptions. Each event is a fresh object, so a
+ * later event (a new notification, a mark-read) always counts again.
+ */
+export function unreadCountAfter(ctx: ViewerContext, event: object): Promise<number> {
+  let perViewer = countsByEvent.get(event);
+  if (!perViewer) {
+    perViewer = new Map();
+    countsByEvent.set(event, perViewer);
+  }
+  let count = perViewer.get(ctx.viewer.id);
+  if (!count) {
+    count = unreadNotificationCount(ctx);
+    // A failed count must not be shared: the next subscription tries again.
+    count.catch(() => perViewer.delete(ctx.viewer.id));
+    perViewer.set(ctx.viewer.id, count);
+  }
+  return count;
 }
 
 export function uploadProgressOf(ctx: ViewerContext, uploadId: string | null) {

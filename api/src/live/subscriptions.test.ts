@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
 import { collect, listen, secondInstance, wsClient } from '../../test/live.ts';
+import { countStatements } from '../../test/statements.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import type { App } from '../app.ts';
 import { createEvents } from '../infra/events/pubsub.ts';
@@ -163,6 +164,81 @@ describe('subscriptions across two instances on one Redis', () => {
     expect(failure).toBeDefined();
     expect(client.closes).toContain(4403);
     await client.dispose();
+  });
+});
+
+describe('one person in many tabs', () => {
+  let app: TestApp;
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    app = await testApp();
+    server = await listen(app);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await app?.close();
+  });
+
+  it('counts the unread notifications once per event for all of the person’s subscriptions, and right after adds and mark-reads', async () => {
+    const alice = await signedInUser(app);
+    const bob = await signedInUser(app);
+    const clients = [alice, alice, bob].map((user) => wsClient(server.ws, { cookie: user.cookie }));
+    const added = clients.map((client) =>
+      collect<{ notificationAdded: { notificationId: string; unreadCount: number } }>(
+        client,
+        'subscription { notificationAdded { notificationId unreadCount } }',
+      ),
+    );
+    const unread = clients.map((client) => collect<{ unreadNotificationCount: number }>(client, UNREAD));
+    await Promise.all(unread.map((sub) => sub.next(1)));
+    const [aliceAdded, bobAdded] = [added.slice(0, 2), added[2]!];
+    const [aliceUnread, bobUnread] = [unread.slice(0, 2), unread[2]!];
+
+    // A subscription is live once its opening value has arrived; the added ones need a probe.
+    const first = await writeNotification(app.services.db, {
+      userId: alice.id,
+      type: 'other',
+      title: 'Call sheet ready',
+      message: 'See the call sheet.',
+    });
+    await until(
+      () => aliceAdded.every((sub) => sub.results.length > 0),
+      async () => publishNotifications(app.services.events, [first]),
+    );
+    const settled = () => [...aliceAdded, ...aliceUnread].map((sub) => sub.results.length);
+    await new Promise((r) => setTimeout(r, 100));
+    const before = settled();
+
+    const second = await writeNotification(app.services.db, {
+      userId: alice.id,
+      type: 'other',
+      title: 'Location confirmed',
+      message: 'The pier is ours on Friday.',
+    });
+    // Four subscriptions of one person hear the event; the count is read once for all of them.
+    const statements = await countStatements(async () => {
+      publishNotifications(app.services.events, [second]);
+      await Promise.all([...aliceAdded, ...aliceUnread].map((sub, i) => sub.next((before[i] ?? 0) + 1)));
+    });
+    expect(statements).toBe(1);
+    for (const sub of aliceAdded)
+      expect(sub.results.at(-1)?.data?.notificationAdded).toEqual({
+        notificationId: encodeGlobalID('Notification', second.id),
+        unreadCount: 2,
+      });
+    for (const sub of aliceUnread) expect(sub.results.at(-1)?.data?.unreadNotificationCount).toBe(2);
+
+    // Marking one read: both of Alice's tabs hear the new count.
+    const heard = aliceUnread.map((sub) => sub.results.length);
+    const marked = await app.request(`/api/notifications/${first.id}/read`, { method: 'PATCH', cookie: alice.cookie });
+    expect(marked.status).toBe(200);
+    await Promise.all(aliceUnread.map((sub, i) => sub.next((heard[i] ?? 0) + 1)));
+    for (const sub of aliceUnread) expect(sub.results.at(-1)?.data?.unreadNotificationCount).toBe(1);
+
+    // Bob heard nothing of Alice's notifications: only his own opening count.
+    expect(bobAdded.results).toEqual([]);
+    expect(bobUnread.results).toEqual([{ data: { unreadNotificationCount: 0 } }]);
+    await Promise.all(clients.map((client) => client.dispose()));
   });
 });
 

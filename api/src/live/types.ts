@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Repeater } from 'graphql-yoga';
 import { builder } from '../graphql/builder.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
-import { ownEvents, unreadCount, uploadProgressOf } from './rules.ts';
+import { ownEvents, unreadCountAfter, uploadProgressOf } from './rules.ts';
 
 // Subscriptions carry only the subscriber's own events: every topic is keyed by the viewer's id,
 // taken from the session that opened the subscription, never from an argument.
@@ -36,7 +36,7 @@ builder.subscriptionField('notificationAdded', (t) =>
     subscribe: (_root, _args, ctx) => ownEvents(ctx, 'notification:added'),
     resolve: async (event, _args, ctx) => ({
       notificationId: event.notificationId,
-      unreadCount: await unreadCount(ctx),
+      unreadCount: await unreadCountAfter(ctx, event),
     }),
   }),
 );
@@ -45,19 +45,21 @@ builder.subscriptionField('unreadNotificationCount', (t) =>
   t.int({
     description: 'How many notifications are unread: now, then each time it may have changed.',
     subscribe: (_root, _args, ctx) =>
-      new Repeater<null>(async (push, stop) => {
+      new Repeater<object>(async (push, stop) => {
         const added = ownEvents(ctx, 'notification:added');
         const read = ownEvents(ctx, 'notification:read');
-        const forward = async (events: AsyncIterable<unknown>) => {
-          for await (const _ of events) await push(null);
+        // The event itself travels on, so the person's other subscriptions share its count.
+        const forward = async (events: AsyncIterable<object>) => {
+          for await (const event of events) await push(event);
         };
-        await push(null);
+        // The opening value is this subscription's own.
+        await push({});
         void forward(added).catch(stop);
         void forward(read).catch(stop);
         await stop;
         await Promise.all([added.return?.(), read.return?.()]);
       }),
-    resolve: (_event, _args, ctx) => unreadCount(ctx),
+    resolve: (event, _args, ctx) => unreadCountAfter(ctx, event),
   }),
 );
 

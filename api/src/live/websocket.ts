@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Http2SecureServer, Http2Server } from 'node:http2';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { App } from '../app.ts';
 import { type Viewer, viewerForSession } from '../auth/sessions.ts';
 
@@ -38,13 +38,20 @@ export function attachSubscriptions(
 
   // A socket outlives the request that opened it: once its session ends (sign-out, expiry, a
   // deleted account) it is closed, so a signed-out browser stops hearing the user's events.
+  // One look-up per session, not per socket: a person's many tabs share one session.
   const sessionCheck = setInterval(() => {
+    const socketsBySession = new Map<string, WebSocket[]>();
     for (const socket of wss.clients) {
       const viewer = viewers.get(socket);
       if (!viewer) continue;
-      viewerForSession(app.services.db, viewer.sessionId, app.config.auth.sessionMaxAgeSeconds)
+      const sockets = socketsBySession.get(viewer.sessionId);
+      if (sockets) sockets.push(socket);
+      else socketsBySession.set(viewer.sessionId, [socket]);
+    }
+    for (const [sessionId, sockets] of socketsBySession) {
+      viewerForSession(app.services.db, sessionId, app.config.auth.sessionMaxAgeSeconds)
         .then((current) => {
-          if (!current) socket.close(4401, 'Unauthorized');
+          if (!current) for (const socket of sockets) socket.close(4401, 'Unauthorized');
         })
         .catch((error) => app.logger.warn({ err: error }, 'could not check a subscription session'));
     }
