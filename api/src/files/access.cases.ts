@@ -159,6 +159,20 @@ export const accessCases: AccessCase[] = [
     expect: 'not-found',
   },
   withOwnerRecord((state) => ({
+    route: 'POST /api/files/:id/versions',
+    name: "cannot add a version to the owner's file, even with an upload of their own",
+    async arrange(t) {
+      state.id = (await uploadFile(t.app, t.owner, { name: 'owner-only.jpg' }, { size: 333 })).id;
+      const upload = await finishedUpload(t.app, t.stranger.id, { size: 444 });
+      return { method: 'POST', path: `/api/files/${state.id}/versions`, body: { objectUrl: upload.uploadURL } };
+    },
+    expect: 'not-found',
+    async unchanged(t) {
+      expect((await db(t).file.findUniqueOrThrow({ where: { id: state.id } })).size).toBe(333n);
+      expect(await db(t).fileVersion.count({ where: { fileId: state.id } })).toBe(1);
+    },
+  })),
+  withOwnerRecord((state) => ({
     route: 'POST /api/files/:id/versions/:version/restore',
     name: "cannot restore a version of the owner's file",
     async arrange(t) {

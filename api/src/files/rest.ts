@@ -5,6 +5,7 @@ import { readJson, viewerContext } from '../http/helpers.ts';
 import { ValidationError } from '../shared/errors.ts';
 import {
   createFileRecord,
+  createFileVersion,
   createFolder,
   deleteFile,
   deleteFolder,
@@ -103,6 +104,13 @@ export function fileRoutes(services: Services) {
   routes.get('/api/files/:id/versions', async (c) => {
     const { versions, currentVersion } = await listVersions(viewerContext(c, services), c.req.param('id'));
     return c.json(versions.map((v) => versionJson(v, currentVersion)));
+  });
+
+  // 'Upload new version': the body is the same { objectUrl } a new file's record gets.
+  routes.post('/api/files/:id/versions', async (c) => {
+    const ctx = viewerContext(c, services);
+    const { file, version } = await createFileVersion(ctx, c.req.param('id'), await readJson(c));
+    return c.json({ ...fileJson(file), version }, 201);
   });
 
   routes.post('/api/files/:id/versions/:version/restore', async (c) => {

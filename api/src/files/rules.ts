@@ -7,7 +7,7 @@ import { fileAccessWhere } from '../galleries/access.ts';
 import { publishNotifications } from '../notifications/rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
-import { claimUpload, releaseObjects, uploadIdFrom } from '../storage/uploads.ts';
+import { type ClaimedObject, claimUpload, releaseObjects, uploadIdFrom } from '../storage/uploads.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -383,23 +383,14 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
     let file: File;
     let version = 1;
     if (existing) {
-      const latest = await tx.fileVersion.aggregate({ where: { fileId: existing.id }, _max: { version: true } });
-      version = (latest._max.version ?? 0) + 1;
-      file = await tx.file.update({
-        where: { id: existing.id },
-        data: {
-          originalName: data.originalName || data.name,
-          mimeType,
-          size: claim.size,
-          checksum: claim.checksum,
-          objectUrl: claim.objectPath,
-          objectPath: claim.objectPath,
-          metadata,
-          // Tags the person gave the earlier versions still describe the file.
-          tags: [...new Set([...existing.tags, ...(data.tags ?? [])])],
-          ...(data.isPublic !== undefined && { isPublic: data.isPublic }),
-        },
-      });
+      // Tags the person gave the earlier versions still describe the file.
+      ({ file, version } = await addVersionToFile(tx, ctx, existing, claim, {
+        originalName: data.originalName || data.name,
+        mimeType,
+        metadata,
+        tags: [...new Set([...existing.tags, ...(data.tags ?? [])])],
+        ...(data.isPublic !== undefined && { isPublic: data.isPublic }),
+      }));
     } else {
       file = await tx.file.create({
         data: {
@@ -417,25 +408,112 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
           metadata,
         },
       });
+      await recordVersion(tx, ctx, file, claim, mimeType, 1);
     }
-    await tx.fileVersion.create({
-      data: {
-        fileId: file.id,
-        version,
-        objectPath: claim.objectPath,
-        size: claim.size,
-        mimeType,
-        checksum: claim.checksum,
-        createdById: ctx.viewer.id,
-      },
-    });
-    await recordActivity(tx, {
-      userId: ctx.viewer.id,
-      action: 'file_uploaded',
-      resourceType: 'file',
-      resourceId: file.id,
-      resourceName: file.name,
-      metadata: { size: Number(claim.size), ...(version > 1 && { version }) },
+    const notification = await noteUploadFinished(tx, ctx.viewer.id, file.name);
+    return { file, version, notification };
+  }, TX);
+  publishNotifications(ctx.events, [result.notification]);
+  return { file: result.file, version: result.version };
+}
+
+/** Writes the version row and the upload's activity for bytes that just became a file's current ones. */
+async function recordVersion(
+  tx: Tx,
+  ctx: ViewerContext,
+  file: File,
+  claim: ClaimedObject,
+  mimeType: string,
+  version: number,
+) {
+  await tx.fileVersion.create({
+    data: {
+      fileId: file.id,
+      version,
+      objectPath: claim.objectPath,
+      size: claim.size,
+      mimeType,
+      checksum: claim.checksum,
+      createdById: ctx.viewer.id,
+    },
+  });
+  await recordActivity(tx, {
+    userId: ctx.viewer.id,
+    action: 'file_uploaded',
+    resourceType: 'file',
+    resourceId: file.id,
+    resourceName: file.name,
+    metadata: { size: Number(claim.size), ...(version > 1 && { version }) },
+  });
+}
+
+/**
+ * Makes claimed bytes the newest version of an existing file. The file keeps its name, place and
+ * id (galleries and shares keep pointing at it); the earlier versions stay listed and restorable.
+ * Call it under the file's name lock.
+ */
+async function addVersionToFile(
+  tx: Tx,
+  ctx: ViewerContext,
+  existing: File,
+  claim: ClaimedObject,
+  change: {
+    originalName: string;
+    mimeType: string;
+    metadata: Prisma.InputJsonObject;
+    tags?: string[];
+    isPublic?: boolean;
+  },
+): Promise<{ file: File; version: number }> {
+  const latest = await tx.fileVersion.aggregate({ where: { fileId: existing.id }, _max: { version: true } });
+  const version = (latest._max.version ?? 0) + 1;
+  const file = await tx.file.update({
+    where: { id: existing.id },
+    data: {
+      originalName: change.originalName,
+      mimeType: change.mimeType,
+      size: claim.size,
+      checksum: claim.checksum,
+      objectUrl: claim.objectPath,
+      objectPath: claim.objectPath,
+      metadata: change.metadata,
+      ...(change.tags !== undefined && { tags: change.tags }),
+      ...(change.isPublic !== undefined && { isPublic: change.isPublic }),
+    },
+  });
+  await recordVersion(tx, ctx, file, claim, change.mimeType, version);
+  return { file, version };
+}
+
+export const createFileVersionInput = z.strictObject({
+  objectUrl: requiredText(z.string({ error: 'objectUrl must be text.' }).min(1, 'objectUrl is required.')),
+  originalName: z.string({ error: 'originalName must be text.' }).trim().max(255).optional(),
+  mimeType: z.string({ error: 'mimeType must be text.' }).trim().max(255).optional(),
+  // The client's report of the size is ignored, as for a new file.
+  size: z.number({ error: 'size must be a number of bytes.' }).nonnegative().optional(),
+  metadata: metadataInput.optional(),
+});
+
+/**
+ * 'Upload new version' on a file: the finished upload at objectUrl becomes the file's newest
+ * version, whatever the uploaded file was called. Only someone who may change the file may add a
+ * version; to anyone else the file does not exist. Size, checksum, type and the size and quota
+ * limits are those of the upload, exactly as for a new file.
+ */
+export async function createFileVersion(ctx: ViewerContext, fileId: string, input: unknown): Promise<CreatedFile> {
+  const data = parse(createFileVersionInput, input);
+  const result = await ctx.db.$transaction(async (tx) => {
+    const found = await ownFile(ctx, fileId, tx);
+    await lockFileName(tx, ctx.viewer.id, found.folderId, found.name);
+    // Read again under the lock: a rename or delete may have won the race.
+    const existing = await ownFile(ctx, fileId, tx);
+    const claim = await claimUpload(tx, ctx.viewer, data.objectUrl);
+    const mimeType = claim.mimeType || data.mimeType || 'application/octet-stream';
+    const metadata = { ...clientMetadata(data.metadata), ...asObject(claim.metadata) } as Prisma.InputJsonObject;
+    const { file, version } = await addVersionToFile(tx, ctx, existing, claim, {
+      originalName: data.originalName || existing.name,
+      mimeType,
+      metadata,
     });
     const notification = await noteUploadFinished(tx, ctx.viewer.id, file.name);
     return { file, version, notification };

@@ -6,6 +6,7 @@ import { fileAccessWhere } from '../galleries/access.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import {
   createFileRecord,
+  createFileVersion,
   createFolder,
   deleteFile,
   deleteFolder,
@@ -93,7 +94,8 @@ builder.prismaObjectField(FolderType, 'path', (t) =>
 );
 
 export const FileVersionType = builder.prismaNode('FileVersion', {
-  description: 'One state of a file’s bytes. Uploading a file with the same name into the same folder adds a version.',
+  description:
+    'One state of a file’s bytes. Uploading a file with the same name into the same folder, or uploadFileVersion, adds a version.',
   id: { field: 'id' },
   findUnique: (id, ctx) => ({ id, file: fileAccessWhere(ctx.viewer.id, 'read') }),
   fields: (t) => ({
@@ -342,6 +344,29 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const { id } = await deleteFile(ctx, rawId(args.id, 'File'));
       return encodeGlobalID('File', id);
+    },
+  }),
+  uploadFileVersion: t.prismaField({
+    type: 'File',
+    description:
+      'Upload new version: the finished upload at uploadURL becomes the newest version of a file the signed-in user may change. The file keeps its name; earlier versions stay restorable.',
+    errors: {},
+    args: {
+      fileId: t.arg.globalID({ required: true }),
+      uploadURL: t.arg.string({ required: true, description: 'The uploadURL the bytes were sent to.' }),
+      originalName: t.arg.string({ required: false, description: 'The uploaded file’s name on the device.' }),
+      mimeType: t.arg.string({
+        required: false,
+        description: 'Used only when the server cannot tell the type from the bytes.',
+      }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const { file } = await createFileVersion(ctx, rawId(args.fileId, 'File'), {
+        objectUrl: args.uploadURL,
+        ...(args.originalName != null && { originalName: args.originalName }),
+        ...(args.mimeType != null && { mimeType: args.mimeType }),
+      });
+      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
     },
   }),
   restoreFileVersion: t.prismaField({
