@@ -24,7 +24,7 @@ describe('file manager', () => {
     await page.getByLabel('Folder Name').fill('Location Scouting');
     await page.getByRole('button', { name: 'Create Folder' }).click();
     await page.getByText('Folder created successfully!').waitFor();
-    await page.getByRole('button', { name: 'Location Scouting' }).click();
+    await page.getByRole('button', { name: 'Location Scouting', exact: true }).click();
     await page.waitForURL(/folder=/);
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Location Scouting').waitFor();
 
@@ -97,7 +97,7 @@ describe('file manager', () => {
     await page.getByText('No files in this folder').waitFor();
 
     await page.getByRole('button', { name: 'Root' }).click();
-    await page.getByRole('button', { name: 'Location Scouting' }).waitFor();
+    await page.getByRole('button', { name: 'Location Scouting', exact: true }).waitFor();
     await page.setViewportSize(MOBILE);
     await screenshot(page, 'files-mobile');
     await context.close();
@@ -125,6 +125,143 @@ describe('file manager', () => {
     await screenshot(page, 'files-versions');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await row.getByText(/v3/).waitFor();
+    await context.close();
+  });
+
+  it('uploads a new version from the file menu with progress, downloads it, and restores version 1', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/files' });
+    await uploadThroughApi(context.request, 'set-photo.jpg', await makePhoto({ colour: '#2563eb' }));
+    await page.reload();
+    const row = page.getByTestId('file-row').filter({ hasText: 'set-photo.jpg' });
+    await row.waitFor();
+    const sizeBefore = await row.locator('p').textContent();
+
+    await page.getByRole('button', { name: 'Actions for set-photo.jpg' }).click();
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('menuitem', { name: 'Upload new version' }).click(),
+    ]);
+    // The new version may have any name; the file keeps its own.
+    const retouched = await makePhoto({ width: 1200, height: 900, colour: '#dc2626' });
+    await chooser.setFiles({ name: 'IMG_2041-retouched.jpg', mimeType: 'image/jpeg', buffer: retouched });
+    const item = page.getByRole('region', { name: 'New versions' }).getByTestId('upload-item');
+    await item.getByRole('progressbar', { name: 'Upload progress for IMG_2041-retouched.jpg' }).waitFor();
+    await page.getByText('Version 2 of set-photo.jpg uploaded.').waitFor();
+    expect(await item.getAttribute('data-status')).toBe('completed');
+    await row.getByText(/v2/).waitFor();
+    expect(await row.locator('p').textContent()).not.toBe(sizeBefore);
+    expect(await page.getByTestId('file-row').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Actions for set-photo.jpg' }).click();
+    await page.getByRole('menuitem', { name: 'Versions (2)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Versions' });
+    const rows = dialog.getByTestId('version-row');
+    await rows.nth(1).waitFor();
+    expect(await rows.first().textContent()).toMatch(/Version 2.*Current/);
+    // Each version's bytes download with the file's own authorization.
+    for (const [index, bytes] of [
+      [0, retouched],
+      [1, null],
+    ] as const) {
+      const href = await rows
+        .nth(index)
+        .getByRole('link', { name: /^Download version/ })
+        .getAttribute('href');
+      const response = await context.request.get(href ?? '');
+      expect(response.status()).toBe(200);
+      expect(response.headers()['content-type']).toBe('image/jpeg');
+      expect(response.headers()['content-disposition']).toMatch(/^attachment; filename="set-photo.jpg"/);
+      if (bytes) expect(Buffer.compare(await response.body(), bytes)).toBe(0);
+    }
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('Version 1 restored.').waitFor();
+    await dialog.getByText('Version 3').waitFor();
+    await screenshot(page, 'files-new-version');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await row.getByText(/v3/).waitFor();
+    // Version 1's size is back.
+    expect(await row.locator('p').textContent()).toBe(`${sizeBefore} · v3`);
+    await context.close();
+  });
+
+  it('renames, moves and deletes folders from their menu, with the API’s messages', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const folder = async (name: string, parentId: string | null = null) => {
+      const response = await context.request.post('/api/folders', { data: { name, parentId } });
+      expect(response.status()).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+    const scouting = await folder('Scouting');
+    const day1 = await folder('Day 1', scouting);
+    await folder('Archive');
+    await folder('Empty one');
+    await uploadThroughApi(context.request, 'pier.jpg', await makePhoto(), 'image/jpeg', day1);
+    await page.reload();
+    const folders = page.getByRole('list', { name: 'Folders' });
+    await folders.getByRole('button', { name: 'Archive', exact: true }).waitFor();
+
+    // Rename, by keyboard: Enter opens the menu on its first item, Enter chooses it.
+    await page.getByRole('button', { name: 'Actions for folder Archive' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Rename' }).waitFor();
+    await page.keyboard.press('Enter');
+    const rename = page.getByRole('dialog', { name: 'Rename Folder' });
+    await rename.getByLabel('Folder Name').fill('   ');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await rename.getByRole('alert').getByText('Folder name is required.').waitFor();
+    await rename.getByLabel('Folder Name').fill('scouting');
+    await page.keyboard.press('Enter');
+    await rename.getByText('A folder named "scouting" already exists at the top level.').waitFor();
+    await rename.getByLabel('Folder Name').fill('Archive 2025');
+    await page.keyboard.press('Enter');
+    await page.getByText('Folder renamed successfully!').waitFor();
+    await folders.getByRole('button', { name: 'Archive 2025', exact: true }).waitFor();
+    await folders.getByRole('button', { name: 'Archive', exact: true }).waitFor({ state: 'detached' });
+
+    // Move into another folder: it leaves this list without a reload.
+    await page.getByRole('button', { name: 'Actions for folder Archive 2025' }).click();
+    await page.getByRole('menuitem', { name: 'Move to…' }).click();
+    const move = page.getByRole('dialog', { name: 'Move Folder' });
+    await move.getByRole('list', { name: 'Destination folders' }).getByRole('button', { name: 'Scouting' }).click();
+    await move.getByRole('button', { name: 'Move to Scouting' }).click();
+    await page.getByText('Folder moved to Scouting.').waitFor();
+    await folders.getByRole('button', { name: 'Archive 2025', exact: true }).waitFor({ state: 'detached' });
+
+    // Never into itself: the API's refusal is shown in the dialog.
+    await page.getByRole('button', { name: 'Actions for folder Scouting' }).click();
+    await page.getByRole('menuitem', { name: 'Move to…' }).click();
+    await move.getByRole('list', { name: 'Destination folders' }).getByRole('button', { name: 'Scouting' }).click();
+    await move
+      .getByRole('list', { name: 'Destination folders' })
+      .getByRole('button', { name: 'Archive 2025' })
+      .waitFor();
+    await move.getByRole('button', { name: 'Move to Scouting' }).click();
+    await move.getByRole('alert').getByText('A folder cannot be moved into itself or one of its subfolders.').waitFor();
+    await screenshot(page, 'files-move-folder');
+    await move.getByRole('button', { name: 'Cancel' }).click();
+
+    // An empty folder goes after a plain confirmation.
+    await page.getByRole('button', { name: 'Actions for folder Empty one' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const remove = page.getByRole('dialog', { name: 'Delete Folder' });
+    await remove.getByText('Are you sure you want to delete this folder? This action cannot be undone.').waitFor();
+    await remove.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Folder deleted successfully!').waitFor();
+    await folders.getByRole('button', { name: 'Empty one', exact: true }).waitFor({ state: 'detached' });
+
+    // One with content asks whether everything inside goes too.
+    await page.getByRole('button', { name: 'Actions for folder Scouting' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await remove
+      .getByText(
+        '"Scouting" is not empty: it contains 2 folders. Delete it with everything inside? This action cannot be undone.',
+      )
+      .waitFor();
+    await remove.getByRole('button', { name: 'Delete Everything' }).click();
+    await page.getByText('Folder deleted successfully!').waitFor();
+    await page.getByText('No folders').waitFor();
+    expect(await (await context.request.get('/api/folders')).json()).toEqual([]);
+    expect(await (await context.request.get('/api/files/recent')).json()).toEqual([]);
     await context.close();
   });
 });

@@ -70,6 +70,7 @@ export async function uploadThroughApi(
   name: string,
   bytes: Buffer,
   mimeType = 'image/jpeg',
+  folderId: string | null = null,
 ) {
   const { uploadURL } = (await (await request.post('/api/objects/upload', { data: {} })).json()) as {
     uploadURL: string;
@@ -83,7 +84,7 @@ export async function uploadThroughApi(
       mimeType,
       size: bytes.length,
       objectUrl: uploadURL,
-      folderId: null,
+      folderId,
       isPublic: false,
       tags: [],
       metadata: {},

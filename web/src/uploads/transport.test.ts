@@ -46,6 +46,24 @@ describe('uploadFile', () => {
     });
   });
 
+  it('files the bytes through the given record step instead of creating a new file', async () => {
+    const { transport, calls } = fakeTransport();
+    const record = vi.fn(async (objectUrl: string) => ({
+      id: 'f9',
+      name: 'plan.png',
+      objectPath: new URL(objectUrl, 'http://x').pathname,
+      mimeType: 'image/png',
+      size: 3,
+    }));
+    const stored = await uploadFile(photo, { record }, transport);
+    expect(record).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo);
+    expect(stored).toMatchObject({ id: 'f9', objectPath: '/objects/uploads/u1' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/objects/upload']);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const failing = vi.fn(async () => Promise.reject(new Error('File not found')));
+    await expect(uploadFile(photo, { record: failing }, transport)).rejects.toThrow('Failed to create file record');
+  });
+
   it('names the step that failed with the spec messages', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await expect(

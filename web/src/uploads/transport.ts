@@ -15,6 +15,11 @@ export interface UploadOptions {
   folderId?: string | null;
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
+  /**
+   * Files the sent bytes once they have arrived, given the upload URL they went to. Without it they
+   * become a new file record (POST /api/files); 'Upload new version' files them as a version instead.
+   */
+  record?: (objectUrl: string, file: File) => Promise<StoredFile>;
 }
 
 export interface Transport {
@@ -137,6 +142,8 @@ export async function uploadFile(
     }
   }, 'Upload failed');
   const objectUrl = target.uploadURL;
+  const { record } = options;
+  if (record) return step(() => record(objectUrl, file), 'Failed to create file record');
   return step(
     () =>
       transport.request<StoredFile>('POST', '/api/files', {

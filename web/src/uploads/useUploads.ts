@@ -2,7 +2,14 @@ import { useCallback, useReducer, useRef } from 'react';
 import { toast } from '../ui/toast.tsx';
 import { isImage } from './limits.ts';
 import { activeCount, batchOutcome, type UploadItem, uploadsReducer } from './queue.ts';
-import { analyzeFile, browserTransport, type StoredFile, type Transport, uploadFile } from './transport.ts';
+import {
+  analyzeFile,
+  browserTransport,
+  type StoredFile,
+  type Transport,
+  type UploadOptions,
+  uploadFile,
+} from './transport.ts';
 
 /** How many files travel at once: enough to fill the pipe, few enough to show real progress. */
 const PARALLEL = 3;
@@ -14,6 +21,8 @@ export interface UseUploadsOptions {
   folderId?: string | null;
   /** Called for each file once its record exists (e.g. to add it to a gallery). */
   onStored?: (file: StoredFile) => void | Promise<void>;
+  /** Files each upload's bytes in place of a new file record (see UploadOptions.record). */
+  record?: UploadOptions['record'];
   /** Called once a batch has finished, with the files that were stored. */
   onBatchDone?: (stored: StoredFile[]) => void;
   transport?: Transport;
@@ -26,12 +35,12 @@ export function useUploads(options: UseUploadsOptions = {}) {
   optionsRef.current = options;
 
   const runOne = useCallback(async (id: string, file: File, folderId: string | null | undefined) => {
-    const { transport = browserTransport, onStored } = optionsRef.current;
+    const { transport = browserTransport, onStored, record } = optionsRef.current;
     dispatch({ type: 'start', id });
     try {
       const stored = await uploadFile(
         file,
-        { folderId, onProgress: (loaded, total) => dispatch({ type: 'progress', id, loaded, total }) },
+        { folderId, record, onProgress: (loaded, total) => dispatch({ type: 'progress', id, loaded, total }) },
         transport,
       );
       const analyze = isImage(file);

@@ -1,6 +1,7 @@
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { MenuItem } from '@headlessui/react';
 import { graphql, useFragment } from 'react-relay';
 import { formatAge, formatFileSize } from '../../lib/format.ts';
+import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';
 import type { FileRow_file$data, FileRow_file$key } from './__generated__/FileRow_file.graphql';
 
@@ -8,11 +9,10 @@ export type FileRowData = FileRow_file$data;
 
 export interface FileRowActions {
   onVersions: (file: FileRowData) => void;
+  /** Absent where no new version can be uploaded (e.g. search results of other people's files). */
+  onUploadVersion?: (file: FileRowData) => void;
   onDelete: (file: FileRowData) => void;
 }
-
-const menuItemClass =
-  'block w-full px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100 dark:text-slate-200 dark:data-focus:bg-slate-800';
 
 function hasThumbnail(file: FileRowData) {
   const thumbnails = (file.metadata as { thumbnails?: { grid?: boolean } } | null)?.thumbnails;
@@ -21,49 +21,37 @@ function hasThumbnail(file: FileRowData) {
 
 function FileMenu({ file, actions }: { file: FileRowData; actions: FileRowActions }) {
   return (
-    <Menu>
-      <MenuButton
-        className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-100"
-        aria-label={`Actions for ${file.name}`}
-      >
-        <svg viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor" aria-hidden="true">
-          <circle cx="10" cy="4" r="1.5" />
-          <circle cx="10" cy="10" r="1.5" />
-          <circle cx="10" cy="16" r="1.5" />
-        </svg>
-      </MenuButton>
-      <MenuItems
-        anchor="bottom end"
-        className="z-40 w-44 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
-      >
+    <ActionsMenu label={`Actions for ${file.name}`}>
+      <MenuItem>
+        <a href={file.objectPath} target="_blank" rel="noreferrer" className={menuItemClass}>
+          Open
+        </a>
+      </MenuItem>
+      <MenuItem>
+        <a href={file.objectPath} download={file.name} className={menuItemClass}>
+          Download
+        </a>
+      </MenuItem>
+      <MenuItem>
+        <button type="button" onClick={() => actions.onVersions(file)} className={menuItemClass}>
+          Versions ({file.currentVersion})
+        </button>
+      </MenuItem>
+      {file.viewerCanEdit && actions.onUploadVersion && (
         <MenuItem>
-          <a href={file.objectPath} target="_blank" rel="noreferrer" className={menuItemClass}>
-            Open
-          </a>
-        </MenuItem>
-        <MenuItem>
-          <a href={file.objectPath} download={file.name} className={menuItemClass}>
-            Download
-          </a>
-        </MenuItem>
-        <MenuItem>
-          <button type="button" onClick={() => actions.onVersions(file)} className={menuItemClass}>
-            Versions ({file.currentVersion})
+          <button type="button" onClick={() => actions.onUploadVersion?.(file)} className={menuItemClass}>
+            Upload new version
           </button>
         </MenuItem>
-        {file.viewerCanEdit && (
-          <MenuItem>
-            <button
-              type="button"
-              onClick={() => actions.onDelete(file)}
-              className={`${menuItemClass} text-red-600 dark:text-red-400`}
-            >
-              Delete
-            </button>
-          </MenuItem>
-        )}
-      </MenuItems>
-    </Menu>
+      )}
+      {file.viewerCanEdit && (
+        <MenuItem>
+          <button type="button" onClick={() => actions.onDelete(file)} className={dangerMenuItemClass}>
+            Delete
+          </button>
+        </MenuItem>
+      )}
+    </ActionsMenu>
   );
 }
 

@@ -104,6 +104,14 @@ function Versions({ fileId }: { fileId: string }) {
           >
             Open
           </a>
+          <a
+            href={`${v.objectPath}?download`}
+            download
+            aria-label={`Download version ${v.version}`}
+            className="text-sm text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Download
+          </a>
           {v.version !== file.currentVersion && (
             <Button size="sm" variant="outline" disabled={restoring} onClick={() => onRestore(v.version)}>
               {pendingVersion === v.version ? 'Restoring...' : 'Restore'}

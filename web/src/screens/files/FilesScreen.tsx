@@ -18,7 +18,9 @@ import { FileList } from './FileList.tsx';
 import type { FileRowData } from './FileRow.tsx';
 import { FileSearchResults } from './FileSearchResults.tsx';
 import { FileVersionsDialog } from './FileVersionsDialog.tsx';
+import { FolderNameField } from './FolderActions.tsx';
 import { FolderList } from './FolderList.tsx';
+import { useNewVersionUpload } from './NewVersionUpload.tsx';
 import { FILE_SORTS, type FileSort, fileSortFrom, serverSearchTerm } from './options.ts';
 
 const toGraphQLSort = (sort: FileSort) => sort.toUpperCase() as GraphQLFileSort;
@@ -100,18 +102,7 @@ function NewFolderDialog({
       size="sm"
     >
       <form onSubmit={submit} noValidate className="space-y-4">
-        <div className="space-y-1.5">
-          <label htmlFor="folder-name" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Folder Name
-          </label>
-          <input
-            id="folder-name"
-            className={inputClass}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            autoFocus
-          />
-        </div>
+        <FolderNameField id="folder-name" value={name} onChange={setName} />
         <DialogActions>
           <Button variant="outline" onClick={onClose} disabled={pending}>
             Cancel
@@ -201,6 +192,8 @@ function FilesContent({
           data @appendNode(connections: $connections, edgeTypeName: "QueryFoldersConnectionEdge") {
             id
             name
+            fileCount
+            folderCount
           }
         }
         ... on Error {
@@ -265,7 +258,8 @@ function FilesContent({
     });
   }
 
-  const actions = { onVersions: setVersionsOf, onDelete: setDeleting };
+  const newVersion = useNewVersionUpload();
+  const actions = { onVersions: setVersionsOf, onDelete: setDeleting, onUploadVersion: newVersion.choose };
   const path: { id: string; name: string }[] = [];
   for (
     let folder = data.currentFolder;
@@ -288,13 +282,19 @@ function FilesContent({
             <h2 className="px-3 py-2 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
               Folders
             </h2>
-            <FolderList query={data} onOpen={(folder) => onNavigate(folder.id)} onConnection={onFolderConnection} />
+            <FolderList
+              query={data}
+              parentId={folderId}
+              onOpen={(folder) => onNavigate(folder.id)}
+              onConnection={onFolderConnection}
+            />
           </aside>
         )}
         <section
           className="min-w-0 rounded-lg border border-slate-200 bg-white p-2 dark:border-slate-700 dark:bg-slate-900"
           aria-label="File list"
         >
+          {newVersion.panel}
           {searchTerm === null || !data.searchResults ? (
             <FileList
               query={data}

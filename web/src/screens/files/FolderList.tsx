@@ -1,15 +1,24 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
-import { FolderIcon } from '../../ui/icons.tsx';
 import type { FolderList_query$key } from './__generated__/FolderList_query.graphql';
+import {
+  type FolderAction,
+  FolderActionDialogs,
+  FolderButton,
+  FolderMenu,
+  type FolderRowData,
+} from './FolderActions.tsx';
 
-/** The folders inside the current folder; choosing one opens it. */
+/** The folders inside the current folder; choosing one opens it, its menu renames, moves or deletes it. */
 export function FolderList({
   query,
+  parentId,
   onOpen,
   onConnection,
 }: {
   query: FolderList_query$key;
+  /** The folder whose inside is listed (null: the top level). */
+  parentId: string | null;
   onOpen: (folder: { id: string; name: string }) => void;
   /** Hands out the connection id so that a new folder can be appended to it. */
   onConnection: (connectionId: string) => void;
@@ -23,6 +32,8 @@ export function FolderList({
             node {
               id
               name
+              fileCount
+              folderCount
             }
           }
         }
@@ -32,24 +43,35 @@ export function FolderList({
   );
   const connectionId = data.folders.__id;
   useEffect(() => onConnection(connectionId), [connectionId, onConnection]);
+  const [action, setAction] = useState<{ kind: FolderAction; folder: FolderRowData } | null>(null);
   const folders = data.folders.edges.map((e) => e.node).filter(Boolean);
+  const dialogs = (
+    <FolderActionDialogs
+      action={action}
+      connectionId={connectionId}
+      listParentId={parentId}
+      onClose={() => setAction(null)}
+    />
+  );
   if (folders.length === 0) {
-    return <p className="px-3 py-6 text-center text-sm text-slate-500 dark:text-slate-400">No folders</p>;
+    return (
+      <>
+        <p className="px-3 py-6 text-center text-sm text-slate-500 dark:text-slate-400">No folders</p>
+        {dialogs}
+      </>
+    );
   }
   return (
-    <ul className="space-y-0.5" aria-label="Folders">
-      {folders.map((folder) => (
-        <li key={folder.id}>
-          <button
-            type="button"
-            onClick={() => onOpen(folder)}
-            className="flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:bg-slate-800"
-          >
-            <FolderIcon className="h-4 w-4 shrink-0 text-amber-500" />
-            <span className="truncate">{folder.name}</span>
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="space-y-0.5" aria-label="Folders">
+        {folders.map((folder) => (
+          <li key={folder.id} className="flex items-center gap-1" data-testid="folder-row">
+            <FolderButton name={folder.name} onClick={() => onOpen(folder)} />
+            <FolderMenu folder={folder} onAction={(kind, f) => setAction({ kind, folder: f })} />
+          </li>
+        ))}
+      </ul>
+      {dialogs}
+    </>
   );
 }
