@@ -413,7 +413,7 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
     const notification = await noteUploadFinished(tx, ctx.viewer.id, file.name);
     return { file, version, notification };
   }, TX);
-  publishNotifications(ctx.events, [result.notification]);
+  publishNotifications(ctx, [result.notification]);
   return { file: result.file, version: result.version };
 }
 
