@@ -119,7 +119,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...services,
       viewer,
       store: storage.store,
-      // Over WebSocket the address is not known: the per-user budget still holds.
+      // Mutations come only by HTTP POST (yoga refuses them on a WebSocket), which has the address.
       spendAiBudget: () => spendAiBudget({ user: viewer.id, address: clientAddress }),
     }),
   });
