@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
+import { uploadthingConnectSources } from '../storage/uploadthing-routes.ts';
 import type { AppEnv } from './env.ts';
 
 /**
@@ -24,7 +25,12 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
             // come from elsewhere over https; previews of files being uploaded are blob: URLs.
             imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
             mediaSrc: ["'self'", 'blob:', 'https:'],
-            connectSrc: ["'self'", ...(config.publicUrl ? [config.publicUrl.replace(/^http/, 'ws')] : [])],
+            // …and, with UploadThing, its ingest servers: browsers send the bytes there directly.
+            connectSrc: [
+              "'self'",
+              ...(config.publicUrl ? [config.publicUrl.replace(/^http/, 'ws')] : []),
+              ...uploadthingConnectSources(config.storage),
+            ],
             fontSrc: ["'self'", 'data:'],
             objectSrc: ["'none'"],
             baseUri: ["'self'"],

@@ -7,6 +7,7 @@ import { variantKey, VARIANTS, type Variant } from './images.ts';
 import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
 import type { ByteRange } from './store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
+import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
 
 /** The origin upload URLs are made for: PUBLIC_URL when set, else the one the request came to. */
 function originOf(c: Context<AppEnv>, deps: StorageDeps) {
@@ -26,6 +27,17 @@ export function storageRoutes(deps: StorageDeps) {
       ...(deps.store.kind === 'local' ? { tusEndpoint: tusEndpointFor(origin, uploadURL) } : {}),
       maxSize,
       expiresAt: expiresAt.toISOString(),
+    });
+  });
+
+  // Tells the web app how uploads travel: to this server, or from the browser straight to UploadThing.
+  routes.get('/api/storage/config', (c) => {
+    requireViewer(c);
+    const direct = deps.store.kind === 'uploadthing';
+    return c.json({
+      backend: deps.store.kind,
+      uploadthingUrl: direct ? UPLOADTHING_PATH : null,
+      maxUploadSize: deps.config.storage.maxUploadSize,
     });
   });
 

@@ -78,14 +78,14 @@ export async function storageUsage(services: Pick<Services, 'db' | 'config'>, us
   return { usedBytes: Number(rows[0]?.used ?? 0), quotaBytes: services.config.storage.quotaBytes };
 }
 
-function quotaExceeded(usage: StorageUsage, needed: number) {
+export function quotaExceeded(usage: StorageUsage, needed: number) {
   return new PayloadTooLargeError(
     `Storage quota exceeded: ${formatBytes(usage.usedBytes)} of ${formatBytes(usage.quotaBytes)} used, ` +
       `this file needs ${formatBytes(needed)}. Delete some files to make room.`,
   );
 }
 
-function tooLarge(maxSize: number) {
+export function tooLarge(maxSize: number) {
   return new PayloadTooLargeError(`File is larger than ${maxSize} bytes (the limit is ${formatBytes(maxSize)}).`);
 }
 
@@ -152,6 +152,22 @@ export async function receiveUpload(
   declaredLength: number | null,
 ) {
   const upload = await uploadForToken(deps, viewer, uploadId, token);
+  const source = body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([]);
+  return takeBytes(deps, upload, source, declaredLength);
+}
+
+/**
+ * The bytes of a pending upload, from wherever they come (a PUT, or read back from the store when
+ * the browser sent them straight to UploadThing): the same limits, checksum and checks for all.
+ * With `alreadyStored` the object is in the store already and is not written again.
+ */
+export async function takeBytes(
+  deps: StorageDeps,
+  upload: Upload,
+  source: Readable,
+  declaredLength: number | null,
+  { alreadyStored = false }: { alreadyStored?: boolean } = {},
+) {
   if (deps.receiving.has(upload.id)) throw new ConflictError('The bytes of this upload are already arriving.');
   // Claimed before any await, so two PUTs racing to one URL cannot both get past this point. While
   // its bytes arrive the cleanup pass also leaves the upload alone, however slow the line.
@@ -162,7 +178,7 @@ export async function receiveUpload(
   const hash = createHash('sha256');
   let received = 0;
   try {
-    const usage = await storageUsage(deps, viewer.id);
+    const usage = await storageUsage(deps, upload.userId);
     const room = usage.quotaBytes - usage.usedBytes;
     if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
     if (declaredLength !== null && declaredLength > room) throw quotaExceeded(usage, declaredLength);
@@ -177,10 +193,15 @@ export async function receiveUpload(
         done(null, chunk);
       },
     });
-    const source = body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([]);
     await pipeline(source, meter, createWriteStream(scratch, { flags: 'wx' }));
     progress(received, 'processing', true);
-    const finished = await finishUpload(deps, upload, scratch, { size: received, checksum: hash.digest('hex') });
+    const finished = await finishUpload(
+      deps,
+      upload,
+      scratch,
+      { size: received, checksum: hash.digest('hex') },
+      { alreadyStored },
+    );
     progress(received, 'uploaded', true);
     return finished;
   } catch (error) {
@@ -226,6 +247,7 @@ export async function finishUpload(
   upload: Upload,
   file: string,
   { size, checksum }: { size: number; checksum: string },
+  { alreadyStored = false }: { alreadyStored?: boolean } = {},
 ): Promise<UploadedObject> {
   if (size === 0) throw new ValidationError('File is empty.');
   const detected = await detectFileType(file);
@@ -251,7 +273,7 @@ export async function finishUpload(
       delete metadata.thumbnails;
     }
   }
-  await deps.store.putFile(upload.objectKey, file, { contentType: detected.mimeType });
+  if (!alreadyStored) await deps.store.putFile(upload.objectKey, file, { contentType: detected.mimeType });
   const done = await deps.db.upload.updateMany({
     where: { id: upload.id, status: 'pending' },
     data: {

@@ -1,10 +1,13 @@
+import { Hono } from 'hono';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from '../context.ts';
+import type { AppEnv } from '../http/env.ts';
 import { storageRoutes } from './rest.ts';
 import { removeOrphanedFiles, runCleanup, tusDirectory, type CleanupReport, type StorageDeps } from './rules.ts';
 import { LocalObjectStore, type ObjectStore } from './store.ts';
 import { uploadSigningKey } from './tokens.ts';
+import { uploadthingRoutes } from './uploadthing-routes.ts';
 import { UploadThingObjectStore } from './uploadthing-store.ts';
 import { VARIANTS, variantKey, type Variant } from './images.ts';
 
@@ -12,7 +15,7 @@ import { VARIANTS, variantKey, type Variant } from './images.ts';
 export interface Storage {
   deps: StorageDeps;
   store: ObjectStore;
-  routes: ReturnType<typeof storageRoutes>;
+  routes: Hono<AppEnv>;
   /** One cleanup pass now (the app also runs one every STORAGE_CLEANUP_INTERVAL). */
   cleanup(options?: { now?: Date }): Promise<CleanupReport>;
   close(): Promise<void>;
@@ -70,10 +73,25 @@ export function createStorage(
   }, services.config.storage.cleanupIntervalSeconds * 1000);
   timer.unref();
 
+  const routes = new Hono<AppEnv>();
+  // With UploadThing the browser sends the bytes there directly (an UploadThing file route).
+  if (store instanceof UploadThingObjectStore && uploadthingToken) {
+    routes.route(
+      '/',
+      uploadthingRoutes(deps, store, {
+        token: uploadthingToken,
+        endpoints: uploadthingEndpoints,
+        publicUrl: services.config.publicUrl,
+        development: services.config.env === 'development',
+      }),
+    );
+  }
+  routes.route('/', storageRoutes(deps));
+
   return {
     deps,
     store,
-    routes: storageRoutes(deps),
+    routes,
     cleanup,
     async close() {
       clearInterval(timer);

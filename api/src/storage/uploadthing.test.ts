@@ -1,129 +1,10 @@
-import { createHash, createHmac } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeUploadThing, UT_APP_ID as APP_ID, UT_TOKEN as TOKEN } from '../../test/fakes/uploadthing.ts';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { sha256, uploaded } from './testing.ts';
-
-// A local stand-in for the three UploadThing services the server SDK talks to, written from the
-// SDK's source (uploadthing/server, @uploadthing/shared): the ingest server takes a multipart PUT
-// at a URL the SDK signs with the API key; the API takes POST /v6/deleteFiles with the key in
-// x-uploadthing-api-key; the file host serves private files at signed /a/<appId>/<key> URLs.
-
-const API_KEY = 'sk_live_scoutbase_fake_key';
-const APP_ID = 'scoutbaseapp';
-const TOKEN = Buffer.from(JSON.stringify({ apiKey: API_KEY, appId: APP_ID, regions: ['sea1'] })).toString('base64');
-
-interface Stored {
-  bytes: Buffer;
-  type: string;
-  acl: string | null;
-}
-
-class FakeUploadThing {
-  readonly files = new Map<string, Stored>();
-  readonly calls: string[] = [];
-  server: Server;
-  port = 0;
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      this.handle(req)
-        .then(({ status, headers = {}, body }) => {
-          res.writeHead(status, headers);
-          res.end(body);
-        })
-        .catch((error) => {
-          res.writeHead(500);
-          res.end(String(error));
-        });
-    });
-  }
-
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  /** The SDK signs `url-without-signature` with HMAC-SHA256 of the API key, hex, prefixed. */
-  private signedOk(absolute: URL) {
-    const signature = absolute.searchParams.get('signature');
-    const unsigned = absolute.href.replace(/[?&]signature=[^&]*$/, '');
-    const expected = `hmac-sha256=${createHmac('sha256', API_KEY).update(unsigned).digest('hex')}`;
-    const expires = Number(absolute.searchParams.get('expires'));
-    return signature === expected && expires > Date.now();
-  }
-
-  private async handle(
-    req: IncomingMessage,
-  ): Promise<{ status: number; headers?: Record<string, string>; body?: Buffer | string }> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    this.calls.push(`${req.method} ${url.pathname}`);
-
-    if (req.method === 'POST' && url.pathname === '/v6/deleteFiles') {
-      if (req.headers['x-uploadthing-api-key'] !== API_KEY) return { status: 401, body: '{"error":"Invalid API key"}' };
-      const { customIds = [] } = JSON.parse(body.toString()) as { customIds?: string[] };
-      let deletedCount = 0;
-      for (const id of customIds) if (this.files.delete(id)) deletedCount += 1;
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ success: true, deletedCount }),
-      };
-    }
-
-    if (req.method === 'PUT') {
-      if (!this.signedOk(url)) return { status: 403, body: 'Invalid signature' };
-      if (url.searchParams.get('x-ut-identifier') !== APP_ID) return { status: 403, body: 'Wrong app' };
-      const form = await new Response(body, {
-        headers: { 'content-type': req.headers['content-type'] ?? '' },
-      }).formData();
-      const file = form.get('file') as File;
-      const customId = decodeURIComponent(url.searchParams.get('x-ut-custom-id') ?? '');
-      const bytes = Buffer.from(await file.arrayBuffer());
-      if (bytes.length !== Number(url.searchParams.get('x-ut-file-size')))
-        return { status: 400, body: 'Size mismatch' };
-      this.files.set(customId, {
-        bytes,
-        type: decodeURIComponent(url.searchParams.get('x-ut-file-type') ?? ''),
-        acl: url.searchParams.get('x-ut-acl'),
-      });
-      const key = url.pathname.slice(1);
-      const ufsUrl = `http://localhost:${this.port}/a/${APP_ID}/${key}`;
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          url: ufsUrl,
-          appUrl: ufsUrl,
-          ufsUrl,
-          fileHash: createHash('md5').update(bytes).digest('hex'),
-        }),
-      };
-    }
-
-    const served = /^\/a\/([^/]+)\/(.+)$/.exec(url.pathname);
-    if ((req.method === 'GET' || req.method === 'HEAD') && served) {
-      if (served[1] !== APP_ID || !this.signedOk(url)) return { status: 403, body: 'Forbidden' };
-      const stored = this.files.get(decodeURIComponent(served[2] as string));
-      if (!stored) return { status: 404, body: 'Not found' };
-      const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
-      const slice = range ? stored.bytes.subarray(Number(range[1]), Number(range[2]) + 1) : stored.bytes;
-      return {
-        status: range ? 206 : 200,
-        headers: { 'content-type': stored.type, 'content-length': String(slice.length) },
-        body: req.method === 'HEAD' ? undefined : slice,
-      };
-    }
-    return { status: 404, body: 'Unknown endpoint' };
-  }
-}
 
 let fake: FakeUploadThing;
 let app: TestApp;
@@ -148,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await new Promise((resolve) => fake.server.close(resolve));
+  await fake.stop();
 });
 
 describe('UploadThing backend', () => {
