@@ -27,6 +27,46 @@ async function drop(files: File[]) {
   });
 }
 
+/** A server that keeps files at UploadThing: the bytes go through `direct`, never `put`. */
+function uploadthingTransport(directGate: Promise<void>, analysisGate: Promise<void>) {
+  const requested: string[] = [];
+  const put = vi.fn(async () => {});
+  const direct = vi.fn(async (_endpoint: string, file: File, onProgress: (l: number, t: number) => void) => {
+    onProgress(file.size / 2, file.size);
+    await directGate;
+    return {
+      ok: true as const,
+      uploadURL: '/objects/uploads/d',
+      objectPath: '/objects/uploads/d',
+      uploadId: 'd',
+      size: file.size,
+      mimeType: 'image/png',
+    };
+  });
+  const value: Transport = {
+    request: async <T,>(_method: string, url: string) => {
+      requested.push(url);
+      if (url === '/api/storage/config')
+        return { backend: 'uploadthing', uploadthingUrl: '/api/uploadthing', maxUploadSize: 1000 } as T;
+      if (url === '/api/files')
+        return { id: 'f', name: 'a.png', objectPath: '/objects/uploads/d', mimeType: 'image/png', size: 4 } as T;
+      await analysisGate;
+      return { tags: [] } as T;
+    },
+    put,
+    direct,
+  };
+  return { value, requested, put, direct };
+}
+
+function gate() {
+  let release = () => {};
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+}
+
 describe('UploadZone', () => {
   it('lists rejected files with the spec messages', async () => {
     render(<UploadZone transport={transport(Promise.resolve())} />);
@@ -63,5 +103,37 @@ describe('UploadZone', () => {
     expect(stored).toHaveBeenCalledWith(expect.objectContaining({ id: 'f' }));
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss a.pdf' }));
     expect(screen.queryAllByTestId('upload-item')).toHaveLength(0);
+  });
+
+  it('takes the UploadThing path when the server says so, with the same progress steps', async () => {
+    const transfer = gate();
+    const analysis = gate();
+    const t = uploadthingTransport(transfer.promise, analysis.promise);
+    render(<UploadZone transport={t.value} />);
+    await drop([new File(['abcd'], 'a.png', { type: 'image/png' })]);
+    const bar = await screen.findByRole('progressbar');
+    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('43'));
+    expect(screen.getByTestId('upload-item').dataset.status).toBe('uploading');
+    await act(async () => transfer.release());
+    await waitFor(() => expect(screen.getByTestId('upload-item').dataset.status).toBe('analyzing'));
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('90');
+    await act(async () => analysis.release());
+    await waitFor(() => expect(screen.getByTestId('upload-item').dataset.status).toBe('completed'));
+    expect(t.direct).toHaveBeenCalledWith('/api/uploadthing', expect.any(File), expect.any(Function), undefined);
+    expect(t.put).not.toHaveBeenCalled();
+    expect(t.requested).not.toContain('/api/objects/upload');
+  });
+
+  it('shows the refusal of a file that reached UploadThing as the error of its item', async () => {
+    const t = uploadthingTransport(Promise.resolve(), Promise.resolve());
+    t.direct.mockResolvedValueOnce({
+      ok: false,
+      status: 415,
+      message: 'File type must be one of png; this file is elf.',
+    } as never);
+    render(<UploadZone transport={t.value} />);
+    await drop([new File(['abcd'], 'b.png', { type: 'image/png' })]);
+    await waitFor(() => expect(screen.getByTestId('upload-item').dataset.status).toBe('error'));
+    expect(screen.getByText('File type must be one of png; this file is elf.')).toBeTruthy();
   });
 });

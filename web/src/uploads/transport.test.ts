@@ -30,7 +30,8 @@ describe('uploadFile', () => {
     expect(stored.id).toBe('f1');
     expect(transport.put).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo, expect.any(Function), undefined);
     expect(progress).toEqual([3]);
-    expect(calls[1]).toMatchObject({
+    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config', '/api/objects/upload', '/api/files']);
+    expect(calls[2]).toMatchObject({
       method: 'POST',
       url: '/api/files',
       body: {
@@ -82,6 +83,43 @@ describe('uploadFile', () => {
     await uploadFile(big, {}, transport);
     expect(transport.resumable).toHaveBeenCalled();
     expect(transport.put).not.toHaveBeenCalled();
+  });
+
+  it('sends the bytes straight to UploadThing when the server keeps files there', async () => {
+    const { transport, calls } = fakeTransport({
+      '/api/storage/config': { backend: 'uploadthing', uploadthingUrl: '/api/uploadthing', maxUploadSize: 50 },
+    });
+    transport.direct = vi.fn(async (_endpoint: string, file: File, onProgress: (l: number, t: number) => void) => {
+      onProgress(file.size, file.size);
+      return {
+        ok: true as const,
+        uploadURL: '/objects/uploads/u3',
+        objectPath: '/objects/uploads/u3',
+        uploadId: 'u3',
+        size: 3,
+        mimeType: 'image/png',
+      };
+    });
+    const progress: number[] = [];
+    await uploadFile(photo, { onProgress: (l) => progress.push(l) }, transport);
+    expect(transport.direct).toHaveBeenCalledWith('/api/uploadthing', photo, expect.any(Function), undefined);
+    expect(transport.put).not.toHaveBeenCalled();
+    expect(progress).toEqual([3]);
+    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config', '/api/files']);
+    expect(calls[1]?.body).toMatchObject({ objectUrl: '/objects/uploads/u3' });
+  });
+
+  it('shows the reason the server gives when it refuses what reached UploadThing', async () => {
+    const { transport, calls } = fakeTransport({
+      '/api/storage/config': { backend: 'uploadthing', uploadthingUrl: '/api/uploadthing', maxUploadSize: 50 },
+    });
+    transport.direct = async () => ({
+      ok: false,
+      status: 415,
+      message: 'File type must be one of png; this file is elf.',
+    });
+    await expect(uploadFile(photo, {}, transport)).rejects.toThrow('File type must be one of png; this file is elf.');
+    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config']);
   });
 
   it('only logs a failed analysis', async () => {

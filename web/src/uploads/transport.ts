@@ -1,6 +1,7 @@
 // One file's trip to the server (SPEC.md section 7): ask for an upload URL, send the bytes with
 // real progress, create the file record, then (images only) ask for an AI analysis whose failure
-// is only logged. Large files go resumably over tus when the server offers it.
+// is only logged. Large files go resumably over tus when the server offers it; when the server
+// keeps files at UploadThing, the browser sends them there directly (@uploadthing/react).
 import { dataRequest } from '../lib/http.ts';
 
 export interface StoredFile {
@@ -37,7 +38,29 @@ export interface Transport {
     signal?: AbortSignal,
     uploadURL?: string,
   ) => Promise<string>;
+  /** Sends the file straight to UploadThing through the server's file route at `endpoint`. */
+  direct?: (
+    endpoint: string,
+    file: File,
+    onProgress: (loaded: number, total: number) => void,
+    signal?: AbortSignal,
+  ) => Promise<DirectUploadResult>;
 }
+
+/** How uploads travel (GET /api/storage/config): to our server, or straight to UploadThing. */
+export interface StorageConfig {
+  backend: 'local' | 'uploadthing';
+  uploadthingUrl: string | null;
+  maxUploadSize: number;
+}
+
+/** What the server made of bytes sent to UploadThing, once it has read them back and checked them. */
+export type DirectUploadResult =
+  | { ok: true; uploadURL: string; objectPath: string; uploadId: string; size: number; mimeType: string }
+  | { ok: false; status: number; message: string };
+
+/** The server's one UploadThing file route. */
+export const UPLOADTHING_SLUG = 'workspaceFile';
 
 /** Files above this go over tus when the server names a tus endpoint (SPEC.md section 9: 256 KB). */
 export const RESUMABLE_THRESHOLD = 256 * 1024;
@@ -107,12 +130,48 @@ export async function tusUpload(
   });
 }
 
-export const browserTransport: Transport = { request: dataRequest, put: putWithProgress, resumable: tusUpload };
+/** Direct upload with UploadThing's React helpers; loaded lazily so the local backend never pays for it. */
+export async function uploadthingUpload(
+  endpoint: string,
+  file: File,
+  onProgress: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<DirectUploadResult> {
+  const { generateReactHelpers } = await import('@uploadthing/react');
+  const { uploadFiles } = generateReactHelpers({ url: endpoint });
+  let sent: { serverData: unknown }[];
+  try {
+    sent = await uploadFiles(UPLOADTHING_SLUG, {
+      files: [file],
+      signal,
+      onUploadProgress: ({ loaded }) => onProgress(loaded, file.size),
+    });
+  } catch (error) {
+    // The file route's own refusals (size, type, quota, session) carry a message for people.
+    const code = (error as { code?: string }).code;
+    if (code === 'TOO_LARGE' || code === 'BAD_REQUEST' || code === 'FORBIDDEN') {
+      throw new UploadStepError((error as Error).message);
+    }
+    throw error;
+  }
+  const answer = sent[0]?.serverData as DirectUploadResult | null | undefined;
+  if (!answer) throw new Error('UploadThing did not report what the server made of the file');
+  return answer;
+}
+
+export const browserTransport: Transport = {
+  request: dataRequest,
+  put: putWithProgress,
+  resumable: tusUpload,
+  direct: uploadthingUpload,
+};
 
 async function step<T>(work: () => Promise<T>, message: string): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    // A refusal the server explained keeps its own words.
+    if (error instanceof UploadStepError) throw error;
     console.error(message, error);
     throw new UploadStepError(message);
   }
@@ -124,12 +183,31 @@ interface UploadUrl {
   tusEndpoint?: string;
 }
 
-export async function uploadFile(
-  file: File,
-  options: UploadOptions = {},
-  transport = browserTransport,
-): Promise<StoredFile> {
+const storageConfigs = new WeakMap<Transport, Promise<StorageConfig>>();
+
+/** Asked once per transport (a page load): the backend does not change while the app runs. */
+function storageConfig(transport: Transport) {
+  let config = storageConfigs.get(transport);
+  if (!config) {
+    config = transport.request<StorageConfig>('GET', '/api/storage/config');
+    // A failed answer is asked again next time rather than remembered.
+    config.catch(() => storageConfigs.delete(transport));
+    storageConfigs.set(transport, config);
+  }
+  return config;
+}
+
+/** Sends the bytes; answers the upload URL that POST /api/files files. */
+async function sendBytes(file: File, options: UploadOptions, transport: Transport): Promise<string> {
   const onProgress = options.onProgress ?? (() => {});
+  const config = await step(() => storageConfig(transport), 'Failed to get upload URL');
+  if (config.uploadthingUrl && transport.direct) {
+    const direct = transport.direct;
+    const endpoint = config.uploadthingUrl;
+    const result = await step(() => direct(endpoint, file, onProgress, options.signal), 'Upload failed');
+    if (!result.ok) throw new UploadStepError(result.message);
+    return result.uploadURL;
+  }
   const target = await step(
     () => transport.request<UploadUrl>('POST', '/api/objects/upload', {}),
     'Failed to get upload URL',
@@ -141,7 +219,15 @@ export async function uploadFile(
       await transport.put(target.uploadURL, file, onProgress, options.signal);
     }
   }, 'Upload failed');
-  const objectUrl = target.uploadURL;
+  return target.uploadURL;
+}
+
+export async function uploadFile(
+  file: File,
+  options: UploadOptions = {},
+  transport = browserTransport,
+): Promise<StoredFile> {
+  const objectUrl = await sendBytes(file, options, transport);
   const { record } = options;
   if (record) return step(() => record(objectUrl, file), 'Failed to create file record');
   return step(
