@@ -55,6 +55,14 @@ export const accessCases: AccessCase[] = [
     expect: 'own-data-only',
   },
   {
+    route: 'GET /api/storage/config',
+    name: 'how uploads travel is for signed-in people only, and holds nobody’s data',
+    async arrange() {
+      return { method: 'GET', path: '/api/storage/config' };
+    },
+    expect: 'own-data-only',
+  },
+  {
     route: 'POST /api/objects/tus',
     name: 'a stranger cannot start a resumable upload without an upload URL of their own',
     async arrange({ app, owner }) {
