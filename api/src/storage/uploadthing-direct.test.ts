@@ -149,6 +149,26 @@ describe('direct uploads to UploadThing', () => {
     expect(sha256(new Uint8Array(await back.arrayBuffer()))).toBe(sha256(bytes));
   });
 
+  it('answers a repeated callback as the first, without checking or deleting anything again', async () => {
+    const { serverData } = await sendDirect(owner, await photo(250));
+    if (!serverData.ok) throw new Error(serverData.message);
+    const callback = fake.lastCallback;
+    if (!callback) throw new Error('no callback was sent');
+    const key = (JSON.parse(callback.body) as { file: { key: string } }).file.key;
+    fake.callbackResults.delete(key);
+    const url = new URL(callback.url);
+    const again = await app.request(`${url.pathname}${url.search}`, {
+      method: 'POST',
+      headers: callback.headers,
+      body: callback.body,
+    });
+    expect(again.status).toBe(200);
+    expect(fake.callbackResults.get(key)).toEqual(serverData);
+    const row = await app.database.prisma.upload.findUniqueOrThrow({ where: { id: serverData.uploadId } });
+    expect(row.status).toBe('uploaded');
+    expect(fake.files.has(`uploads~${serverData.uploadId}`)).toBe(true);
+  });
+
   it('another user cannot claim the upload', async () => {
     const { serverData } = await sendDirect(owner, await photo(300));
     if (!serverData.ok) throw new Error(serverData.message);

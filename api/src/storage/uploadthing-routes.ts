@@ -4,7 +4,7 @@ import { createRouteHandler, createUploadthing, type FileRouter, UploadThingErro
 import type { Viewer } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { requireViewer } from '../http/helpers.ts';
-import { DomainError } from '../shared/errors.ts';
+import { ConflictError, DomainError } from '../shared/errors.ts';
 import { ACCEPTED_EXTENSIONS, describeAccepted } from './filetypes.ts';
 import { quotaExceeded, storageUsage, takeBytes, tooLarge, type StorageDeps } from './rules.ts';
 import type { UploadThingObjectStore } from './uploadthing-store.ts';
@@ -155,6 +155,18 @@ async function checkDirectUpload(
   publicUrl: string | undefined,
 ): Promise<DirectUploadResult> {
   const upload = await deps.db.upload.findUnique({ where: { id: uploadId } });
+  const accepted = (size: number, mimeType: string): DirectUploadResult => ({
+    ok: true,
+    uploadURL: `${publicUrl ?? ''}${objectPathFor(uploadId)}`,
+    objectPath: objectPathFor(uploadId),
+    uploadId,
+    size,
+    mimeType,
+  });
+  // UploadThing retries a callback it did not see answered: the second one gets the same answer.
+  if (upload?.userId === userId && upload.status === 'uploaded' && upload.mimeType) {
+    return accepted(Number(upload.size ?? 0), upload.mimeType);
+  }
   if (!upload || upload.userId !== userId || upload.status !== 'pending') {
     return { ok: false, status: 403, message: 'This upload is unknown or has already been handled.' };
   }
@@ -163,16 +175,10 @@ async function checkDirectUpload(
     const bytes = await store.get(upload.objectKey);
     if (!bytes) throw refuse('BAD_REQUEST', 'UploadThing does not have the bytes of this upload.');
     const checked = await takeBytes(deps, upload, bytes, null, { alreadyStored: true });
-    const objectPath = objectPathFor(upload.id);
-    return {
-      ok: true,
-      uploadURL: `${publicUrl ?? ''}${objectPath}`,
-      objectPath,
-      uploadId: upload.id,
-      size: checked.size,
-      mimeType: checked.mimeType,
-    };
+    return accepted(checked.size, checked.mimeType);
   } catch (error) {
+    // Another delivery of the same callback is checking these bytes right now: leave them to it.
+    if (error instanceof ConflictError) return { ok: false, status: 409, message: error.message };
     // Released first: if UploadThing cannot delete right now, the cleanup pass retries.
     await deps.db.upload.updateMany({ where: { id: upload.id }, data: { status: 'released' } });
     await store.deletePrefix(upload.objectKey).catch((failure: unknown) => {

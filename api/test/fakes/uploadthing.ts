@@ -49,6 +49,8 @@ export class FakeUploadThing {
   readonly callbackResults = new Map<string, unknown>();
   /** What the callback hook got back from the app, by file key. */
   readonly callbackStatus = new Map<string, number>();
+  /** The last callback sent, as sent (a test may deliver it again, as UploadThing retries). */
+  lastCallback: { url: string; headers: Record<string, string>; body: string } | null = null;
   server: Server;
   port = 0;
 
@@ -194,15 +196,13 @@ export class FakeUploadThing {
     });
     const callbackUrl = new URL(route.callbackUrl);
     callbackUrl.searchParams.set('slug', route.callbackSlug);
-    const response = await this.deliver(callbackUrl.href, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'uploadthing-hook': 'callback',
-        'x-uploadthing-signature': utSign(payload),
-      },
-      body: payload,
-    });
+    const headers = {
+      'content-type': 'application/json',
+      'uploadthing-hook': 'callback',
+      'x-uploadthing-signature': utSign(payload),
+    };
+    this.lastCallback = { url: callbackUrl.href, headers, body: payload };
+    const response = await this.deliver(callbackUrl.href, { method: 'POST', headers, body: payload });
     this.callbackStatus.set(key, response.status);
     await response.arrayBuffer();
     if (!response.ok) return this.json(500, { error: `callback failed with ${response.status}` });
