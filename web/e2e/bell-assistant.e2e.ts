@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAnthropic } from '../../api/test/fake-anthropic.ts';
 import { type RunningServer, startServer } from './server.ts';
+import { seriousViolations } from './axe.ts';
 import { launchBrowser, screenshot, signedInPage } from './support.ts';
 
 let browser: Browser;
@@ -117,6 +118,7 @@ describe('assistant with Claude (a local fake of the Messages API)', () => {
     expect(await box.isDisabled()).toBe(true);
     expect(await page.getByRole('log', { name: 'Conversation' }).getAttribute('aria-busy')).toBe('true');
     await screenshot(page, 'assistant-streaming-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
 
     fake.release();
     await page.locator('[data-role="assistant"]').filter({ hasText: text }).waitFor();
