@@ -1,11 +1,13 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { createMailer, type MailTransport, outboxTransport } from '../infra/mail/mailer.ts';
+import { notificationEmail } from './email.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -161,6 +163,34 @@ describe('notification e-mails without SMTP', () => {
   });
 });
 
+describe('the notification e-mail', () => {
+  const user = { email: 'ana@example.test', firstName: 'Ana', displayName: null };
+
+  it('links into the app under PUBLIC_URL, path included, and escapes what people typed', () => {
+    const mail = notificationEmail(
+      {
+        title: 'Gallery shared with your project',
+        message: 'Tom shared "<b>Dock</b> & co".',
+        link: '/galleries/1',
+        user,
+      },
+      'https://example.test/scout',
+    );
+    expect(mail).toMatchObject({ to: 'ana@example.test', subject: 'Gallery shared with your project' });
+    expect(mail.text).toContain('Hi Ana,');
+    expect(mail.text).toContain('Open in Scoutbase: https://example.test/scout/galleries/1');
+    expect(mail.html).toContain('Tom shared &quot;&lt;b&gt;Dock&lt;/b&gt; &amp; co&quot;.');
+    expect(mail.html).toContain('href="https://example.test/scout/settings"');
+  });
+
+  it('sends a notification without an in-app link to the dashboard, never to another host', () => {
+    for (const link of [null, '//elsewhere.test/x', 'https://elsewhere.test/']) {
+      const mail = notificationEmail({ title: 'Hello', message: 'Hi', link, user }, 'https://example.test');
+      expect(mail.text).toContain('Open in Scoutbase: https://example.test/\n');
+    }
+  });
+});
+
 describe('the mailer', () => {
   const message = { to: 'a@example.test', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };
 
@@ -206,11 +236,12 @@ describe('the mailer', () => {
   });
 
   it('the outbox writes whole files only', async () => {
-    const dir = path.join(await import('node:os').then((os) => os.tmpdir()), `outbox-${Date.now()}`);
+    const dir = path.join(tmpdir(), `outbox-${Date.now()}`);
     const outbox = outboxTransport(dir, 'Scoutbase <scout@example.test>');
     await outbox.send(message);
     await outbox.send({ ...message, subject: 'Again' });
     const files = (await readdir(dir)).sort();
+    await rm(dir, { recursive: true, force: true });
     expect(files).toHaveLength(2);
     expect(files.every((f) => f.endsWith('.eml') && !f.startsWith('.'))).toBe(true);
   });

@@ -13,7 +13,7 @@ interface EmailedNotice {
 
 /** Where the app is reached from outside; links in e-mails must be absolute. */
 export function appBaseUrl(config: Services['config']) {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
+  return (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
 }
 
 const escapeHtml = (text: string) =>
@@ -21,8 +21,10 @@ const escapeHtml = (text: string) =>
 
 /** The e-mail for one notification: its title as subject, its message and a link to where it points. */
 export function notificationEmail(notice: EmailedNotice, baseUrl: string): MailMessage {
-  const target = new URL(notice.link?.startsWith('/') ? notice.link : '/dashboard', baseUrl).toString();
-  const settings = new URL('/settings', baseUrl).toString();
+  // Joined as text so a PUBLIC_URL with a path (https://example.com/scout) keeps it.
+  const inApp = notice.link && /^\/(?!\/)/.test(notice.link) ? notice.link : '/';
+  const target = `${baseUrl}${inApp}`;
+  const settings = `${baseUrl}/settings`;
   const name = notice.user.firstName || notice.user.displayName;
   const greeting = name ? `Hi ${name},` : 'Hi,';
   const footer = 'You get this e-mail because Email Notifications is on in your Scoutbase settings.';
