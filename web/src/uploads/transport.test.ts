@@ -59,7 +59,7 @@ describe('uploadFile', () => {
     const stored = await uploadFile(photo, { record }, transport);
     expect(record).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo);
     expect(stored).toMatchObject({ id: 'f9', objectPath: '/objects/uploads/u1' });
-    expect(calls.map((c) => c.url)).toEqual(['/api/objects/upload']);
+    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config', '/api/objects/upload']);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const failing = vi.fn(async () => Promise.reject(new Error('File not found')));
     await expect(uploadFile(photo, { record: failing }, transport)).rejects.toThrow('Failed to create file record');
