@@ -452,7 +452,45 @@ describe('search', () => {
     expect(text).toContain('File_name_trgm_idx');
     expect(text).toContain('File_originalName_trgm_idx');
     expect(text).toContain('File_tags_idx');
+    expect(text).toContain('File_ownerId_name_lower_idx');
+    expect(text).toContain('File_createdAt_id_idx');
     expect(text).not.toMatch(/Seq Scan on "File"/);
+  });
+
+  it('answers the same page whether the matches are among the newest files or older ones', async () => {
+    // The statement reads the newest files in order and asks the indexes for older ones; a window
+    // of one file sends nearly every match down the second way.
+    const searcher = await signedInUser(app);
+    for (const [name, tags] of [
+      ['Mill', []],
+      ['mill-yard.jpg', []],
+      ['IMG_4410.jpg', ['mill']],
+      ['IMG_4411.jpg', ['mill']],
+      ['the old mill photos.jpg', []],
+      ['Old Mill race.jpg', []],
+      ['Millstone.jpg', ['mill']],
+      ['Mil.jpg', []],
+      ['Warehouse.jpg', []],
+      ['Warehouse night.jpg', ['night']],
+    ] as const)
+      await uploadFile(app, searcher, { name, tags: [...tags] });
+    await uploadFile(app, owner, { name: 'mill-private.jpg', tags: ['mill'] });
+    const page = async (q: string, options: { limit?: number; offset?: number; window?: number }) =>
+      (await db().$queryRaw<{ id: string }[]>(searchSql(searcher.id, q, options))).map((r) => r.id);
+    for (const q of ['mill', 'warehose', 'night', 'old mill']) {
+      const whole = await page(q, {});
+      expect(whole.length).toBeGreaterThan(0);
+      for (const window of [1, 2, 3])
+        for (const [limit, offset] of [
+          [50, 0],
+          [2, 0],
+          [2, 2],
+          [3, 1],
+        ] as const)
+          expect(await page(q, { limit, offset, window }), `${q} window ${window} page ${limit}+${offset}`).toEqual(
+            whole.slice(offset, offset + limit),
+          );
+    }
   });
 
   it('uses the same access rule in SQL as fileAccessWhere', async () => {

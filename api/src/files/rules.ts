@@ -786,9 +786,9 @@ export function readableFileSql(userId: string, alias = 'f') {
 }
 
 /**
- * Ids of the files matching a search, best first: an exact name, then a name that starts with
- * the query, then a tag, then trigram similarity. One SQL query over the readable files; the
- * ILIKE and % conditions use the pg_trgm indexes on name and originalName, the && the tags index.
+ * Ids of the files matching a search, best first: a name (or original name) that is the query or
+ * starts with it, then a tag, then names containing every word, then names with a word like the
+ * query (a typo). See searchSql for the order within each kind.
  */
 export async function searchFileIds(
   ctx: ViewerContext,
@@ -799,31 +799,109 @@ export async function searchFileIds(
   return rows.map((r) => r.id);
 }
 
-/** The one search statement (exported so a test can check its plan uses the indexes). */
+/** How many of the newest files the search reads in order before it asks the indexes instead. */
+export const SEARCH_RECENT_WINDOW = 2000;
+
+/**
+ * The one search statement (exported so tests can check its plan and its tiers).
+ *
+ * Scoring every match and sorting would read all of them: on a large library that is tens of
+ * thousands of rows for a common word. So the statement ranks in tiers, and each tier reads only
+ * as far as the page needs (`offset + limit` files):
+ *  1. the name or original name starts with the query, in name order (an exact name sorts
+ *     first): read in that order from an index per way in (own files by owner and name, public
+ *     files by name, files of shared galleries from the few the viewer has), so a prefix shared by
+ *     thousands of other people's files costs nothing;
+ *  2. a tag, 3. every word in the name or original name, 4. a word like the query in the name
+ *     (a typo: only for queries of letters, and not in the original name, since camera names
+ *     like DSC_0012345 all look alike). Newest first: the newest `window` files are read in
+ *     order and sorted into these tiers; only a tier that found fewer than the page there asks
+ *     its trigram or tags index for the older matches.
+ * A tier runs only when the tiers above it found fewer files than the page needs, and a file in
+ * several tiers counts in its best, so the page is exactly that of the full ranking. The viewer's
+ * shared files are collected once, not checked per row.
+ */
 export function searchSql(
   userId: string,
   query: string,
-  { limit = 50, offset = 0 }: { limit?: number; offset?: number } = {},
+  { limit = 50, offset = 0, window = SEARCH_RECENT_WINDOW }: { limit?: number; offset?: number; window?: number } = {},
 ) {
   const lower = query.toLowerCase();
-  const contains = `%${escapeLike(lower)}%`;
   const prefix = `${escapeLike(lower)}%`;
-  const words = [...new Set([lower, ...lower.split(/[\s,]+/).filter((w) => w.length > 0)])];
+  const words = lower.split(/[\s,]+/).filter((w) => w.length > 0);
+  const tags = [...new Set([lower, ...words])];
+  const wanted = offset + limit;
+  const containsEvery = (column: string) =>
+    Prisma.join(
+      words.map((w) => Prisma.sql`${Prisma.raw(column)} ILIKE ${`%${escapeLike(w)}%`}`),
+      ' AND ',
+    );
+  const match = {
+    tag: Prisma.sql`f.tags && ${tags}::text[]`,
+    words: Prisma.sql`((${containsEvery('f.name')}) OR (${containsEvery('f."originalName"')}))`,
+    // A typo is in a word: a query with digits or punctuation (a file or camera name) names
+    // files, and DSC_0012346 is not a misspelling of DSC_0012345.
+    like: /^[\p{L}\s]+$/u.test(lower) ? Prisma.sql`f.name %> ${lower}` : Prisma.sql`false`,
+  };
+  const readable = Prisma.sql`(f."ownerId" = ${userId}::uuid OR f."isPublic" OR f.id IN (SELECT id FROM shared))`;
+  /** Distinct files found by the given sets (each a "SELECT id FROM …"), for a tier's gate. */
+  const found = (...sets: string[]) =>
+    Prisma.sql`(SELECT count(*) FROM (${Prisma.raw(sets.join(' UNION '))}) found) < ${wanted}`;
+  // Each of the three ways in has its own index in name order, so a common prefix (every
+  // "kitchen_…") costs no more than the page, even when most such files are someone else's.
+  const starting = (column: string) => {
+    // In the indexes' byte order ("C"), the one in which a prefix is a contiguous range.
+    const key = Prisma.raw(`(lower(f.${column}) COLLATE "C")`);
+    const first = (from: Prisma.Sql, where: Prisma.Sql) => Prisma.sql`(SELECT f.id, f."createdAt", ${key} AS key
+      FROM ${from} WHERE ${key} LIKE ${prefix} AND ${where} ORDER BY ${key}, f.id LIMIT ${wanted})`;
+    return Prisma.join(
+      [
+        first(Prisma.sql`"File" f`, Prisma.sql`f."ownerId" = ${userId}::uuid`),
+        first(Prisma.sql`"File" f`, Prisma.sql`f."isPublic" AND f."ownerId" <> ${userId}::uuid`),
+        first(
+          Prisma.sql`shared JOIN "File" f ON f.id = shared.id`,
+          Prisma.sql`NOT f."isPublic" AND f."ownerId" <> ${userId}::uuid`,
+        ),
+      ],
+      ' UNION ALL ',
+    );
+  };
+  // Matches older than the window, all of them (MATERIALIZED keeps PostgreSQL from walking the
+  // createdAt index for them, which its estimates sometimes favour: on a rare word it would read
+  // the whole table); sorted and cut to the page below.
+  const older = (name: string, condition: Prisma.Sql, gate: Prisma.Sql) =>
+    Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (
+      SELECT f.id, f."createdAt" FROM "File" f
+      WHERE ${gate} AND ${condition} AND ${readable} AND f.id NOT IN (SELECT id FROM newest)
+    )`;
   return Prisma.sql`
-    SELECT f.id::text AS id
-    FROM "File" f
-    WHERE ${readableFileSql(userId)}
-      AND (
-        f.name ILIKE ${contains} OR f."originalName" ILIKE ${contains}
-        OR f.name % ${query} OR f."originalName" % ${query}
-        OR f.tags && ${words}::text[]
-      )
-    ORDER BY
-      (CASE WHEN lower(f.name) = ${lower} OR lower(f."originalName") = ${lower} THEN 4 ELSE 0 END
-       + CASE WHEN lower(f.name) LIKE ${prefix} OR lower(f."originalName") LIKE ${prefix} THEN 2 ELSE 0 END
-       + CASE WHEN f.tags && ${words}::text[] THEN 1.5 ELSE 0 END
-       + GREATEST(similarity(f.name, ${query}), similarity(f."originalName", ${query}))) DESC,
-      f."createdAt" DESC, f.id
+    WITH shared AS MATERIALIZED ( -- the gallery part of readableFileSql, once per search
+      SELECT DISTINCT gi."fileId" AS id FROM "GalleryItem" gi JOIN "Gallery" g ON g.id = gi."galleryId"
+      WHERE g."ownerId" = ${userId}::uuid OR EXISTS (
+        SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
+        WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${userId}::uuid)
+    ),
+    starts AS (${starting('name')} UNION ALL ${starting('"originalName"')}),
+    newest AS MATERIALIZED (SELECT id FROM "File" ORDER BY "createdAt" DESC, id DESC LIMIT ${window}),
+    recent AS (
+      SELECT f.id, f."createdAt",
+        CASE WHEN ${match.tag} THEN 3 WHEN ${match.words} THEN 2 ELSE 1 END AS rank
+      FROM (SELECT * FROM "File" ORDER BY "createdAt" DESC, id DESC LIMIT ${window}) f
+      WHERE ${found('SELECT id FROM starts')} AND (${match.tag} OR ${match.words} OR ${match.like}) AND ${readable}
+    ),
+    ${older('tagged', match.tag, found('SELECT id FROM starts', 'SELECT id FROM recent WHERE rank = 3'))},
+    ${older('containing', match.words, found('SELECT id FROM starts', 'SELECT id FROM recent WHERE rank >= 2', 'SELECT id FROM tagged'))},
+    ${older('alike', match.like, found('SELECT id FROM starts', 'SELECT id FROM recent', 'SELECT id FROM tagged', 'SELECT id FROM containing'))}
+    SELECT id::text AS id
+    FROM (
+      SELECT id, "createdAt", 4 AS rank, key FROM starts
+      UNION ALL SELECT id, "createdAt", rank, NULL FROM recent
+      UNION ALL (SELECT id, "createdAt", 3, NULL FROM tagged ORDER BY "createdAt" DESC, id DESC LIMIT ${wanted})
+      UNION ALL (SELECT id, "createdAt", 2, NULL FROM containing ORDER BY "createdAt" DESC, id DESC LIMIT ${wanted})
+      UNION ALL (SELECT id, "createdAt", 1, NULL FROM alike ORDER BY "createdAt" DESC, id DESC LIMIT ${wanted})
+    ) candidates
+    GROUP BY id, "createdAt"
+    ORDER BY max(rank) DESC, min(key), "createdAt" DESC, id DESC
     LIMIT ${limit} OFFSET ${offset}`;
 }
 
