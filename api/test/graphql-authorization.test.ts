@@ -28,6 +28,24 @@ const NODE_MODELS = {
   User: 'user',
 } as const;
 
+/** What of each model is the owner's own, so the owner sees it (a project's members: its own projects'). */
+const OWNED_BY: Record<keyof typeof NODE_MODELS, (ownerId: string) => object> = {
+  Activity: (me) => ({ userId: me }),
+  AssistantConversation: (me) => ({ userId: me }),
+  AssistantMessage: (me) => ({ conversation: { userId: me } }),
+  File: (me) => ({ ownerId: me }),
+  FileVersion: (me) => ({ file: { ownerId: me } }),
+  Folder: (me) => ({ ownerId: me }),
+  Gallery: (me) => ({ ownerId: me }),
+  GalleryItem: (me) => ({ gallery: { ownerId: me } }),
+  GalleryShare: (me) => ({ gallery: { ownerId: me } }),
+  Notification: (me) => ({ userId: me }),
+  Project: (me) => ({ ownerId: me }),
+  ProjectMember: (me) => ({ project: { ownerId: me } }),
+  Task: (me) => ({ creatorId: me }),
+  User: (me) => ({ id: me }),
+};
+
 const LIST_QUERIES = [
   'activity',
   'assistantConversations',
@@ -45,6 +63,8 @@ let app: TestApp;
 let t: AccessHarness;
 /** Global ids of everything that existed before the newcomer signed up, public files aside. */
 const existing = new Map<string, string[]>();
+/** Global ids of the owner's own rows, by type. */
+const owned = new Map<string, string[]>();
 
 beforeAll(async () => {
   app = await testApp();
@@ -60,6 +80,13 @@ beforeAll(async () => {
     existing.set(
       typename,
       rows.map((r) => encodeGlobalID(typename, idOf(r))),
+    );
+    const own = (await db[model]!.findMany({
+      where: OWNED_BY[typename as keyof typeof NODE_MODELS](t.owner.id),
+    })) as Record<string, string>[];
+    owned.set(
+      typename,
+      own.map((r) => encodeGlobalID(typename, idOf(r))),
     );
   }
   // Signed up after all of it: was given access to nothing.
@@ -85,6 +112,34 @@ describe.each(Object.keys(NODE_MODELS))('%s nodes', (typename) => {
       expect(one.errors).toBeUndefined();
       expect(one.data?.node).toBeNull();
     }
+  });
+});
+
+describe.each(Object.keys(NODE_MODELS))('%s nodes of their owner', (typename) => {
+  it('come back to the owner, one by one, all together, and beside ids the owner may not see', async () => {
+    const mine = owned.get(typename) ?? [];
+    expect(mine.length, `the REST cases arrange no ${typename} of the owner's`).toBeGreaterThan(0);
+    const query = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';
+    const together = await graphql<{ nodes: ({ id: string } | null)[] }>(app, t.owner.cookie, query, { ids: mine });
+    expect(together.errors).toBeUndefined();
+    expect(together.data?.nodes.map((n) => n?.id ?? null)).toEqual(mine);
+    for (const id of mine.slice(0, 5)) {
+      const one = await graphql<{ node: { id: string } | null }>(
+        app,
+        t.owner.cookie,
+        'query($id: ID!) { node(id: $id) { id } }',
+        { id },
+      );
+      expect(one.errors).toBeUndefined();
+      expect(one.data?.node?.id).toBe(id);
+    }
+    // Mixed with the newcomer's own user (which the owner may not see): the owner's still come back.
+    const hidden = encodeGlobalID('User', t.stranger.id);
+    const mixed = await graphql<{ nodes: ({ id: string } | null)[] }>(app, t.owner.cookie, query, {
+      ids: [hidden, ...mine],
+    });
+    expect(mixed.errors).toBeUndefined();
+    expect(mixed.data?.nodes.map((n) => n?.id ?? null)).toEqual([null, ...mine]);
   });
 });
 

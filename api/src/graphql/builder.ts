@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { resolveNodes as loadNodes } from '@pothos/plugin-relay';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
@@ -16,6 +16,9 @@ export interface GraphQLContext extends ViewerContext {
   /** The object store (analyzeFile reads the photo from it). */
   store: ObjectStore;
 }
+
+/** The builder, for its own node loading (its options cannot name it while it is being made). */
+const nodeBuilder = {} as { current: Parameters<typeof loadNodes>[0] };
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -46,12 +49,16 @@ export const builder = new SchemaBuilder<{
       resolve: (_root, { id }, _ctx, _info, resolveNode) => nullWhenHidden(() => resolveNode(id)),
     },
     nodesQueryOptions: {
-      resolve: async (_root, { ids }, _ctx, _info, resolveNodes) => {
+      resolve: async (_root, { ids }, ctx, info, resolveNodes) => {
         try {
           return await resolveNodes(ids);
         } catch {
-          // One of them is hidden: load them one by one, so the others still come back.
-          return ids.map((id) => nullWhenHidden(async () => (await resolveNodes([id]))[0]));
+          // One of them is hidden: load them one by one, so the others still come back. Not through
+          // `resolveNodes`: it loads every id of the field's arguments whatever it is handed, so each
+          // retry failed again and the viewer's own nodes came back null beside a hidden one.
+          return ids.map((id) =>
+            nullWhenHidden(async () => (await loadNodes(nodeBuilder.current, ctx, info, [id]))[0]),
+          );
         }
       },
     },
@@ -61,6 +68,8 @@ export const builder = new SchemaBuilder<{
     defaultTypes: [ValidationError, DomainError],
   },
 });
+
+nodeBuilder.current = builder as unknown as Parameters<typeof loadNodes>[0];
 
 async function nullWhenHidden(load: () => unknown) {
   try {
