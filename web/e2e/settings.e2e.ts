@@ -61,6 +61,8 @@ declare global {
     shownNotifications?: { title: string; body: string | undefined }[];
     /** Whether the tab pretends to have focus. */
     pretendFocus?: boolean;
+    /** How often the page asked for the notifications permission. */
+    permissionRequests?: number;
   }
 }
 
@@ -122,6 +124,36 @@ describe('push notifications', () => {
     await bell.click();
     await overdue('Send the location release');
     expect(await shown()).toHaveLength(0);
+    await context.close();
+  });
+});
+
+describe('push permission', () => {
+  it('turning Push Notifications on asks the browser, and says so when the browser refuses', async () => {
+    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    // A browser that has not decided yet and refuses when asked (as after the user clicks Block).
+    await context.addInitScript(() => {
+      let decision: NotificationPermission = 'default';
+      Object.defineProperty(window.Notification, 'permission', { configurable: true, get: () => decision });
+      window.Notification.requestPermission = async () => {
+        window.permissionRequests = (window.permissionRequests ?? 0) + 1;
+        decision = 'denied';
+        return decision;
+      };
+    });
+    await signUpAndSignIn(context);
+    const page = await context.newPage();
+    await page.goto('/settings');
+    const push = page.getByRole('switch', { name: 'Push Notifications' });
+    await page.getByRole('button', { name: 'Allow notifications' }).waitFor();
+    await push.click();
+    expect(await page.getByRole('button', { name: 'Allow notifications' }).count()).toBe(0);
+    expect(await page.evaluate(() => window.permissionRequests ?? 0)).toBe(0);
+
+    await push.click();
+    await page.getByText('Your browser blocks notifications from Scoutbase.', { exact: false }).waitFor();
+    expect(await page.evaluate(() => window.permissionRequests)).toBe(1);
+    await screenshot(page, 'settings-push-blocked');
     await context.close();
   });
 });
