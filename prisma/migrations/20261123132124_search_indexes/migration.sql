@@ -2,7 +2,7 @@
 CREATE INDEX "File_createdAt_id_idx" ON "File"("createdAt", "id");
 
 -- File search (searchSql in api/src/files/rules.ts). Prisma cannot describe these indexes, so they
--- live here only; migrate:check compares what Prisma can describe and leaves them alone.
+-- live here only: migrate:check compares what Prisma can describe and leaves them alone.
 -- A name or original name that starts with the query, in name order, per way in: the viewer's own
 -- files, public files (partial: few on most servers). "C" is the byte order in which a prefix is
 -- one contiguous range of the index.
