@@ -44,7 +44,7 @@ export function fileRoutes(services: Services) {
   });
 
   routes.post('/api/folders', async (c) => {
-    return c.json(await createFolder(viewerContext(c, services), await readJson(c)), 201);
+    return c.json(folderJson(await createFolder(viewerContext(c, services), await readJson(c))), 201);
   });
 
   routes.get('/api/folders/:id', async (c) => {
@@ -53,7 +53,7 @@ export function fileRoutes(services: Services) {
 
   routes.patch('/api/folders/:id', async (c) => {
     const ctx = viewerContext(c, services);
-    return c.json(await updateFolder(ctx, c.req.param('id'), await readJson(c)));
+    return c.json(folderJson(await updateFolder(ctx, c.req.param('id'), await readJson(c))));
   });
 
   routes.delete('/api/folders/:id', async (c) => {

@@ -101,15 +101,19 @@ export type FileSort = (typeof FILE_SORTS)[number];
 
 const sortInput = z.enum(FILE_SORTS, { error: 'sort must be one of recent, name, size, type.' }).default('recent');
 
-/** The file manager's sort orders (SPEC.md section 9); the id breaks ties so cursors stay stable. */
+/**
+ * The file manager's sort orders (SPEC.md section 9); the id breaks ties so cursors stay stable.
+ * Names sort by sortName (kept by a trigger: case-insensitive, numbers in number order), because
+ * the database's collation is byte-wise and would put 'b.jpg' after 'Z.jpg'.
+ */
 export function fileOrderBy(sort: FileSort): Prisma.FileOrderByWithRelationInput[] {
   switch (sort) {
     case 'name':
-      return [{ name: 'asc' }, { id: 'asc' }];
+      return [{ sortName: 'asc' }, { name: 'asc' }, { id: 'asc' }];
     case 'size':
       return [{ size: 'desc' }, { id: 'asc' }];
     case 'type':
-      return [{ mimeType: 'asc' }, { name: 'asc' }, { id: 'asc' }];
+      return [{ mimeType: 'asc' }, { sortName: 'asc' }, { name: 'asc' }, { id: 'asc' }];
     default:
       return [{ createdAt: 'desc' }, { id: 'asc' }];
   }
@@ -120,6 +124,13 @@ export function parseSort(sort: unknown): FileSort {
 }
 
 // ───────────────────────────── folders ─────────────────────────────
+
+/** Folders are listed by name, the same case-insensitive, number-aware way as files. */
+export const FOLDER_ORDER = [
+  { sortName: 'asc' },
+  { name: 'asc' },
+  { id: 'asc' },
+] as const satisfies Prisma.FolderOrderByWithRelationInput[];
 
 /** One of the viewer's folders, or a 404 (someone else's folder looks exactly like a missing one). */
 export async function folderOfViewer(ctx: ViewerContext, id: string, db: Tx | ViewerContext['db'] = ctx.db) {
@@ -176,7 +187,7 @@ export async function createFolder(ctx: ViewerContext, input: unknown): Promise<
 
 /** The JSON shape of a folder in REST answers, with how much is directly inside it. */
 export function folderJson(folder: Folder & { _count?: { files: number; children: number } }) {
-  const { _count, ...rest } = folder;
+  const { _count, sortName: _sortName, ...rest } = folder;
   return { ...rest, ...(_count && { fileCount: _count.files, folderCount: _count.children }) };
 }
 
@@ -187,7 +198,7 @@ export async function listFolders(ctx: ViewerContext, parentRef: unknown) {
   const parentId = await targetFolderId(ctx, ref);
   return ctx.db.folder.findMany({
     where: { ownerId: ctx.viewer.id, parentId },
-    orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    orderBy: [...FOLDER_ORDER],
     include: folderCounts,
   });
 }
@@ -335,7 +346,8 @@ export async function deleteFolder(
 
 /** The JSON shape of a file record in REST answers: sizes are plain numbers of bytes. */
 export function fileJson(file: File) {
-  return { ...file, size: Number(file.size) };
+  const { sortName: _sortName, ...rest } = file;
+  return { ...rest, size: Number(file.size) };
 }
 
 export function versionJson(version: FileVersion, currentVersion: number) {

@@ -10,6 +10,7 @@ import {
   createFolder,
   deleteFile,
   deleteFolder,
+  FOLDER_ORDER,
   fileOrderBy,
   folderAncestors,
   folderOfViewer,
@@ -70,7 +71,7 @@ export const FolderType = builder.prismaNode('Folder', {
     folders: t.relatedConnection('children', {
       description: 'The folders directly inside this one, by name.',
       cursor: 'id',
-      query: { orderBy: [{ name: 'asc' }, { id: 'asc' }] },
+      query: { orderBy: [...FOLDER_ORDER] },
     }),
     files: t.relatedConnection('files', {
       description: 'The files directly inside this folder.',
@@ -175,7 +176,7 @@ builder.queryFields((t) => ({
         return ctx.db.folder.findMany({
           ...query,
           where: { ownerId: ctx.viewer.id, parentId },
-          orderBy: [{ name: 'asc' }, { id: 'asc' }],
+          orderBy: [...FOLDER_ORDER],
         });
       }),
   }),

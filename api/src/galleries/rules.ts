@@ -252,7 +252,8 @@ export async function deleteGallery(ctx: ViewerContext, galleryId: string) {
 
 const ORDER: Record<GallerySort, Prisma.GalleryOrderByWithRelationInput[]> = {
   recent: [],
-  name: [{ name: 'asc' }],
+  // sortName: case-insensitive and number-aware, kept by a trigger (the collation is byte-wise).
+  name: [{ sortName: 'asc' }, { name: 'asc' }],
   project: [{ projectName: { sort: 'asc', nulls: 'last' } }],
   location: [{ location: { sort: 'asc', nulls: 'last' } }],
   propertyType: [{ propertyType: { sort: 'asc', nulls: 'last' } }],
