@@ -2,13 +2,14 @@ import type { MiddlewareHandler } from 'hono';
 import type { Budget, RateLimits } from '../config.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
+import { UPLOADTHING_PATH } from '../storage/uploadthing-routes.ts';
 import type { AppEnv } from './env.ts';
 
 const MESSAGE = 'Too many requests. Please wait a moment and try again.';
 
 type Rule = {
   name: string;
-  matches(method: string, path: string): boolean;
+  matches(method: string, path: string, headers: Headers): boolean;
   perAddress?: Budget;
   perUser?: Budget;
   /** Who the request is about when nobody is signed in yet (the e-mail address tried). */
@@ -46,7 +47,10 @@ function rulesFor(limits: RateLimits): Rule[] {
     },
     {
       name: 'upload-url',
-      matches: (m, p) => m === 'POST' && p === '/api/objects/upload',
+      // Asking UploadThing's file route for an upload URL spends the same budget; UploadThing's own
+      // signed callbacks (the uploadthing-hook header) are not people asking.
+      matches: (m, p, h) =>
+        m === 'POST' && (p === '/api/objects/upload' || (p === UPLOADTHING_PATH && h.get('uploadthing-hook') === null)),
       ...limits.uploadUrls,
     },
     { name: 'ai', matches: (m, p) => m === 'POST' && p.startsWith('/api/ai/'), ...limits.ai },
@@ -94,7 +98,7 @@ export function aiBudget(limits: RateLimits | undefined, limiter: RateLimiter) {
 export function rateLimits(limits: RateLimits, limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   const rules = rulesFor(limits);
   return async (c, next) => {
-    const rule = rules.find((r) => r.matches(c.req.method, c.req.path));
+    const rule = rules.find((r) => r.matches(c.req.method, c.req.path, c.req.raw.headers));
     if (!rule) return next();
     const user = rule.perUser ? (c.get('viewer')?.id ?? (await rule.subject?.(c.req.raw))) : undefined;
     const refused = await spend(limiter, rule.name, rule, { address: c.get('clientAddress'), user });

@@ -25,13 +25,19 @@ let app: TestApp;
 let owner: User;
 let stranger: User;
 const previousXhr = globalThis.XMLHttpRequest;
+const UPLOADTHING_ADDRESS = '203.0.113.9';
+const UPLOAD_URLS_PER_ADDRESS = 2;
+const UPLOAD_URLS_PER_USER = 8;
 
 /** A request to the app the way a browser on BASE sends it (the session cookie goes along). */
 function appFetch(who: User | null): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
     if (url.origin !== BASE) return fetch(input, init);
-    return app.request(`${url.pathname}${url.search}`, { ...init, cookie: who?.cookie });
+    // Each request from its own address: only the per-user budget is in play for people.
+    const headers = new Headers(init?.headers);
+    headers.set('x-forwarded-for', `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
+    return app.request(`${url.pathname}${url.search}`, { ...init, headers, cookie: who?.cookie });
   };
 }
 
@@ -76,21 +82,37 @@ beforeAll(async () => {
   globalThis.XMLHttpRequest = FetchXMLHttpRequest as unknown as typeof XMLHttpRequest;
   fake = new FakeUploadThing((url, init) => {
     const target = new URL(url);
-    return app.request(`${target.pathname}${target.search}`, init);
+    // UploadThing calls back from its own few addresses, many times over.
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', UPLOADTHING_ADDRESS);
+    return app.request(`${target.pathname}${target.search}`, { ...init, headers });
   });
   await fake.start();
-  app = await testApp({ UPLOADTHING_TOKEN: UT_TOKEN, MAX_UPLOAD_SIZE: '2MB' }, (config) => ({
-    ...config,
-    storage: {
-      ...config.storage,
-      uploadthingEndpoints: {
-        apiUrl: fake.origin,
-        ingestUrl: fake.origin,
-        ufsHost: `localhost:${fake.port}`,
-        ufsAppIdLocation: 'path',
+  app = await testApp(
+    { UPLOADTHING_TOKEN: UT_TOKEN, MAX_UPLOAD_SIZE: '2MB', TRUST_PROXY: 'true', RATE_LIMITS: 'true' },
+    (config) => ({
+      ...config,
+      rateLimits: config.rateLimits && {
+        ...config.rateLimits,
+        signIn: { perAddress: { limit: 1000, windowSeconds: 60 }, perUser: { limit: 1000, windowSeconds: 60 } },
+        signUp: { perAddress: { limit: 1000, windowSeconds: 60 } },
+        // Tight enough that counting UploadThing's callbacks (one address) would refuse them.
+        uploadUrls: {
+          perAddress: { limit: UPLOAD_URLS_PER_ADDRESS, windowSeconds: 600 },
+          perUser: { limit: UPLOAD_URLS_PER_USER, windowSeconds: 600 },
+        },
       },
-    },
-  }));
+      storage: {
+        ...config.storage,
+        uploadthingEndpoints: {
+          apiUrl: fake.origin,
+          ingestUrl: fake.origin,
+          ufsHost: `localhost:${fake.port}`,
+          ufsAppIdLocation: 'path',
+        },
+      },
+    }),
+  );
   owner = await signedInUser(app);
   stranger = await signedInUser(app);
 });
@@ -269,6 +291,24 @@ describe('direct uploads to UploadThing', () => {
     await expect(sendDirect(full, await photo(200))).rejects.toThrow(/^Storage quota exceeded: /);
     expect(fake.calls.filter((call) => call.startsWith('PUT')).length).toBe(puts);
     expect(await app.database.prisma.upload.count({ where: { userId: full.id } })).toBe(1);
+  });
+
+  it('spends the upload-URL budget on asking the file route, never on the callbacks of UploadThing', async () => {
+    // More callbacks than one address may ask for upload URLs have come from UploadThing by now.
+    expect([...fake.callbackStatus.values()].filter((status) => status === 200).length).toBeGreaterThan(
+      UPLOAD_URLS_PER_ADDRESS,
+    );
+    const eager = await signedInUser(app);
+    const ask = () =>
+      appFetch(eager)(`${BASE}${UPLOADTHING_PATH}?actionType=upload&slug=${UPLOADTHING_SLUG}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ files: [{ name: 'a.jpg', size: 10, type: 'image/jpeg' }], input: null }),
+      });
+    for (let i = 0; i < UPLOAD_URLS_PER_USER; i++) expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
   it('lets browsers reach the ingest servers under the content security policy', () => {
