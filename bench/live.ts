@@ -93,7 +93,7 @@ for (let round = 0; round < ROUNDS + 1; round++) {
       message: `Check the light at the pier (${round})`,
     });
     expected = Buffer.from(`Notification:${notification.id}`).toString('base64'); // its global id
-    publishNotifications(server.app.services.events, [notification]);
+    publishNotifications(server.app.services, [notification]);
   });
   if (round > 0) appTimes.push(...times); // the first round warms up
 }
