@@ -4,6 +4,7 @@
 //   (a) the gallery list over GraphQL (the galleries screen's query: 24 galleries with cover,
 //       tags, photo count, access), (b) GET /api/tasks.
 // Options (environment): BENCH_SECONDS (10 per measurement), BENCH_CONNECTIONS (50), BENCH_PG_URL.
+import './production-env.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
