@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { HttpBindings } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { authRoutes } from './auth/rest.ts';
@@ -201,9 +201,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   if (existsSync(path.join(config.webDistDir, 'index.html'))) {
     const root = path.relative(process.cwd(), config.webDistDir);
-    app.use('/*', serveStatic({ root }));
+    // The build writes .br and .gz beside each text asset, so nothing is compressed per request.
+    const web = { root, precompressed: true };
+    app.use('/*', webCacheHeaders, serveStatic(web));
     // Client-side routes: every other GET gets the app, which shows its own 404 page.
-    app.get('*', serveStatic({ root, path: 'index.html' }));
+    app.get('*', serveStatic({ ...web, path: 'index.html' }));
   }
 
   const stopDueReminders = startDueReminders(services, config.tasks.dueReminderIntervalMs, (err) =>
@@ -232,3 +234,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
   };
 }
+
+/**
+ * Vite puts a content hash in every name under /assets/, so those never change and browsers may
+ * keep them for a year; index.html (also the answer for an unknown path) names the current ones,
+ * so it is checked on every visit.
+ */
+const webCacheHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  const hashed = c.req.path.startsWith('/assets/') && !c.res.headers.get('content-type')?.startsWith('text/html');
+  c.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+};

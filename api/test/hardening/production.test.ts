@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ConfigError, readConfig } from '../../src/config.ts';
@@ -65,6 +66,8 @@ describe('production mode', () => {
         '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
       );
       writeFileSync(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+      // What the build writes beside each text asset.
+      writeFileSync(path.join(web, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
       return { ...config, webDistDir: web };
     });
     cookie = (await signedInUser(app)).cookie;
@@ -88,6 +91,23 @@ describe('production mode', () => {
       expect(response.headers.get('strict-transport-security')).toBeNull();
     }
     expect(await (await app.request('/files')).text()).toContain('<div id="root">');
+  });
+
+  it('serves the build’s compressed copies to browsers that take them, and lets hashed assets be cached for good', async () => {
+    const compressed = await app.request('/assets/app.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(compressed.headers.get('vary')).toContain('Accept-Encoding');
+    expect(compressed.headers.get('content-type')).toContain('javascript');
+    expect(brotliDecompressSync(Buffer.from(await compressed.arrayBuffer())).toString()).toBe('console.log(1)');
+    expect(compressed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    const plain = await app.request('/assets/app.js', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe('console.log(1)');
+
+    for (const route of ['/', '/galleries/123']) {
+      expect((await app.request(route)).headers.get('cache-control')).toBe('no-cache');
+    }
   });
 
   it('runs the web app’s persisted operations by id', async () => {
