@@ -28,6 +28,14 @@ const server = serve(
   },
 );
 
+// Idle keep-alive connections stay open longer than a load balancer's (60 s is common) or a client's
+// own idle timeout: with Node's default of 5 s the server may close a socket just as a client sends
+// on it, and that request fails with a reset.
+if ('keepAliveTimeout' in server) {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+}
+
 // Subscriptions over WebSocket share the HTTP server and the /graphql path.
 const subscriptions = attachSubscriptions(server, app);
 
