@@ -80,6 +80,17 @@ describe('gallery screen', () => {
       'Gate code 4711. Best light after 4 pm.',
     );
 
+    // Edit Gallery here starts from the gallery's values, and the header shows the saved ones without a reload.
+    await page.getByText('2 photos · Hamburg', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Gallery' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Gallery' });
+    expect(await edit.getByLabel('Gallery Name').inputValue()).toBe('Harbour Warehouses');
+    expect(await edit.getByLabel('Location').inputValue()).toBe('Hamburg');
+    await edit.getByLabel('Location').fill('Altona');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await page.getByText('2 photos · Altona', { exact: true }).waitFor();
+
     // The gallery card now has a cover and counts its photos.
     await page.goto('/galleries');
     const card = page.getByTestId('gallery-card').filter({ hasText: 'Harbour Warehouses' });

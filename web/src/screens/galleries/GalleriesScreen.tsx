@@ -12,9 +12,9 @@ import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_
 import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
 import type { GalleriesScreenDeleteMutation } from './__generated__/GalleriesScreenDeleteMutation.graphql';
 import type { GalleriesScreenQuery, GallerySort as GraphQLSort } from './__generated__/GalleriesScreenQuery.graphql';
-import { formOf, GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
+import { GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
 import { GalleryCardSkeleton } from './GalleryCardView.tsx';
-import { GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
+import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
 import { SelectField } from './fields.tsx';
 import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';

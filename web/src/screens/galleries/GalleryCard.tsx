@@ -2,24 +2,8 @@ import { graphql, useFragment } from 'react-relay';
 import { rawIdOf } from '../../lib/globalId.ts';
 import type { GalleryCard_gallery$data, GalleryCard_gallery$key } from './__generated__/GalleryCard_gallery.graphql';
 import { GalleryCardView } from './GalleryCardView.tsx';
-import type { GalleryForm } from './options.ts';
 
 export type GalleryCardData = GalleryCard_gallery$data;
-
-export function formOf(gallery: GalleryCardData): Partial<GalleryForm> {
-  return {
-    name: gallery.name,
-    description: gallery.description ?? '',
-    tags: gallery.tags.join(', '),
-    projectName: gallery.projectName ?? '',
-    movieTvShow: gallery.movieTvShow ?? '',
-    location: gallery.location ?? '',
-    propertyType: gallery.propertyType ?? '',
-    style: gallery.style ?? '',
-    status: gallery.status,
-    isPublic: gallery.isPublic,
-  };
-}
 
 /** A gallery card: cover thumbnail, name, badge, up to 3 tags, photo count and its menu. */
 export function GalleryCard({
@@ -40,17 +24,15 @@ export function GalleryCard({
         name
         description
         tags
-        projectName
         movieTvShow
         location
         propertyType
-        style
-        status
         isPublic
         photoCount
         coverImageUrl
         viewerAccess
         createdAt
+        ...GalleryFormDialog_gallery
       }
     `,
     key,

@@ -38,16 +38,7 @@ export function useUpdateGallery() {
         ... on MutationUpdateGallerySuccess {
           data {
             id
-            name
-            description
-            tags
-            projectName
-            movieTvShow
-            location
-            propertyType
-            style
-            status
-            isPublic
+            ...GalleryFormDialog_gallery
             ...GalleryCard_gallery
           }
         }

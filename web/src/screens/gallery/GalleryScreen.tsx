@@ -15,9 +15,10 @@ import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { photoCountText, PublicBadge } from '../galleries/GalleryCardView.tsx';
-import { GalleryFormDialog, type GalleryInput } from '../galleries/GalleryFormDialog.tsx';
+import { formOf, GalleryFormDialog, type GalleryInput } from '../galleries/GalleryFormDialog.tsx';
 import { ShareGalleryDialog } from '../galleries/ShareGalleryDialog.tsx';
 import { useUpdateGallery } from '../galleries/useUpdateGallery.ts';
+import type { GalleryFormDialog_gallery$key } from '../galleries/__generated__/GalleryFormDialog_gallery.graphql';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import type { GalleryScreenAddMutation } from './__generated__/GalleryScreenAddMutation.graphql';
 import type { GalleryScreenQuery } from './__generated__/GalleryScreenQuery.graphql';
@@ -53,18 +54,15 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
             id
             name
             description
-            tags
             projectName
             movieTvShow
             location
-            propertyType
-            style
-            status
             isPublic
             notes
             photoCount
             coverImageId
             viewerAccess
+            ...GalleryFormDialog_gallery @alias(as: "form")
             ...GalleryPhotos_gallery @alias(as: "photos")
           }
         }
@@ -74,7 +72,7 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
     { fetchPolicy: 'store-and-network' },
   );
   const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
-  if (!gallery?.photos) {
+  if (!gallery?.photos || !gallery.form) {
     return (
       <EmptyState
         icon={<GalleryIcon className="h-10 w-10" />}
@@ -88,7 +86,14 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       />
     );
   }
-  return <GalleryView gallery={gallery} photosKey={gallery.photos} autoSave={data.viewer.settings?.autoSave ?? true} />;
+  return (
+    <GalleryView
+      gallery={gallery}
+      photosKey={gallery.photos}
+      formKey={gallery.form}
+      autoSave={data.viewer.settings?.autoSave ?? true}
+    />
+  );
 }
 
 type GalleryData = Extract<NonNullable<GalleryScreenQuery['response']['gallery']>, { __typename: 'Gallery' }>;
@@ -96,10 +101,12 @@ type GalleryData = Extract<NonNullable<GalleryScreenQuery['response']['gallery']
 function GalleryView({
   gallery,
   photosKey,
+  formKey,
   autoSave,
 }: {
   gallery: GalleryData;
   photosKey: GalleryPhotos_gallery$key;
+  formKey: GalleryFormDialog_gallery$key;
   autoSave: boolean;
 }) {
   const [refreshKey, setRefreshKey] = useState(0);
@@ -435,18 +442,7 @@ function GalleryView({
         open={editing}
         onClose={() => setEditing(false)}
         mode="edit"
-        initial={{
-          name: gallery.name,
-          description: gallery.description ?? '',
-          tags: gallery.tags.join(', '),
-          projectName: gallery.projectName ?? '',
-          movieTvShow: gallery.movieTvShow ?? '',
-          location: gallery.location ?? '',
-          propertyType: gallery.propertyType ?? '',
-          style: gallery.style ?? '',
-          status: gallery.status,
-          isPublic: gallery.isPublic,
-        }}
+        initial={formOf(formKey)}
         onSubmit={saveEdit}
       />
     </div>
