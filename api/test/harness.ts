@@ -45,6 +45,38 @@ async function isolatedDatabase(): Promise<{ source: DatabaseSource; drop(): Pro
   return { source: { kind: 'pglite', client }, drop: async () => {} };
 }
 
+/** This machine's PostgreSQL server, for the tests that need a real server rather than the run's database. */
+export const postgresServerUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Whether that server answers; tests that need it are skipped where it does not run. */
+export async function postgresReachable(): Promise<boolean> {
+  const probe = new pg.Client({ connectionString: postgresServerUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await probe.connect();
+    await probe.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An empty database of its own on that server (the app under test migrates it when it starts). */
+export async function scratchPostgresDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresServerUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresServerUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
 export interface TestApp extends App {
   dataDir: string;
   /** The database this app runs on, so a second instance can share it (multi-instance tests). */

@@ -7,39 +7,24 @@ import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
 import { readConfig } from '../../src/config.ts';
-import { BASE, person, signIn, type TestApp } from '../harness.ts';
+import { BASE, person, postgresReachable, scratchPostgresDatabase, signIn, type TestApp } from '../harness.ts';
 import { tcpProxy } from '../tcp-proxy.ts';
 
 // The PostgreSQL server of this machine, reached through a proxy the test cuts: the app sees the
 // database go away under load and come back, without a restart.
-const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const reachable = await (async () => {
-  const probe = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await probe.connect();
-    await probe.end();
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const reachable = await postgresReachable();
 
-const name = `scoutbase_outage_${randomBytes(5).toString('hex')}`;
-let admin: pg.Client;
+let database: Awaited<ReturnType<typeof scratchPostgresDatabase>>;
 let proxy: Awaited<ReturnType<typeof tcpProxy>>;
 let app: App & Pick<TestApp, 'request'>;
 let dataDir: string;
 
 beforeAll(async () => {
   if (!reachable) return;
-  admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const target = new URL(serverUrl);
-  proxy = await tcpProxy(Number(target.port || 5432), target.hostname);
-  const url = new URL(serverUrl);
+  database = await scratchPostgresDatabase('scoutbase_outage');
+  const url = new URL(database.url);
+  proxy = await tcpProxy(Number(url.port || 5432), url.hostname);
   url.host = `127.0.0.1:${proxy.port}`;
-  url.pathname = `/${name}`;
   dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-outage-'));
   const config = readConfig({
     NODE_ENV: 'test',
@@ -65,8 +50,7 @@ afterAll(async () => {
   proxy.restore();
   await app?.close();
   await proxy?.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -146,7 +130,7 @@ it.skipIf(!reachable)(
 
     // A gallery and its activity row are written together or not at all.
     const user = (await (await app.request('/api/auth/user', { cookie })).json()) as { id: string };
-    const check = new pg.Client({ connectionString: serverUrl.replace(/\/[^/]*$/, `/${name}`) });
+    const check = new pg.Client({ connectionString: database.url });
     await check.connect();
     const galleries = await check.query('SELECT count(*)::int AS n FROM "Gallery" WHERE "ownerId" = $1', [user.id]);
     const activities = await check.query(

@@ -3,39 +3,25 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { readConfig } from '../../src/config.ts';
-import { person } from '../harness.ts';
+import { person, postgresReachable, scratchPostgresDatabase } from '../harness.ts';
 import { freePort, signUpOver, startServer } from '../server-process.ts';
 
 // The server process is killed (SIGKILL) in the middle of a resumable upload; a new process on the
 // same database and storage directory takes the upload over where it stopped.
-const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const reachable = await (async () => {
-  const probe = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await probe.connect();
-    await probe.end();
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const reachable = await postgresReachable();
 
-const name = `scoutbase_killed_${randomBytes(5).toString('hex')}`;
-let admin: pg.Client;
+let database: Awaited<ReturnType<typeof scratchPostgresDatabase>>;
 let dataDir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   if (!reachable) return;
-  admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  database = await scratchPostgresDatabase('scoutbase_killed');
   dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-killed-'));
   const port = await freePort();
   env = {
@@ -43,7 +29,7 @@ beforeAll(async () => {
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
-    DATABASE_URL: serverUrl.replace(/\/[^/]*$/, `/${name}`),
+    DATABASE_URL: database.url,
     AUTH_SECRET: randomBytes(32).toString('hex'),
     WEB_DIST_DIR: path.join(dataDir, 'none'),
     DUE_REMINDER_INTERVAL_SECONDS: '0',
@@ -52,8 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (!reachable) return;
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
   await rm(dataDir, { recursive: true, force: true });
 });
 
