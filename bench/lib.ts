@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../api/src/app.ts';
 import { readConfig } from '../api/src/config.ts';
+import type { Db } from '../api/src/infra/db/database.ts';
 import { attachSubscriptions } from '../api/src/live/websocket.ts';
 
 // Packages resolve from the api workspace, where they are installed.
@@ -98,7 +99,7 @@ export async function startServer(
 }
 
 /** Signs a new person up and in as a browser would; returns their cookie header and id. */
-export async function signUp(origin: string, db: { user: { findUniqueOrThrow: Function } }, name = 'Bench Runner') {
+export async function signUp(origin: string, db: Pick<Db, 'user'>, name = 'Bench Runner') {
   const cookies = new Map<string, string>();
   const keep = (response: Response) => {
     for (const line of response.headers.getSetCookie()) {
@@ -127,7 +128,7 @@ export async function signUp(origin: string, db: { user: { findUniqueOrThrow: Fu
       body: new URLSearchParams({ email, password, csrfToken }),
     }),
   );
-  const user = (await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } })) as { id: string };
+  const user = await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
   return { cookie: cookie(), cookies, userId: user.id, email };
 }
 

@@ -88,7 +88,14 @@ export function createMailer(transport: MailTransport, options: MailerOptions = 
     return new Promise<void>((resolve) => {
       if (closing.signal.aborted) return resolve();
       const timer = setTimeout(resolve, ms);
-      closing.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      closing.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 
