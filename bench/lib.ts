@@ -63,9 +63,9 @@ export async function throwawayPostgres(label: string) {
   };
 }
 
-/** The real app on a loopback port in this process (production mode, logs off). */
+/** The real app on a loopback port in this process (production mode, logs off; rate limits off unless asked for). */
 export async function startServer(
-  options: { databaseUrl?: string; webDistDir?: string; subscriptions?: boolean } = {},
+  options: { databaseUrl?: string; webDistDir?: string; subscriptions?: boolean; rateLimits?: boolean } = {},
 ) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-'));
   const config = readConfig({
@@ -74,7 +74,7 @@ export async function startServer(
     AUTH_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     STORAGE_QUOTA: '1TB',
-    RATE_LIMITS: 'false',
+    RATE_LIMITS: String(options.rateLimits ?? false),
     DUE_REMINDER_INTERVAL_SECONDS: '0',
     WEB_DIST_DIR: options.webDistDir ?? path.join(dataDir, 'no-web'),
     DATABASE_URL: options.databaseUrl,
@@ -130,6 +130,13 @@ export async function signUp(origin: string, db: Pick<Db, 'user'>, name = 'Bench
   );
   const user = await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
   return { cookie: cookie(), cookies, userId: user.id, email };
+}
+
+/** Times one call of `work`; returns its milliseconds and what it returned. */
+export async function timed<T>(work: () => Promise<T>) {
+  const started = performance.now();
+  const result = await work();
+  return { ms: performance.now() - started, result };
 }
 
 /** Times `work` `count` times one after another; returns the milliseconds of each. */

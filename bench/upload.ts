@@ -6,24 +6,13 @@
 // BENCH_PHOTOS (8), BENCH_ROUNDS (3); DATABASE_URL to use PostgreSQL. Figures on a busy machine are
 // noisy: compare ratios from the same run, not figures across runs.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createApp } from '../api/src/app.ts';
-import { readConfig } from '../api/src/config.ts';
 import { thumbnails } from '../api/src/storage/images.ts';
+import { machine, n, requireApi, round, saveResults, signUp, startServer, timed } from './lib.ts';
 
-// Packages resolve from the api workspace, where they are installed.
-const requireApi = createRequire(new URL('../api/package.json', import.meta.url));
 const sharp = requireApi('sharp') as typeof import('sharp');
-const pino = requireApi('pino') as typeof import('pino').default;
-const { serve } = requireApi('@hono/node-server') as typeof import('@hono/node-server');
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const LARGE = n('BENCH_LARGE_MB', 50) * 1024 * 1024;
 const SMALL_COUNT = n('BENCH_SMALL_FILES', 200);
 const SMALL_SIZE = n('BENCH_SMALL_KB', 64) * 1024;
@@ -35,7 +24,6 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
 const mbps = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Bytes the type check accepts (a PDF signature), the rest random so nothing compresses. */
 function pdfBytes(size: number) {
@@ -44,69 +32,27 @@ function pdfBytes(size: number) {
   return bytes;
 }
 
-async function timed<T>(work: () => Promise<T>) {
-  const started = performance.now();
-  const result = await work();
-  return { ms: performance.now() - started, result };
-}
-
-const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-'));
-const rawDir = path.join(dataDir, 'raw');
-await mkdir(rawDir, { recursive: true });
-const config = readConfig({
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  AUTH_SECRET: randomBytes(32).toString('hex'),
-  LOG_LEVEL: 'silent',
-  STORAGE_QUOTA: '1TB',
-  WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-  // Set DATABASE_URL to measure on PostgreSQL instead of the embedded database.
-  DATABASE_URL: process.env.DATABASE_URL,
-});
-const app = await createApp(config, { logger: pino({ level: 'silent' }) });
-const server = serve({ fetch: (req, env) => app.fetch(req, env as never), port: 0, hostname: '127.0.0.1' });
-await new Promise((resolve) => server.once('listening', resolve));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-// Sign up and in as a browser would.
-const cookies = new Map<string, string>();
-const keep = (response: Response) => {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair = ''] = line.split(';');
-    const eq = pair.indexOf('=');
-    cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-};
-const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-const who = { name: 'Bench Runner', email: `bench-${Date.now()}@example.com`, password: 'correct horse battery' };
-await fetch(`${origin}/api/auth/signup`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(who),
-});
-const csrf = await fetch(`${origin}/api/auth/csrf`);
-keep(csrf);
-const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-keep(
-  await fetch(`${origin}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie() },
-    body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
-  }),
-);
+// Set DATABASE_URL to measure on PostgreSQL instead of the embedded database. Upload URLs are rate
+// limited in production, so that check stays in the measured path.
+const server = await startServer({ databaseUrl: process.env.DATABASE_URL, rateLimits: true });
+const { origin } = server;
+const databaseKind = server.app.config.database.kind;
+const { cookie } = await signUp(origin, server.db);
+// The plain disk writes the server is compared with go to the same temporary file system.
+const rawDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-raw-'));
 
 async function upload(bytes: Uint8Array) {
-  const answer = await fetch(`${origin}/api/objects/upload`, { method: 'POST', headers: { cookie: cookie() } });
+  const answer = await fetch(`${origin}/api/objects/upload`, { method: 'POST', headers: { cookie } });
   if (!answer.ok) throw new Error(`upload URL refused: ${answer.status} ${await answer.text()}`);
   const { uploadURL } = (await answer.json()) as { uploadURL: string };
-  const put = await fetch(uploadURL, { method: 'PUT', headers: { cookie: cookie() }, body: bytes });
+  const put = await fetch(uploadURL, { method: 'PUT', headers: { cookie }, body: bytes });
   if (!put.ok) throw new Error(`upload refused: ${put.status} ${await put.text()}`);
   return (await put.json()) as { checksum: string };
 }
 
+const { cpus, load } = machine();
 console.log(
-  `Upload benchmark on ${cpus().length} CPU(s), load ${loadavg()[0]?.toFixed(1)}, node ${process.version}, ${config.database.kind} database\n`,
+  `Upload benchmark on ${cpus} CPU(s), load ${load.toFixed(1)}, node ${process.version}, ${databaseKind} database\n`,
 );
 
 // Warm up (first-request imports, JIT) so the first measured round is not the slowest.
@@ -164,7 +110,7 @@ const largeServerMs = median(largeServer);
 const largeDiskMs = median(largeDisk);
 const results = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, load: loadavg()[0], node: process.version, database: config.database.kind },
+  machine: machine(databaseKind),
   largeFile: {
     bytes: LARGE,
     rounds: ROUNDS,
@@ -211,12 +157,7 @@ console.log(
   `  thumbnails (grid + preview) ${p.thumbnailMsPerPhoto} ms/photo = ${p.thumbnailPhotosPerSecond} photos/s; whole upload ${p.uploadMsPerPhoto} ms/photo`,
 );
 
-const resultsDir = path.join(here, 'results');
-await mkdir(resultsDir, { recursive: true });
-const out = path.join(resultsDir, `upload-${results.date.replace(/[:.]/g, '-')}.json`);
-await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nSaved ${path.relative(process.cwd(), out)}`);
+await saveResults('upload', results);
 
-await new Promise((resolve) => server.close(resolve));
-await app.close();
-await rm(dataDir, { recursive: true, force: true });
+await server.close();
+await rm(rawDir, { recursive: true, force: true });
