@@ -199,6 +199,21 @@ export async function signedInUser(app: TestApp, overrides: Partial<Person> = {}
   return { ...who, ...user, jar, cookie: jar.header };
 }
 
+export type SignedInUser = Awaited<ReturnType<typeof signedInUser>>;
+
+/** A test file's own app with one person signed up and in. */
+export async function appWithUser() {
+  const app = await testApp();
+  return [app, await signedInUser(app)] as const;
+}
+
+/** A test file's own app with two people signed up and in, one after the other (an owner and a stranger, say). */
+export async function appWithTwoUsers() {
+  const app = await testApp();
+  const first = await signedInUser(app);
+  return [app, first, await signedInUser(app)] as const;
+}
+
 /** Runs a GraphQL operation with a session cookie. */
 export async function graphql<T = Record<string, unknown>>(
   app: TestApp,

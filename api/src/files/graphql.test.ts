@@ -2,18 +2,13 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
 import { newFolder, uploadFile } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
-let stranger: User;
+let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  stranger = await signedInUser(app);
+  [app, owner, stranger] = await appWithTwoUsers();
 });
 afterAll(() => app.close());
 

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers, signedInUser } from '../../test/harness.ts';
 import { fileAccessWhere } from '../galleries/access.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { readableFileSql, searchSql } from './rules.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
-let stranger: User;
+let app: TestApp, owner: User, stranger: User;
 const db = () => app.database.prisma;
 
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  stranger = await signedInUser(app);
+  [app, owner, stranger] = await appWithTwoUsers();
 });
 afterAll(() => app.close());
 

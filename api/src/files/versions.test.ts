@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers, graphql, signedInUser, testApp } from '../../test/harness.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { put, uploaded } from '../storage/testing.ts';
 import { send, uploadFile } from './testing.ts';
 
 // 'Upload new version' on a file (POST /api/files/{id}/versions and uploadFileVersion).
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
-let stranger: User;
+let app: TestApp, owner: User, stranger: User;
 const db = () => app.database.prisma;
 
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  stranger = await signedInUser(app);
+  [app, owner, stranger] = await appWithTwoUsers();
 });
 afterAll(() => app.close());
 

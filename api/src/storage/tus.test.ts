@@ -5,18 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { serve, type HttpBindings } from '@hono/node-server';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers } from '../../test/harness.ts';
 import { sha256, uploadUrl } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
-let stranger: User;
+let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  stranger = await signedInUser(app);
+  [app, owner, stranger] = await appWithTwoUsers();
 });
 afterAll(() => app.close());
 

@@ -2,19 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers, signedInUser, testApp } from '../../test/harness.ts';
 import { put, sha256, uploaded, uploadUrl } from './testing.ts';
 import { signUploadToken } from './tokens.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
-let stranger: User;
+let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  stranger = await signedInUser(app);
+  [app, owner, stranger] = await appWithTwoUsers();
 });
 afterAll(() => app.close());
 
