@@ -6,7 +6,7 @@
 // Runs on PostgreSQL (a throw-away database). The 10,000 photo records share the bytes of 24
 // real uploads (with real thumbnails), so the browser loads real images.
 // Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL.
-import { createRequire } from 'node:module';
+import { launchBrowser } from '../web/e2e/chromium.ts';
 import { buildWeb, distDir } from '../web/e2e/server.ts';
 import {
   machine,
@@ -23,8 +23,6 @@ import {
   timeEach,
 } from './lib.ts';
 
-const requireWeb = createRequire(new URL('../web/package.json', import.meta.url));
-const { chromium } = requireWeb('playwright-core') as typeof import('playwright-core');
 const sharp = requireApi('sharp') as typeof import('sharp');
 const PHOTOS = n('BENCH_PHOTOS', 10_000);
 const ROUNDS = n('BENCH_ROUNDS', 30);
@@ -120,20 +118,7 @@ const appTimes = await timeEach(ROUNDS, gridQuery);
 const rawTimes = await timeEach(ROUNDS, rawGrid);
 
 // ── (2) time to first thumbnails in Chromium ──
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-  ],
-});
+const browser = await launchBrowser();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 await context.addCookies(
   [...viewer.cookies].map(([name, value]) => ({
