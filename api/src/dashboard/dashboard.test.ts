@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let alice: User;
-let bob: User;
-
+let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
-  app = await testApp();
-  [alice, bob] = [await signedInUser(app), await signedInUser(app)];
+  [app, alice, bob] = await appWithTwoUsers();
 });
 afterAll(() => app.close());
 

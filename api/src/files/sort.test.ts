@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithUser, graphql, signedInUser } from '../../test/harness.ts';
 import { makeGallery } from '../galleries/testing.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
 
 // The name sort ignores case and puts numbers in number order, although the database's collation
 // is byte-wise ('Z.jpg' < 'b.jpg' there); pages of a name-sorted list follow on without gaps.
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
+let app: TestApp, owner: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
+  [app, owner] = await appWithUser();
 });
 afterAll(() => app.close());
 

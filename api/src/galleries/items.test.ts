@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithUser, graphql } from '../../test/harness.ts';
 import { addFilesToGallery } from './rules.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let owner: User;
+let app: TestApp, owner: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
+  [app, owner] = await appWithUser();
 });
 afterAll(() => app.close());
 

@@ -2,18 +2,15 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithUser, signedInUser, testApp } from '../../test/harness.ts';
 import { runCleanup } from './rules.ts';
 import type { LocalObjectStore } from './store.ts';
 import { put, uploaded, uploadUrl } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let owner: User;
+let app: TestApp, owner: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
+  [app, owner] = await appWithUser();
 });
 afterAll(() => app.close());
 
