@@ -125,6 +125,30 @@ export async function testApp(
   };
 }
 
+/** Sends `body` as JSON (a string as it is) with the person's cookie, as the web app's fetch calls do. */
+export function sendBody(app: TestApp, cookie: string | undefined, method: string, path: string, body?: unknown) {
+  return app.request(path, {
+    method,
+    cookie,
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** The same, with the answer's JSON (null for an empty answer). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
+export async function send<T = any>(
+  app: TestApp,
+  cookie: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await sendBody(app, cookie, method, path, body);
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
 /** A tiny cookie jar: enough to follow Auth.js's sign-in as a browser does. */
 export class CookieJar {
   private cookies = new Map<string, string>();

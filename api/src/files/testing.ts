@@ -1,25 +1,9 @@
 import { finishedUpload } from '../../test/fixtures.ts';
-import type { TestApp } from '../../test/harness.ts';
+import { send, type TestApp } from '../../test/harness.ts';
 
 // Shared arrangements for the files tests (not part of the app).
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
-export async function send<T = any>(
-  app: TestApp,
-  cookie: string | undefined,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const response = await app.request(path, {
-    method,
-    cookie,
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-}
+export { send };
 
 export async function newFolder(app: TestApp, cookie: string, name: string, parentId: string | null = null) {
   const { status, body } = await send(app, cookie, 'POST', '/api/folders', { name, parentId });

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { TestApp } from '../../test/harness.ts';
+import { sendBody, type TestApp } from '../../test/harness.ts';
 import type { ImportJobJson } from './rules.ts';
 
 // Shared arrangements for the imports tests (not part of the app).
@@ -10,20 +10,10 @@ export function jpeg(color = '#5a7d3c', width = 320, height = 200) {
     .toBuffer();
 }
 
+/** Like the harness's send, but an answer that is not JSON comes back as its text, with the headers. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
-export async function call<T = any>(
-  app: TestApp,
-  cookie: string | undefined,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const response = await app.request(path, {
-    method,
-    cookie,
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
+export async function call<T = any>(...request: Parameters<typeof sendBody>) {
+  const response = await sendBody(...request);
   const text = await response.text();
   let parsed: unknown = text;
   try {

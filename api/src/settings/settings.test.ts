@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
+import { appWithTwoUsers, graphql, sendBody, signedInUser } from '../../test/harness.ts';
 
 let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
@@ -9,12 +9,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function call(user: User, method: string, path: string, body?: unknown) {
-  const response = await app.request(path, {
-    method,
-    cookie: user.cookie,
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  const response = await sendBody(app, user.cookie, method, path, body);
   return { status: response.status, body: await response.json() };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { graphql, send, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { sendDueReminders } from './rules.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -23,15 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function call(user: User | null, method: string, path: string, body?: unknown) {
-  const response = await app.request(path, {
-    method,
-    cookie: user?.cookie,
-    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+function call(user: User | null, method: string, path: string, body?: unknown) {
+  return send(app, user?.cookie, method, path, body);
 }
 
 const hour = 3600_000;
