@@ -139,7 +139,7 @@ const hostileBody: fc.Arbitrary<{ raw: string } | { json: unknown }> = fc.oneof(
       '{"__proto__":{"isAdmin":true},"name":"x"}',
       '{"constructor":{"prototype":{"polluted":1}}}',
       '\u0000',
-      '{"a":' + '['.repeat(5000),
+      `{"a":${'['.repeat(5000)}`,
     ),
   }),
 );
