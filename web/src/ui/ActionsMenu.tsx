@@ -13,17 +13,20 @@ export function ActionsMenu({
   children,
   iconClass = 'h-5 w-5',
   widthClass = 'w-44',
+  marginClass,
 }: {
   /** The button's accessible name, e.g. "Actions for call-sheet.pdf". */
   label: string;
   children: ReactNode;
   iconClass?: string;
   widthClass?: string;
+  /** E.g. '-mr-1' to line the icon up with a card's edge. */
+  marginClass?: string;
 }) {
   return (
     <Menu>
       <MenuButton
-        className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-100"
+        className={`${marginClass ? `${marginClass} ` : ''}rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-100`}
         aria-label={label}
       >
         <svg viewBox="0 0 20 20" className={iconClass} fill="currentColor" aria-hidden="true">

@@ -1,6 +1,7 @@
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { MenuItem } from '@headlessui/react';
 import { Link } from 'react-router-dom';
 import { formatAge } from '../../lib/format.ts';
+import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
 
 export interface GalleryCardData {
@@ -23,9 +24,6 @@ export interface GalleryCardActions {
   onShare: () => void;
   onDelete: () => void;
 }
-
-const menuItemClass =
-  'block w-full px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100 dark:text-slate-200 dark:data-focus:bg-slate-800';
 
 export function PublicBadge({ isPublic }: { isPublic: boolean }) {
   return (
@@ -87,47 +85,28 @@ export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData
             </Link>
           </h3>
           <PublicBadge isPublic={gallery.isPublic} />
-          <Menu>
-            <MenuButton
-              className="-mr-1 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-100"
-              aria-label={`Actions for ${gallery.name}`}
-            >
-              <svg viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor" aria-hidden="true">
-                <circle cx="10" cy="4" r="1.5" />
-                <circle cx="10" cy="10" r="1.5" />
-                <circle cx="10" cy="16" r="1.5" />
-              </svg>
-            </MenuButton>
-            <MenuItems
-              anchor="bottom end"
-              className="z-40 w-44 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
-            >
-              <MenuItem>
-                <Link to={href} className={menuItemClass}>
-                  View Gallery
-                </Link>
-              </MenuItem>
-              <MenuItem>
-                <button type="button" onClick={actions.onEdit} className={menuItemClass}>
-                  Edit Gallery
-                </button>
-              </MenuItem>
-              <MenuItem>
-                <button type="button" onClick={actions.onShare} className={menuItemClass}>
-                  Share Gallery
-                </button>
-              </MenuItem>
-              <MenuItem>
-                <button
-                  type="button"
-                  onClick={actions.onDelete}
-                  className={`${menuItemClass} text-red-600 dark:text-red-400`}
-                >
-                  Delete Gallery
-                </button>
-              </MenuItem>
-            </MenuItems>
-          </Menu>
+          <ActionsMenu label={`Actions for ${gallery.name}`} marginClass="-mr-1">
+            <MenuItem>
+              <Link to={href} className={menuItemClass}>
+                View Gallery
+              </Link>
+            </MenuItem>
+            <MenuItem>
+              <button type="button" onClick={actions.onEdit} className={menuItemClass}>
+                Edit Gallery
+              </button>
+            </MenuItem>
+            <MenuItem>
+              <button type="button" onClick={actions.onShare} className={menuItemClass}>
+                Share Gallery
+              </button>
+            </MenuItem>
+            <MenuItem>
+              <button type="button" onClick={actions.onDelete} className={dangerMenuItemClass}>
+                Delete Gallery
+              </button>
+            </MenuItem>
+          </ActionsMenu>
         </div>
         {gallery.description && (
           <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-400">{gallery.description}</p>
