@@ -3,8 +3,8 @@ import { formatFileSize } from '../lib/format.ts';
 import { isUnauthorizedError } from '../lib/http.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog, DialogActions } from '../ui/Dialog.tsx';
-import { inputClass } from '../ui/Field.tsx';
-import { AlertIcon, FileIcon, FolderIcon, HardDriveIcon, ImageIcon, SearchIcon } from '../ui/icons.tsx';
+import { SearchField } from '../ui/Field.tsx';
+import { AlertIcon, FileIcon, FolderIcon, HardDriveIcon, ImageIcon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { toast } from '../ui/toast.tsx';
 import {
@@ -308,20 +308,13 @@ export function ImportDialog({
 
       {step.kind === 'browse' && (
         <div className="space-y-3">
-          <div className="relative">
-            <label htmlFor="import-search" className="sr-only">
-              Search files to import
-            </label>
-            <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
-            <input
-              id="import-search"
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder="Search files..."
-              className={`${inputClass} pl-9`}
-            />
-          </div>
+          <SearchField
+            id="import-search"
+            label="Search files to import"
+            value={search}
+            onChange={setSearch}
+            placeholder="Search files..."
+          />
           {path.length > 0 && (
             <nav aria-label="Import folder" className="flex flex-wrap items-center gap-1 text-sm">
               <button type="button" className="text-indigo-600 hover:underline" onClick={() => setPath([])}>

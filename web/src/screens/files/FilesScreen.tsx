@@ -6,8 +6,8 @@ import { rawIdOf } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
-import { inputClass } from '../../ui/Field.tsx';
-import { HardDriveIcon, PlusIcon, SearchIcon, UploadIcon } from '../../ui/icons.tsx';
+import { SearchField } from '../../ui/Field.tsx';
+import { HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { SelectField } from '../galleries/fields.tsx';
@@ -429,20 +429,14 @@ export default function FilesScreen() {
       )}
 
       <div className="flex flex-col gap-3 sm:flex-row">
-        <div className="relative flex-1">
-          <label htmlFor="file-search" className="sr-only">
-            Search files
-          </label>
-          <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
-          <input
-            id="file-search"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Search files..."
-            className={`${inputClass} pl-9`}
-          />
-        </div>
+        <SearchField
+          id="file-search"
+          label="Search files"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search files..."
+          className="flex-1"
+        />
         <div className="sm:w-56">
           <SelectField
             label="Sort files by"

@@ -5,7 +5,7 @@ import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { inputClass } from '../../ui/Field.tsx';
+import { SearchField } from '../../ui/Field.tsx';
 import { GalleryIcon, HardDriveIcon, PlusIcon, SearchIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_query.graphql';
@@ -336,20 +336,14 @@ export default function GalleriesScreen() {
       <ImportDialog open={importing} onClose={() => setImporting(false)} kind="media" />
 
       <div className="flex flex-col gap-3 sm:flex-row">
-        <div className="relative flex-1">
-          <label htmlFor="gallery-search" className="sr-only">
-            Search galleries
-          </label>
-          <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
-          <input
-            id="gallery-search"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Search galleries..."
-            className={`${inputClass} pl-9`}
-          />
-        </div>
+        <SearchField
+          id="gallery-search"
+          label="Search galleries"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search galleries..."
+          className="flex-1"
+        />
         <div className="sm:w-56">
           <SelectField label="Sort by" hideLabel value={sort} onChange={setSort} options={GALLERY_SORTS} />
         </div>
