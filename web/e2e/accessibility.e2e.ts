@@ -1,47 +1,17 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.ts';
 import { baseURL, DESKTOP, launchBrowser, MOBILE, signedInPage } from './support.ts';
 
 // axe-core on every screen, desktop and phone: no serious or critical violations.
 
 let browser: Browser;
-let axeSource: string;
 beforeAll(async () => {
   browser = await launchBrowser();
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
 afterAll(async () => {
   await browser?.close();
 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  })) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-}
 
 const SCREENS: [string, string][] = [
   ['/', 'Dashboard'],
