@@ -61,6 +61,13 @@ describe('gallery screen', () => {
     await lightbox.getByRole('button', { name: 'Set as cover' }).click();
     await page.getByText('Cover updated.').waitFor();
     await lightbox.getByRole('button', { name: 'Cover photo' }).waitFor();
+    // The arrows step through the gallery's photos, and stop at its ends.
+    expect(await lightbox.getByRole('button', { name: 'Previous photo' }).isDisabled()).toBe(true);
+    await lightbox.getByRole('button', { name: 'Next photo' }).click();
+    await lightbox.getByRole('heading', { name: 'dock-crane.jpg' }).waitFor();
+    expect(await lightbox.getByRole('button', { name: 'Next photo' }).isDisabled()).toBe(true);
+    await lightbox.getByRole('button', { name: 'Previous photo' }).click();
+    await lightbox.getByRole('heading', { name: 'speicherstadt.jpg' }).waitFor();
     await page.keyboard.press('Escape');
 
     // Offline here: the map falls back to the list of coordinates.

@@ -13,6 +13,35 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One photo at preview size with its metadata; arrow keys move through the gallery. */
+/** The previous/next arrow over the photo. */
+function NavButton({
+  side,
+  label,
+  chevron,
+  disabled,
+  onClick,
+}: {
+  side: string;
+  label: string;
+  chevron: string;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`absolute top-1/2 -translate-y-1/2 rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-30 ${side}`}
+      onClick={onClick}
+      disabled={disabled}
+      aria-label={label}
+    >
+      <svg viewBox="0 0 20 20" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <path d={chevron} />
+      </svg>
+    </button>
+  );
+}
+
 export function Lightbox({
   photos,
   index,
@@ -40,9 +69,6 @@ export function Lightbox({
     return () => window.removeEventListener('keydown', onKey);
   }, [index, hasPrev, hasNext, onIndex]);
 
-  const navButton =
-    'absolute top-1/2 -translate-y-1/2 rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-30';
-
   return (
     <Dialog open={photo !== undefined} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/90" aria-hidden="true" />
@@ -56,42 +82,20 @@ export function Lightbox({
                 alt={photo.name}
                 className="max-h-full max-w-full object-contain"
               />
-              <button
-                type="button"
-                className={`${navButton} left-2`}
-                onClick={() => hasPrev && onIndex((index ?? 0) - 1)}
+              <NavButton
+                side="left-2"
+                label="Previous photo"
+                chevron="M12 4l-6 6 6 6"
                 disabled={!hasPrev}
-                aria-label="Previous photo"
-              >
-                <svg
-                  viewBox="0 0 20 20"
-                  className="h-6 w-6"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  aria-hidden="true"
-                >
-                  <path d="M12 4l-6 6 6 6" />
-                </svg>
-              </button>
-              <button
-                type="button"
-                className={`${navButton} right-2`}
-                onClick={() => hasNext && onIndex((index ?? 0) + 1)}
+                onClick={() => hasPrev && onIndex((index ?? 0) - 1)}
+              />
+              <NavButton
+                side="right-2"
+                label="Next photo"
+                chevron="M8 4l6 6-6 6"
                 disabled={!hasNext}
-                aria-label="Next photo"
-              >
-                <svg
-                  viewBox="0 0 20 20"
-                  className="h-6 w-6"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  aria-hidden="true"
-                >
-                  <path d="M8 4l6 6-6 6" />
-                </svg>
-              </button>
+                onClick={() => hasNext && onIndex((index ?? 0) + 1)}
+              />
             </div>
             <aside className="max-h-[40vh] w-full overflow-y-auto border-t border-white/10 bg-slate-950 p-4 lg:max-h-none lg:w-80 lg:border-t-0 lg:border-l">
               <div className="flex items-start justify-between gap-2">
