@@ -4,9 +4,11 @@
 // on PostgreSQL and through the app's own database client on PGlite (no pg driver there).
 // Target: p95 under 50 ms on PostgreSQL. Prints the plan of the slowest query.
 // Options (environment): BENCH_PGLITE_FILES (100000), BENCH_PG_FILES (1000000), BENCH_ROUNDS (3
-// per query), BENCH_PG_URL, BENCH_INDEX_MEMORY (maintenance_work_mem for the index builds, 512MB).
+// per query), BENCH_PG_URL, BENCH_INDEX_MEMORY (maintenance_work_mem for the index builds, 512MB),
+// BENCH_KEEP_DB=1 (keep the seeded PostgreSQL database and print its URL and the viewer's id, to
+// study plans against it with psql instead of seeding 1M files again).
 // The direct client uses the app's settings (JIT off) so the baseline is the same statement under
-// the same settings. Seeding drops the "File" table's secondary indexes, bulk-inserts, rebuilds
+// the same settings. Seeding drops the secondary indexes of "File" and its word tables, bulk-inserts, rebuilds
 // them from their own definitions and checks the index list is the migrations' again.
 import type { Prisma } from '../api/src/generated/prisma/client.ts';
 import { searchSql } from '../api/src/files/rules.ts';
@@ -71,16 +73,18 @@ type Seeder = {
   indexMemory?: string;
 };
 
-// The "File" table's indexes that no constraint owns (the primary key stays), with the definition
+// The indexes of "File" and of the search's word tables (filled by triggers on "File" as the rows
+// go in, the same rows any insert gets) that no constraint owns (the primary keys stay: "Word"'s
+// takes the triggers' ON CONFLICT), with the definition
 // migrations gave them (pg_get_indexdef keeps expressions, WHERE, and WITH (gin_pending_list_limit)).
 const SECONDARY_INDEXES = `
   SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
-  WHERE i.schemaname = current_schema() AND i.tablename = 'File'
+  WHERE i.schemaname = current_schema() AND i.tablename IN ('File', 'FileWord', 'Word')
     AND NOT EXISTS (SELECT 1 FROM pg_constraint c
                     WHERE c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)
   ORDER BY i.indexname`;
 const ALL_INDEXES = `SELECT indexdef AS definition FROM pg_indexes
-  WHERE schemaname = current_schema() AND tablename = 'File' ORDER BY indexname`;
+  WHERE schemaname = current_schema() AND tablename IN ('File', 'FileWord', 'Word') ORDER BY indexname`;
 
 async function seed(db: Seeder, files: number, owner: string, other: string) {
   const started = performance.now();
@@ -102,12 +106,12 @@ async function seed(db: Seeder, files: number, owner: string, other: string) {
   const after = (await db.rows<{ definition: string }>(ALL_INDEXES)).map((row) => row.definition);
   if (JSON.stringify(after) !== JSON.stringify(before))
     throw new Error(
-      `"File" indexes differ from the migrations' after seeding:\n${before.join('\n')}\n---\n${after.join('\n')}`,
+      `Search indexes differ from the migrations' after seeding:\n${before.join('\n')}\n---\n${after.join('\n')}`,
     );
   const indexedSeconds = round((performance.now() - started) / 1000, 1);
   // The steady state of a library: autovacuum has marked the pages all-visible (index-only scans)
   // and gathered statistics, as it does on its own some time after an import.
-  await db.run('VACUUM ANALYZE "File"');
+  await db.run('VACUUM ANALYZE "File", "FileWord", "Word"');
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log(
     `  seeded in ${seconds} s (rows ${loadedSeconds} s, ${secondary.length} indexes ${round(indexedSeconds - loadedSeconds, 1)} s, vacuum ${round(seconds - indexedSeconds, 1)} s)`,
@@ -118,8 +122,10 @@ async function seed(db: Seeder, files: number, owner: string, other: string) {
 async function measure(kind: 'pglite' | 'postgres', files: number) {
   const database = kind === 'postgres' ? await throwawayPostgres('search') : null;
   const server = await startServer({ databaseUrl: database?.url });
+  let keptViewer = '';
   try {
     const viewer = await signUp(server.origin, server.db);
+    keptViewer = viewer.userId;
     const other = await signUp(server.origin, server.db, 'Someone Else');
     console.log(`${kind}: seeding ${files.toLocaleString('en')} files…`);
     const direct = database ? new pg.Client({ connectionString: database.url, options: '-c jit=off' }) : null;
@@ -206,7 +212,8 @@ async function measure(kind: 'pglite' | 'postgres', files: number) {
     return result;
   } finally {
     await server.close();
-    await database?.drop();
+    if (database && process.env.BENCH_KEEP_DB === '1') console.log(`  kept ${database.url} (viewer ${keptViewer})`);
+    else await database?.drop();
   }
 }
 

@@ -437,19 +437,80 @@ describe('search', () => {
     expect((await send(app, member.cookie, 'PATCH', `/api/files/${inGallery.id}`, { tags: ['x'] })).status).toBe(404);
   });
 
-  it('is one statement the trigram and tags indexes can answer', async () => {
-    const plan = await db().$transaction(async (tx) => {
-      // With few rows a scan is cheapest; forbid it to see what the indexes can do.
-      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
-      return tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${searchSql(owner.id, 'warehouse')}`);
-    });
-    const text = plan.map((row) => Object.values(row)[0]).join('\n');
-    expect(text).toContain('File_name_trgm_idx');
-    expect(text).toContain('File_originalName_trgm_idx');
-    expect(text).toContain('File_tags_idx');
-    expect(text).toContain('File_ownerId_name_lower_idx');
-    expect(text).toContain('File_createdAt_id_idx');
-    expect(text).not.toMatch(/Seq Scan on "File"/);
+  it('is one statement the word, trigram and tags indexes can answer', async () => {
+    const explain = (q: string) =>
+      db().$transaction(async (tx) => {
+        // With few rows a scan is cheapest; forbid it to see what the indexes can do.
+        await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+        const plan = await tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${searchSql(owner.id, q)}`);
+        return plan.map((row) => Object.values(row)[0]).join('\n');
+      });
+    // Words of letters: the older files holding them are read per word, newest first.
+    const words = await explain('warehouse night');
+    expect(words).toContain('Word_word_trgm_idx');
+    expect(words).toContain('FileWord_word_createdAt_fileId_key');
+    expect(words).toContain('File_name_trgm_idx'); // the typo tier
+    expect(words).toContain('File_tags_idx');
+    expect(words).toContain('File_ownerId_name_lower_idx');
+    expect(words).toContain('File_createdAt_id_idx');
+    expect(words).not.toMatch(/Seq Scan on "File"/);
+    // A file name with separators: the trigram indexes.
+    const name = await explain('warehouse_12.jpg');
+    expect(name).toContain('File_name_trgm_idx');
+    expect(name).toContain('File_originalName_trgm_idx');
+    expect(name).not.toContain('FileWord');
+    expect(name).not.toMatch(/Seq Scan on "File"/);
+  });
+
+  it('keeps the word table in step with every write of a file, by the database itself', async () => {
+    const user = await signedInUser(app);
+    const wordsOf = async (fileId: string) =>
+      (
+        await db().$queryRaw<{ word: string; createdAt: Date }[]>(
+          Prisma.sql`SELECT word, "createdAt" FROM "FileWord" WHERE "fileId" = ${fileId}::uuid ORDER BY word`,
+        )
+      ).map((r) => r.word);
+    const file = await uploadFile(app, user, { name: 'Old Mill_race.JPG', originalName: 'IMG-0042.jpeg' });
+    expect(await wordsOf(file.id)).toEqual(['0042', 'img', 'jpeg', 'jpg', 'mill', 'old', 'race']);
+    // A tag edit leaves the words alone; a rename replaces the name's words.
+    expect((await send(app, user.cookie, 'PATCH', `/api/files/${file.id}`, { tags: ['dusk'] })).status).toBe(200);
+    expect(await wordsOf(file.id)).toEqual(['0042', 'img', 'jpeg', 'jpg', 'mill', 'old', 'race']);
+    expect((await send(app, user.cookie, 'PATCH', `/api/files/${file.id}`, { name: 'Quay 7 café.png' })).status).toBe(
+      200,
+    );
+    expect(await wordsOf(file.id)).toEqual(['0042', '7', 'café', 'img', 'jpeg', 'png', 'quay']);
+    // The words carry the file's date, which orders the search's reads.
+    const [row] = await db().$queryRaw<{ same: boolean }[]>(
+      Prisma.sql`SELECT bool_and(w."createdAt" = f."createdAt") AS same FROM "FileWord" w JOIN "File" f ON f.id = w."fileId"
+        WHERE f.id = ${file.id}::uuid`,
+    );
+    expect(row?.same).toBe(true);
+    // The search finds it by a renamed word, and by part of one.
+    const found = async (q: string) =>
+      (await send(app, user.cookie, 'GET', `/api/files/search?q=${encodeURIComponent(q)}`)).body.map(
+        (f: { id: string }) => f.id,
+      );
+    expect(await found('quay café')).toEqual([file.id]);
+    expect(await found('uay')).toEqual([file.id]);
+    expect(await found('old mill')).toEqual([]);
+    expect((await send(app, user.cookie, 'DELETE', `/api/files/${file.id}`)).status).toBeLessThan(300);
+    expect(await wordsOf(file.id)).toEqual([]);
+    // A bulk write in one statement (as an import does), then the owner's account goes: the words
+    // follow the rows the database writes and removes on its own.
+    await db()
+      .$executeRaw`INSERT INTO "File" (id, "ownerId", name, "originalName", "objectUrl", "objectPath", "updatedAt")
+      SELECT gen_random_uuid(), ${user.id}::uuid, 'bulk_' || i || '.jpg', 'DSC_' || i || '.jpg', '/o/' || i, '/o/' || i, now()
+      FROM generate_series(1, 3) i`;
+    const agree = () =>
+      db().$queryRaw<{ missing: bigint; extra: bigint }[]>(Prisma.sql`
+        WITH expected AS (SELECT w AS word, f."createdAt", f.id AS "fileId" FROM "File" f,
+                            unnest("scoutbase_file_words"(f.name, f."originalName")) AS w)
+        SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT SELECT * FROM "FileWord") m) AS missing,
+               (SELECT count(*) FROM (SELECT * FROM "FileWord" EXCEPT SELECT * FROM expected) e) AS extra`);
+    expect(await agree()).toEqual([{ missing: 0n, extra: 0n }]);
+    await db().$executeRaw`DELETE FROM "Upload" WHERE "userId" = ${user.id}::uuid`;
+    await db().user.delete({ where: { id: user.id } });
+    expect(await agree()).toEqual([{ missing: 0n, extra: 0n }]);
   });
 
   it('answers the same page whether the matches are among the newest files or older ones', async () => {
@@ -472,9 +533,11 @@ describe('search', () => {
     await uploadFile(app, owner, { name: 'mill-private.jpg', tags: ['mill'] });
     const page = async (q: string, options: { limit?: number; offset?: number; window?: number }) =>
       (await db().$queryRaw<{ id: string }[]>(searchSql(searcher.id, q, options))).map((r) => r.id);
-    for (const q of ['mill', 'warehose', 'night', 'old mill']) {
+    const privateOne = await uploadFile(app, owner, { name: 'old mill private.jpg', tags: ['night'] });
+    for (const q of ['mill', 'warehose', 'night', 'old mill', 'ill', 'mill yard', 'mill-yard', 'IMG 44']) {
       const whole = await page(q, {});
       expect(whole.length).toBeGreaterThan(0);
+      expect(whole).not.toContain(privateOne.id);
       for (const window of [1, 2, 3])
         for (const [limit, offset] of [
           [50, 0],

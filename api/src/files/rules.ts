@@ -828,7 +828,9 @@ export const SEARCH_RECENT_WINDOW = 2000;
  *     (a typo: only for queries of letters, and not in the original name, since camera names
  *     like DSC_0012345 all look alike). Newest first: the newest `window` files are read in
  *     order and sorted into these tiers; only a tier that found fewer than the page there asks
- *     its trigram or tags index for the older matches.
+ *     for the older matches: its tags or trigram index, or for words of letters and digits the
+ *     word table (FileWord), read newest first and stopped at the page. The typo test, the
+ *     costliest per row, reads the newest files in a pass of its own, only when needed.
  * A tier runs only when the tiers above it found fewer files than the page needs, and a file in
  * several tiers counts in its best, so the page is exactly that of the full ranking. The viewer's
  * shared files are collected once, not checked per row.
@@ -848,6 +850,9 @@ export function searchSql(
       words.map((w) => Prisma.sql`${Prisma.raw(column)} ILIKE ${`%${escapeLike(w)}%`}`),
       ' AND ',
     );
+  // Words of letters and digits only (see FileWord in the migrations): the "every word" tier can
+  // read them newest first.
+  const walkable = words.every((w) => /^[0-9a-z\u0080-\u{10ffff}]+$/u.test(w)) && words.some((w) => w.length >= 3);
   const match = {
     tag: Prisma.sql`f.tags && ${tags}::text[]`,
     words: Prisma.sql`((${containsEvery('f.name')}) OR (${containsEvery('f."originalName"')}))`,
@@ -886,6 +891,41 @@ export function searchSql(
       SELECT f.id, f."createdAt" FROM "File" f
       WHERE ${gate} AND ${condition} AND ${readable} AND f.id NOT IN (SELECT id FROM newest)
     )`;
+  // Older files with every word. When each word is letters and digits only (no separator), a
+  // word is in a name exactly when it is in one of the name's words (FileWord, kept by triggers),
+  // so the files are read newest first from the words that contain the longest query word, each
+  // checked for the other words there first (an index probe, not the file row), and the read
+  // stops at the page: a common word costs the page, not its thousands of files. Other queries
+  // (file names with _ or .) ask the trigram indexes, where their many trigrams find few rows.
+  const containing = (gate: Prisma.Sql) => {
+    if (!walkable) return older('containing', match.words, gate);
+    const [driver = '', ...others] = [...new Set(words)].sort((a, b) => b.length - a.length);
+    const holding = (word: string) =>
+      // lower() as ILIKE does it, so that the words found are exactly those ILIKE would match.
+      Prisma.sql`(SELECT v.word FROM "Word" v WHERE v.word LIKE '%' || lower(${escapeLike(word)}) || '%')`;
+    // Words under three letters have no trigram to find their containing words by; the check of
+    // the file row below covers them.
+    const probes = others
+      .filter((w) => w.length >= 3)
+      .map(
+        (w) => Prisma.sql`EXISTS (SELECT 1 FROM "FileWord" o WHERE o.word = ANY(array${holding(w)})
+          AND o."createdAt" = fw."createdAt" AND o."fileId" = fw."fileId" OFFSET 0)`,
+      );
+    // The checks are subqueries that stay per row (OFFSET 0 keeps PostgreSQL from turning them
+    // into joins, which would read every file with the words and sort them).
+    return Prisma.sql`containing AS MATERIALIZED (
+      SELECT DISTINCT c.id, c."createdAt" FROM ${holding(driver)} t CROSS JOIN LATERAL (
+        SELECT fw."fileId" AS id, fw."createdAt" FROM "FileWord" fw
+        WHERE ${gate} AND fw.word = t.word AND fw."fileId" NOT IN (SELECT id FROM newest)
+          -- CASE: the probes first, then the file row (PostgreSQL would order them by cost).
+          AND CASE WHEN ${Prisma.join([Prisma.sql`true`, ...probes], ' AND ')}
+            THEN EXISTS (SELECT 1 FROM "File" f WHERE f.id = fw."fileId" AND ${match.words} AND ${readable} OFFSET 0)
+            ELSE false END
+        ORDER BY fw."createdAt" DESC, fw."fileId" DESC
+        LIMIT ${wanted}
+      ) c
+    )`;
+  };
   return Prisma.sql`
     WITH shared AS MATERIALIZED ( -- the gallery part of readableFileSql, once per search
       SELECT DISTINCT gi."fileId" AS id FROM "GalleryItem" gi JOIN "Gallery" g ON g.id = gi."galleryId"
@@ -896,18 +936,26 @@ export function searchSql(
     starts AS (${starting('name')} UNION ALL ${starting('"originalName"')}),
     newest AS MATERIALIZED (SELECT id FROM "File" ORDER BY "createdAt" DESC, id DESC LIMIT ${window}),
     recent AS (
-      SELECT f.id, f."createdAt",
-        CASE WHEN ${match.tag} THEN 3 WHEN ${match.words} THEN 2 ELSE 1 END AS rank
+      SELECT f.id, f."createdAt", CASE WHEN ${match.tag} THEN 3 ELSE 2 END AS rank
       FROM (SELECT * FROM "File" ORDER BY "createdAt" DESC, id DESC LIMIT ${window}) f
-      WHERE ${found('SELECT id FROM starts')} AND (${match.tag} OR ${match.words} OR ${match.like}) AND ${readable}
+      WHERE ${found('SELECT id FROM starts')} AND (${match.tag} OR ${match.words}) AND ${readable}
     ),
     ${older('tagged', match.tag, found('SELECT id FROM starts', 'SELECT id FROM recent WHERE rank = 3'))},
-    ${older('containing', match.words, found('SELECT id FROM starts', 'SELECT id FROM recent WHERE rank >= 2', 'SELECT id FROM tagged'))},
-    ${older('alike', match.like, found('SELECT id FROM starts', 'SELECT id FROM recent', 'SELECT id FROM tagged', 'SELECT id FROM containing'))}
+    ${containing(found('SELECT id FROM starts', 'SELECT id FROM recent', 'SELECT id FROM tagged'))},
+    -- The typo test is the costliest per row, so it reads the newest files in a pass of its own
+    -- that runs only when the tiers above are short of the page.
+    recent_alike AS MATERIALIZED (
+      SELECT f.id, f."createdAt"
+      FROM (SELECT * FROM "File" ORDER BY "createdAt" DESC, id DESC LIMIT ${window}) f
+      WHERE ${found('SELECT id FROM starts', 'SELECT id FROM recent', 'SELECT id FROM tagged', 'SELECT id FROM containing')}
+        AND ${match.like} AND ${readable}
+    ),
+    ${older('alike', match.like, found('SELECT id FROM starts', 'SELECT id FROM recent', 'SELECT id FROM tagged', 'SELECT id FROM containing', 'SELECT id FROM recent_alike'))}
     SELECT id::text AS id
     FROM (
       SELECT id, "createdAt", 4 AS rank, key FROM starts
       UNION ALL SELECT id, "createdAt", rank, NULL FROM recent
+      UNION ALL SELECT id, "createdAt", 1, NULL FROM recent_alike
       UNION ALL (SELECT id, "createdAt", 3, NULL FROM tagged ORDER BY "createdAt" DESC, id DESC LIMIT ${wanted})
       UNION ALL (SELECT id, "createdAt", 2, NULL FROM containing ORDER BY "createdAt" DESC, id DESC LIMIT ${wanted})
       UNION ALL (SELECT id, "createdAt", 1, NULL FROM alike ORDER BY "createdAt" DESC, id DESC LIMIT ${wanted})
