@@ -34,13 +34,14 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- Statement-level triggers see all the rows of a statement at once, so a bulk insert of a
--- million files adds their words in one pass. The bodies are E'' strings with \073 for the
+-- million files adds their words in one pass. New words go in in one order, so that two uploads
+-- adding the same new words wait for each other instead of deadlocking. The bodies are E'' strings with \073 for the
 -- semicolons: migrations are applied statement by statement, split at every semicolon.
 CREATE FUNCTION "scoutbase_file_words_added"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
   INSERT INTO "Word" (word)
     SELECT DISTINCT w FROM added_files f, unnest("scoutbase_file_words"(f.name, f."originalName")) AS w
-    ON CONFLICT DO NOTHING\073
+    ORDER BY w ON CONFLICT DO NOTHING\073
   INSERT INTO "FileWord" (word, "createdAt", "fileId")
     SELECT w, f."createdAt", f.id FROM added_files f, unnest("scoutbase_file_words"(f.name, f."originalName")) AS w\073
   RETURN NULL\073
@@ -65,7 +66,7 @@ BEGIN
     SELECT DISTINCT w FROM old_files o JOIN new_files n ON n.id = o.id,
       unnest("scoutbase_file_words"(n.name, n."originalName")) AS w
     WHERE (o.name, o."originalName") IS DISTINCT FROM (n.name, n."originalName")
-    ON CONFLICT DO NOTHING\073
+    ORDER BY w ON CONFLICT DO NOTHING\073
   INSERT INTO "FileWord" (word, "createdAt", "fileId")
     SELECT w, n."createdAt", n.id FROM old_files o JOIN new_files n ON n.id = o.id,
       unnest("scoutbase_file_words"(n.name, n."originalName")) AS w
