@@ -811,6 +811,13 @@ export async function searchFileIds(
   return rows.map((r) => r.id);
 }
 
+/**
+ * Files holding a query's longest run of letters and digits, below which the word table finds
+ * the files with a word like DSC_0012345 (above it, the trigram indexes do: the other runs of a
+ * name like diner_lisbon_0042.jpg may rule out every file, and their trigrams find that at once).
+ */
+const RARE_RUN = 1000;
+
 /** How many of the newest files the search reads in order before it asks the indexes instead. */
 export const SEARCH_RECENT_WINDOW = 2000;
 
@@ -838,7 +845,12 @@ export const SEARCH_RECENT_WINDOW = 2000;
 export function searchSql(
   userId: string,
   query: string,
-  { limit = 50, offset = 0, window = SEARCH_RECENT_WINDOW }: { limit?: number; offset?: number; window?: number } = {},
+  {
+    limit = 50,
+    offset = 0,
+    window = SEARCH_RECENT_WINDOW,
+    rareRun = RARE_RUN,
+  }: { limit?: number; offset?: number; window?: number; rareRun?: number } = {},
 ) {
   const lower = query.toLowerCase();
   const prefix = `${escapeLike(lower)}%`;
@@ -850,9 +862,14 @@ export function searchSql(
       words.map((w) => Prisma.sql`${Prisma.raw(column)} ILIKE ${`%${escapeLike(w)}%`}`),
       ' AND ',
     );
-  // Words of letters and digits only (see FileWord in the migrations): the "every word" tier can
-  // read them newest first.
-  const walkable = words.every((w) => /^[0-9a-z\u0080-\u{10ffff}]+$/u.test(w)) && words.some((w) => w.length >= 3);
+  // The runs of letters and digits in the query (FileWord's words are those of file names).
+  // Words made only of such runs ("warehouse detroit") are "walkable": the every-word tier reads
+  // every file holding them from the word table. Otherwise (file names with _ or .) it can when
+  // the query's longest run is rare (DSC_0012345); a common one leaves it to the trigram indexes.
+  const parts = [...new Set(lower.split(/[^0-9a-z\u0080-\u{10ffff}]+/u).filter((p) => p.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const walkable = words.every((w) => /^[0-9a-z\u0080-\u{10ffff}]+$/u.test(w)) && (parts[0]?.length ?? 0) >= 3;
   const match = {
     tag: Prisma.sql`f.tags && ${tags}::text[]`,
     words: Prisma.sql`((${containsEvery('f.name')}) OR (${containsEvery('f."originalName"')}))`,
@@ -891,40 +908,49 @@ export function searchSql(
       SELECT f.id, f."createdAt" FROM "File" f
       WHERE ${gate} AND ${condition} AND ${readable} AND f.id NOT IN (SELECT id FROM newest)
     )`;
-  // Files with every word. When each word is letters and digits only (no separator), a word is
-  // in a name exactly when it is in one of the name's words (FileWord, kept by triggers), so all
-  // the files (the newest too: the pass over them then checks only tags) are read newest first
-  // from the words that contain the longest query word, each
-  // checked for the other words there first (an index probe, not the file row), and the read
-  // stops at the page: a common word costs the page, not its thousands of files. Other queries
-  // (file names with _ or .) ask the trigram indexes, where their many trigrams find few rows.
+  // Files with every word. A word of letters and digits is in a name exactly when it is in one
+  // of the name's words (FileWord, kept by triggers), and each run of letters and digits of any
+  // query word is in one of them, so the files holding the word that contain the longest run
+  // include every match. They are read newest first, each checked for the other runs there
+  // first (an index probe, not the file row), then against the file row, and the read stops at
+  // the page: a common word costs the page, not its thousands of files.
   const containing = (gate: Prisma.Sql) => {
-    if (!walkable) return older('containing', match.words, gate);
-    const [driver = '', ...others] = [...new Set(words)].sort((a, b) => b.length - a.length);
-    const holding = (word: string) =>
+    const [driver = '', ...others] = parts;
+    if (driver.length < 3) return older('containing', match.words, gate);
+    const holding = (part: string) =>
       // lower() as ILIKE does it, so that the words found are exactly those ILIKE would match.
-      Prisma.sql`(SELECT v.word FROM "Word" v WHERE v.word LIKE '%' || lower(${escapeLike(word)}) || '%')`;
-    // Words under three letters have no trigram to find their containing words by; the check of
-    // the file row below covers them.
+      Prisma.sql`(SELECT v.word FROM "Word" v WHERE v.word LIKE '%' || lower(${part}) || '%')`;
+    // Runs under three characters have no trigram to find their words by; the check of the file
+    // row covers them.
     const probes = others
-      .filter((w) => w.length >= 3)
+      .filter((p) => p.length >= 3)
       .map(
-        (w) => Prisma.sql`EXISTS (SELECT 1 FROM "FileWord" o WHERE o.word = ANY(array${holding(w)})
+        (p) => Prisma.sql`EXISTS (SELECT 1 FROM "FileWord" o WHERE o.word = ANY(array${holding(p)})
           AND o."createdAt" = fw."createdAt" AND o."fileId" = fw."fileId" OFFSET 0)`,
       );
+    // The newest files' pass checks every word itself when the query is not walkable.
+    const beyond = walkable ? Prisma.empty : Prisma.sql`AND fw."fileId" NOT IN (SELECT id FROM newest)`;
     // The checks are subqueries that stay per row (OFFSET 0 keeps PostgreSQL from turning them
-    // into joins, which would read every file with the words and sort them).
-    return Prisma.sql`containing AS MATERIALIZED (
+    // into joins, which would read every file with the words and sort them); CASE runs the probes
+    // first (PostgreSQL would order them by cost).
+    const walk = (when: Prisma.Sql) => Prisma.sql`
       SELECT DISTINCT c.id, c."createdAt" FROM ${holding(driver)} t CROSS JOIN LATERAL (
         SELECT fw."fileId" AS id, fw."createdAt" FROM "FileWord" fw
-        WHERE ${gate} AND fw.word = t.word
-          -- CASE: the probes first, then the file row (PostgreSQL would order them by cost).
+        WHERE ${gate} AND ${when} AND fw.word = t.word ${beyond}
           AND CASE WHEN ${Prisma.join([Prisma.sql`true`, ...probes], ' AND ')}
             THEN EXISTS (SELECT 1 FROM "File" f WHERE f.id = fw."fileId" AND ${match.words} AND ${readable} OFFSET 0)
             ELSE false END
         ORDER BY fw."createdAt" DESC, fw."fileId" DESC
         LIMIT ${wanted}
-      ) c
+      ) c`;
+    if (walkable) return Prisma.sql`containing AS MATERIALIZED (${walk(Prisma.sql`true`)})`;
+    const rare = Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "FileWord" r
+      WHERE r.word = ANY(array${holding(driver)}) LIMIT ${rareRun}) few) < ${rareRun}`;
+    return Prisma.sql`containing AS MATERIALIZED (
+      ${walk(rare)}
+      UNION ALL
+      SELECT f.id, f."createdAt" FROM "File" f
+      WHERE ${gate} AND NOT ${rare} AND ${match.words} AND ${readable} AND f.id NOT IN (SELECT id FROM newest)
     )`;
   };
   return Prisma.sql`
