@@ -3,9 +3,12 @@
 // that answers the same data with hand-written SQL over `pg` and node:http, no framework.
 //   (a) the gallery list over GraphQL (the galleries screen's query: 24 galleries with cover,
 //       tags, photo count, access), (b) GET /api/tasks.
-// Options (environment): BENCH_SECONDS (10 per measurement), BENCH_CONNECTIONS (50), BENCH_PG_URL.
+// Options (environment): BENCH_SECONDS (10 per measurement), BENCH_CONNECTIONS (50), BENCH_PG_URL,
+// BENCH_PROFILE=<dir>: writes a CPU profile of this thread (the app) for each measured app run there.
 import './production-env.ts';
 import { createServer } from 'node:http';
+import { readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import {
   machine,
@@ -173,6 +176,49 @@ if (appEdges[0]?.node.photoCount !== 20 || !appEdges[0]?.node.coverImageUrl)
 if (appTasks.length !== baseTasks.length || appTasks.length === 0)
   throw new Error(`task lists differ: app ${appTasks.length}, baseline ${baseTasks.length}`);
 
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+// Throughput on a shared machine moves with everyone else's load; CPU time spent per request moves
+// much less. Both servers run on this thread, and PostgreSQL's backends do the rest of the work.
+const TICK_MS = 10; // Linux reports CPU time in clock ticks of 10 ms (USER_HZ 100)
+async function cpuMs(pid: number | string) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MS;
+}
+async function cpuSnapshot() {
+  const { rows } = await db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  const backends = new Map<number, number>();
+  for (const { pid } of rows) backends.set(pid, await cpuMs(pid));
+  return { thread: await cpuMs(`${process.pid}/task/${process.pid}`), backends };
+}
+async function cpuSince(before: Awaited<ReturnType<typeof cpuSnapshot>>) {
+  const after = await cpuSnapshot();
+  let postgres = 0;
+  // A backend that started during the run counts whole; one that ended is lost (rare: the pools keep
+  // their connections busy throughout).
+  for (const [pid, ms] of after.backends) postgres += Math.max(0, ms - (before.backends.get(pid) ?? 0));
+  return { serverThread: after.thread - before.thread, postgres };
+}
+
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async save(title: string) {
+      const { profile } = await session.post('Profiler.stop');
+      const file = `${PROFILE_DIR}/${title.replace(/\W+/g, '-')}${Date.now()}.cpuprofile`;
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile: ${file}`);
+    },
+  };
+}
+
 async function load(
   title: string,
   url: string,
@@ -181,13 +227,21 @@ async function load(
   // A short warm-up first (JIT, connection pools), then the measured run. The load comes from a
   // worker thread so it does not compete with the servers for this thread.
   await autocannon({ url, connections: CONNECTIONS, duration: 2, workers: 1, ...init });
+  const profiler = PROFILE_DIR && title.endsWith('(app)') ? await startProfile() : null;
+  const cpuBefore = await cpuSnapshot();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, workers: 1, ...init });
+  const cpu = await cpuSince(cpuBefore);
+  await profiler?.save(title);
   if (result.non2xx || result.errors) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return {
     requestsPerSecond: round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
+    cpuMsPerRequest: {
+      serverThread: round(cpu.serverThread / result.requests.total, 3),
+      postgres: round(cpu.postgres / result.requests.total, 3),
+    },
   };
 }
 
@@ -234,10 +288,14 @@ for (const [title, r] of [
   [`GET /api/tasks (${appTasks.length} tasks)`, results.tasks],
 ] as const) {
   console.log(`${title}:`);
-  console.log(`  app      ${r.app.requestsPerSecond} req/s  p50 ${r.app.p50Ms} ms  p99 ${r.app.p99Ms} ms`);
-  console.log(
-    `  baseline ${r.baseline.requestsPerSecond} req/s  p50 ${r.baseline.p50Ms} ms  p99 ${r.baseline.p99Ms} ms`,
-  );
+  for (const [who, m] of [
+    ['app     ', r.app],
+    ['baseline', r.baseline],
+  ] as const) {
+    console.log(
+      `  ${who} ${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms  CPU per request: server thread ${m.cpuMsPerRequest.serverThread} ms, PostgreSQL ${m.cpuMsPerRequest.postgres} ms`,
+    );
+  }
   console.log(`  ratio ${r.ratio} (target ≥ 0.5)`);
 }
 await saveResults('api', results);
