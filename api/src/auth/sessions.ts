@@ -35,21 +35,28 @@ export async function endSession(db: Db, sessionId: string) {
 
 /** The signed-in user behind a session id, or null when it ended or expired. */
 export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds: number): Promise<Viewer | null> {
-  const session = await db.session.findUnique({
-    where: { id: sessionId },
-    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true } } },
-  });
+  // On every request's path: hand-written SQL (see Db.$sql). A session id that is not a uuid cannot
+  // name a session, and PostgreSQL would refuse it as a parameter.
+  if (!UUID.test(sessionId)) return null;
+  const [session] = await db.$sql<{ userId: string; email: string; expiresAt: Date; lastSeenAt: Date }>(
+    `SELECT u.id AS "userId", u.email, s."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
+            s."lastSeenAt" AT TIME ZONE 'UTC' AS "lastSeenAt"
+     FROM "Session" s JOIN "User" u ON u.id = s."userId" WHERE s.id = $1::uuid`,
+    [sessionId],
+  );
   const now = Date.now();
   if (!session || session.expiresAt.getTime() <= now) return null;
   if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     // Sliding expiry: an active session stays signed in, an idle one runs out.
     await db.session.update({
-      where: { id: session.id },
+      where: { id: sessionId },
       data: { lastSeenAt: new Date(now), expiresAt: new Date(now + maxAgeSeconds * 1000) },
     });
   }
-  return { id: session.user.id, email: session.user.email, sessionId: session.id };
+  return { id: session.userId, email: session.email, sessionId };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;

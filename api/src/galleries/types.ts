@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
 import { builder } from '../graphql/builder.ts';
@@ -8,6 +9,8 @@ import {
   createGallery,
   deleteGallery,
   GALLERY_SORTS,
+  galleryCardCountsInclude,
+  galleryCardsPage,
   galleryListQuery,
   moveGalleryItem,
   removeFileFromGallery,
@@ -83,15 +86,10 @@ builder.prismaNode('Gallery', {
       description: 'What the signed-in user may do with this gallery.',
       // A count, not the shares relation: the `shares` field below loads that relation with another
       // filter, and two filters on one relation would make Pothos load one of them per gallery.
+      // The same filter as the cards' (galleryCardCountsInclude), so their one statement serves it.
       select: (_args, ctx) => ({
         ownerId: true,
-        _count: {
-          select: {
-            shares: {
-              where: { status: 'active', permission: 'write', project: projectMemberWhere(ctx.viewer.id) },
-            },
-          },
-        },
+        _count: { select: { shares: galleryCardCountsInclude(ctx.viewer.id)._count.select.shares } },
       }),
       resolve: (g, _args, ctx) => (g.ownerId === ctx.viewer.id ? 'owner' : g._count.shares > 0 ? 'write' : 'read'),
     }),
@@ -167,6 +165,17 @@ builder.queryField('galleries', (t) =>
       return ctx.db.gallery.count({ where });
     },
     resolve: async (query, _root, args, ctx) => {
+      // The galleries screen's cards (cover, photo count, access) forward from the start or a
+      // cursor come from one hand-written statement; any other selection goes through Prisma.
+      const { include, take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
+      if (
+        isDeepStrictEqual(include, galleryCardCountsInclude(ctx.viewer.id)) &&
+        typeof take === 'number' &&
+        take > 0 &&
+        skip === (cursor ? 1 : 0)
+      ) {
+        return galleryCardsPage(ctx, { ...args, take, after: cursor?.id });
+      }
       const { where, orderBy } = await galleryListQuery(ctx, args);
       return ctx.db.gallery.findMany({ ...query, where, orderBy });
     },

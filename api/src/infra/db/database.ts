@@ -10,10 +10,18 @@ import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { DatabaseConfig } from '../../config.ts';
 import { applyMigrations } from './migrations.ts';
 
-export type Db = PrismaClient;
+/**
+ * Hand-written SQL on the connections Prisma uses. Each Prisma call costs about 0.4 ms of CPU
+ * before and after its SQL (bench/api.ts), more than the SQL of a session lookup; the few reads
+ * on every request's path use this instead. Rows come back as the driver parses them: cast
+ * counts to int, and read Prisma's UTC timestamps `AT TIME ZONE 'UTC'` so they parse as instants.
+ */
+export type Sql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
+
+export type Db = PrismaClient & { $sql: Sql };
 
 export interface Database {
-  prisma: PrismaClient;
+  prisma: Db;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
 }
@@ -26,6 +34,7 @@ export async function openDatabase(
 ): Promise<Database> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   let closeDriver = async () => {};
+  let sql: Sql;
   if (source.kind === 'postgres') {
     // Our own pool, so close() really ends its connections (Prisma's disconnect leaves them idle).
     // JIT off: our statements are short, and PostgreSQL's cost guess for the file search on a large
@@ -43,9 +52,13 @@ export async function openDatabase(
     pool.on('error', (error) => options.logger?.error({ err: error }, 'a database connection was lost'));
     // The adapter hands the name to pg as is; undefined is pg's unnamed statement (its types say string).
     adapterFactory = new PrismaPg(pool, {
-      statementNameGenerator: preparedStatementName as (query: { sql: string }) => string,
+      statementNameGenerator: ((query: { sql: string }) => preparedStatementName(query)) as (query: {
+        sql: string;
+      }) => string,
     });
     closeDriver = () => pool.end();
+    sql = async <Row>(text: string, values: unknown[]) =>
+      (await pool.query({ name: preparedStatementName({ sql: text }, true), text, values })).rows as Row[];
   } else {
     let client: PGlite;
     if (source.kind === 'embedded') {
@@ -55,11 +68,12 @@ export async function openDatabase(
       client = source.client;
     }
     adapterFactory = new PrismaPGlite(client);
+    sql = async <Row>(text: string, values: unknown[]) => (await client.query<Row>(text, values)).rows;
     // prisma.$disconnect() leaves PGlite open, and an open file-backed PGlite keeps Node alive.
     closeDriver = () => client.close();
   }
   if (options.migrate) await applyMigrations(adapterFactory);
-  const prisma = withoutEmptySelects(new PrismaClient({ adapter: adapterFactory }));
+  const prisma = withoutEmptySelects(new PrismaClient({ adapter: adapterFactory }), sql);
   return {
     prisma,
     adapterFactory,
@@ -76,14 +90,15 @@ export async function openDatabase(
 // connection parses a statement once and PostgreSQL may keep a generic plan for it (as Prisma's
 // former Rust engine did with its statement cache). Only Prisma's own statements (they name their
 // tables "public"."…"): the app's raw SQL (the file search) depends on its parameters' values to be
-// planned well. The names are bounded, since each one stays prepared on every connection that ran it.
+// planned well; the few texts of `$sql` are named too. The names are bounded, since each one stays
+// prepared on every connection that ran it.
 const statementNames = new Map<string, string>();
 const MAX_STATEMENT_NAMES = 1_000;
 
-function preparedStatementName(query: { sql: string }): string | undefined {
+function preparedStatementName(query: { sql: string }, always = false): string | undefined {
   const known = statementNames.get(query.sql);
   if (known !== undefined || statementNames.size >= MAX_STATEMENT_NAMES) return known;
-  if (!query.sql.includes('"public".')) return undefined;
+  if (!always && !query.sql.includes('"public".')) return undefined;
   const name = `prisma_${statementNames.size}`;
   statementNames.set(query.sql, name);
   return name;
@@ -129,8 +144,8 @@ function hasEmptySelect(args: Record<string, unknown>): boolean {
  * extension makes Prisma walk every result row to apply result extensions, which cost about a fifth
  * of the CPU of a list query (bench/api.ts).
  */
-function withoutEmptySelects<T extends object>(client: T): T {
-  const wrapped = new Map<PropertyKey, unknown>();
+function withoutEmptySelects<T extends object>(client: T, sql?: Sql): T & { $sql: Sql } {
+  const wrapped = new Map<PropertyKey, unknown>(sql ? [['$sql', sql]] : []);
   return new Proxy(client, {
     get(target, key) {
       if (wrapped.has(key)) return wrapped.get(key);
@@ -154,7 +169,7 @@ function withoutEmptySelects<T extends object>(client: T): T {
       wrapped.set(key, result);
       return result;
     },
-  });
+  }) as T & { $sql: Sql };
 }
 
 function isModelDelegate(value: unknown): value is Record<string, unknown> {

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { countStatements } from '../../test/statements.ts';
+import type { ViewerContext } from '../context.ts';
+import {
+  GALLERY_SORTS,
+  galleryCardCountsInclude,
+  galleryCardsPage,
+  galleryListQuery,
+  type GalleryListOptions,
+} from './rules.ts';
+import { call, makeFile, makeGallery, shareWith } from './testing.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let app: TestApp;
+let alice: User;
+let bob: User;
+let carol: User;
+
+// Galleries with every sort column set, empty and tied, covers or none, photos or none, seen by
+// their owner, by a member of read and write shares, and by a stranger with galleries of her own.
+beforeAll(async () => {
+  app = await testApp();
+  [alice, bob, carol] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
+  const rows = [
+    {
+      name: 'Loft 10',
+      tags: 'night,Industrial',
+      projectName: 'Night Shift',
+      location: 'Detroit',
+      propertyType: 'industrial',
+      style: 'rustic',
+    },
+    { name: 'loft 9', tags: 'day', location: 'Berlin', propertyType: 'residential' },
+    { name: 'Warehouse', description: 'Big 50% loft_space', projectName: 'Night Shift', status: 'archived' },
+    { name: 'Alley', movieTvShow: 'The Show', tags: 'exterior', style: 'modern' },
+    { name: 'Diner', location: 'detroit', status: 'scouted', tags: 'NIGHTLIFE' },
+    { name: 'Attic', projectName: 'Day Shoot', style: 'vintage', propertyType: 'residential' },
+  ];
+  for (const [i, fields] of rows.entries()) {
+    const g = await makeGallery(app, alice.cookie, fields);
+    if (i % 2 === 0) {
+      const files = [await makeFile(app, alice.id, `a${i}.jpg`), await makeFile(app, alice.id, `b${i}.jpg`)];
+      await call(app, alice.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: files.map((f) => f.id) });
+      if (i % 4 === 0) await call(app, alice.cookie, 'PATCH', `/api/galleries/${g.id}`, { coverImageId: files[1]?.id });
+    }
+    if (i === 1 || i === 2) await shareWith(app, alice, bob, g.id, 'write');
+    if (i === 2 || i === 3) await shareWith(app, alice, bob, g.id, 'read');
+  }
+  await makeGallery(app, bob.cookie, { name: 'Bob loft', tags: 'night' });
+  await makeGallery(app, carol.cookie, { name: 'Carol loft', location: 'Detroit' });
+});
+afterAll(() => app.close());
+
+const contextOf = (user: User): ViewerContext => ({
+  ...app.services,
+  viewer: { id: user.id, email: user.email, sessionId: 'test' },
+});
+
+async function prismaPage(ctx: ViewerContext, options: GalleryListOptions, take: number, after?: string) {
+  const { where, orderBy } = await galleryListQuery(ctx, options);
+  return app.services.db.gallery.findMany({
+    where,
+    orderBy,
+    include: galleryCardCountsInclude(ctx.viewer.id),
+    take,
+    ...(after ? { cursor: { id: after }, skip: 1 } : {}),
+  });
+}
+
+describe('the gallery cards statement', () => {
+  it('answers exactly as Prisma does for every viewer, sort, search and cursor', async () => {
+    let compared = 0;
+    for (const user of [alice, bob, carol]) {
+      const ctx = contextOf(user);
+      for (const sort of GALLERY_SORTS) {
+        for (const search of ['', 'LOFT', 'night', 'detroit', '%', '_', 'nothing like it']) {
+          const options = { sort, search };
+          const all = await prismaPage(ctx, options, 100);
+          expect(await galleryCardsPage(ctx, { ...options, take: 100 })).toEqual(all);
+          // Page by page, as a client scrolls: three at a time from each page's last gallery.
+          let after: string | undefined;
+          do {
+            const expected = await prismaPage(ctx, options, 3, after);
+            expect(await galleryCardsPage(ctx, { ...options, take: 3, after })).toEqual(expected);
+            compared += 1;
+            after = expected.at(-1)?.id;
+          } while (after);
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(150);
+  });
+
+  it('shows a stranger nothing of another person', async () => {
+    const seen = await galleryCardsPage(contextOf(carol), { take: 100 });
+    expect(seen.map((g) => g.name)).toEqual(['Carol loft']);
+    const aliceFirst = (await galleryCardsPage(contextOf(alice), { take: 1 }))[0]?.id;
+    expect(await galleryCardsPage(contextOf(carol), { take: 100, after: aliceFirst })).toEqual([]);
+  });
+
+  it('counts photos and tells write shares from read shares', async () => {
+    const cards = await galleryCardsPage(contextOf(bob), { take: 100, sort: 'name' });
+    expect(cards.map((g) => [g.name, g._count.items, g._count.shares, g.coverImage !== null])).toEqual([
+      ['Alley', 0, 0, false],
+      ['Bob loft', 0, 0, false],
+      ['loft 9', 0, 1, false],
+      ['Warehouse', 2, 1, false],
+    ]);
+  });
+
+  it('serves the galleries screen query in one statement after the session lookup', async () => {
+    const screen = `query { galleries(first: 2) { edges { node { id name tags photoCount coverImageUrl viewerAccess } cursor }
+      pageInfo { endCursor hasNextPage } } }`;
+    let result: Awaited<ReturnType<typeof graphql>> | undefined;
+    const statements = await countStatements(async () => {
+      result = await graphql(app, bob.cookie, screen);
+    });
+    expect(result?.errors).toBeUndefined();
+    expect(statements).toBe(2);
+    const data = result?.data as { galleries: { edges: { node: { name: string; viewerAccess: string } }[] } };
+    expect(data.galleries.edges.map((e) => [e.node.name, e.node.viewerAccess])).toEqual([
+      ['Bob loft', 'owner'],
+      ['Alley', 'read'],
+    ]);
+  });
+});
