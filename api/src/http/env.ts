@@ -6,5 +6,7 @@ export interface AppEnv {
     viewer: Viewer | null;
     clientAddress: string;
     requestId: string;
+    /** A JSON, form or text body, read once at the door (refuseNulCharacters). */
+    bodyText?: string;
   };
 }

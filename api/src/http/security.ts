@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
@@ -105,30 +106,50 @@ export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
 
 const NUL_MESSAGE = 'The request contains a NUL character, which no field accepts.';
 
+/** The largest JSON, form or text body any route takes (GraphQL's limit before: yoga's default). */
+export const MAX_TEXT_BODY_BYTES = 25_000_000;
+const TOO_LARGE_MESSAGE = 'The request is too large (at most 25 MB of JSON or text).';
+
 /**
  * PostgreSQL text cannot hold U+0000, so a NUL anywhere in a query string or a JSON or form body
- * would fail deep in a write. No field of the app accepts one: refuse it at the door.
+ * would fail deep in a write. No field of the app accepts one: refuse it at the door. The door reads
+ * such bodies whole, so it also holds them to MAX_TEXT_BODY_BYTES.
  */
 export function refuseNulCharacters(): MiddlewareHandler<AppEnv> {
+  const tooLarge = (c: Context<AppEnv>) => c.json({ message: TOO_LARGE_MESSAGE }, 413);
+  // Only for bodies without a declared length (chunked): it counts bytes as they come.
+  const counted = bodyLimit({ maxSize: MAX_TEXT_BODY_BYTES, onError: tooLarge });
   return async (c, next) => {
     const url = c.req.url;
     if (/%00/.test(url)) return c.json({ message: NUL_MESSAGE }, 400);
     const type = c.req.header('content-type') ?? '';
     if (
-      !SAFE_METHODS.has(c.req.method) &&
-      (type.includes('json') || type.includes('x-www-form-urlencoded') || type.includes('text/plain'))
+      SAFE_METHODS.has(c.req.method) ||
+      !(type.includes('json') || type.includes('x-www-form-urlencoded') || type.includes('text/plain'))
     ) {
-      // Read once, straight from the socket, and hand on a request that carries the same text:
-      // clone() made the full Request and split its body into two web streams, about 0.4 ms of a
-      // GraphQL request (bench/api.ts).
+      return next();
+    }
+    const check = async () => {
+      // Read once, straight from the socket (clone() made the full Request and split its body into
+      // two web streams, about 0.4 ms of a GraphQL request: bench/api.ts).
       const raw = c.req.raw;
       const text = await raw.text();
       const form = type.includes('x-www-form-urlencoded') && /%00/.test(text);
       if (form || text.includes('\u0000') || text.includes('\\u0000')) {
         return c.json({ message: NUL_MESSAGE }, 400);
       }
-      c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body: text, signal: raw.signal });
+      c.set('bodyText', text);
+      // GraphQL hands the text on itself (app.ts); making a Request is a good part of a request's cost.
+      if (c.req.path !== '/graphql') {
+        c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body: text, signal: raw.signal });
+      }
+      return next();
+    };
+    const declared = c.req.header('content-length');
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) {
+      // The answer check returns (a refusal) passes back through bodyLimit, which returns it.
+      return counted(c, check as () => Promise<void>);
     }
-    return next();
+    return Number(declared) > MAX_TEXT_BODY_BYTES ? tooLarge(c) : check();
   };
 }
