@@ -358,25 +358,21 @@ const cardsPageSql = (sort: GallerySort) => `
   SELECT g.id, g."ownerId", g.name, g."sortName", g.description, g.tags, g."projectName", g."movieTvShow",
          g.location, g."propertyType"::text AS "propertyType", g.style::text AS style, g.status, g."isPublic",
          g."coverImageId", g.notes, g."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
-         g."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", f."objectPath" AS "coverObjectPath",
-         (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id)::int AS "photoCount",
-         (SELECT count(*) FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-          WHERE s."galleryId" = g.id AND s.status = 'active' AND s.permission = 'write' AND m."userId" = $1)::int
-           AS "writeShares"
+         g."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt",
+         CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('objectPath', f."objectPath") END AS "coverImage",
+         json_build_object(
+           'items', (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id),
+           'shares', (SELECT count(*) FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
+                      WHERE s."galleryId" = g.id AND s.status = 'active' AND s.permission = 'write' AND m."userId" = $1)
+         ) AS "_count"
   FROM page JOIN "Gallery" g ON g.id = page.id LEFT JOIN "File" f ON f.id = g."coverImageId"
   ORDER BY page.n`;
-
-type CardRow = Omit<GalleryCardWithCounts, 'coverImage' | '_count'> & {
-  coverObjectPath: string | null;
-  photoCount: number;
-  writeShares: number;
-};
 
 /**
  * A page of the gallery list with cover, photo count and write shares, as Prisma's findMany with
  * galleryCardCountsInclude returns it, in one hand-written statement (Db.$sql): the galleries
  * screen asks for it on every visit, and Prisma's own work around the SQL cost more CPU than the
- * rest of the request (bench/api.ts). graphql.test.ts holds it to Prisma's answer for every sort,
+ * rest of the request (bench/api.ts). cards.test.ts holds it to Prisma's answer for every sort,
  * search, cursor and kind of access. `after` is the id of the last gallery of the page before.
  */
 export async function galleryCardsPage(
@@ -384,17 +380,12 @@ export async function galleryCardsPage(
   options: GalleryListOptions & { take: number; after?: string },
 ): Promise<GalleryCardWithCounts[]> {
   const { sort, search } = listOptions(options);
-  const rows = await ctx.db.$sql<CardRow>(cardsPageSql(sort), [
+  return ctx.db.$sql<GalleryCardWithCounts>(cardsPageSql(sort), [
     ctx.viewer.id,
     search ? `%${escapeLike(search)}%` : null,
     options.after ?? null,
     options.take,
   ]);
-  return rows.map(({ coverObjectPath, photoCount, writeShares, ...gallery }) => ({
-    ...gallery,
-    coverImage: gallery.coverImageId && coverObjectPath !== null ? { objectPath: coverObjectPath } : null,
-    _count: { items: photoCount, shares: writeShares },
-  }));
 }
 
 /** The galleries the viewer may see, searched and sorted, with cover, tags and photo count. */
