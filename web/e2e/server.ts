@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apiDir = path.resolve(webDir, '../api');
-export const distDir = path.join(webDir, 'test-results/e2e-dist');
+// E2E_DIST_DIR lets two browser-test runs on one checkout build side by side.
+export const distDir = process.env.E2E_DIST_DIR ?? path.join(webDir, 'test-results/e2e-dist');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
