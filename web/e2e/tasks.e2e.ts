@@ -58,7 +58,7 @@ describe('tasks', () => {
     const lastWeek = new Date();
     lastWeek.setDate(lastWeek.getDate() - 3);
     await createTask(page, 'Return the drone batteries', lastWeek);
-    await page.getByRole('article', { name: 'Return the drone batteries' }).getByText('3 days overdue').waitFor();
+    await page.getByRole('article', { name: 'Return the drone batteries' }).getByText('Overdue by 3 days').waitFor();
     await page.getByRole('tab', { name: 'Overdue (1)' }).waitFor();
     await page.getByRole('tab', { name: 'Pending (3)' }).waitFor();
     await screenshot(page, 'tasks-desktop');

@@ -82,9 +82,15 @@ describe('formatAge', () => {
 
 describe('formatTaskDue', () => {
   it.each([
-    [new Date(2025, 2, 6, 18, 0), '3 days overdue'],
-    [new Date(2025, 2, 8, 23, 59), '1 day overdue'],
-    [new Date(2025, 2, 9, 0, 0), 'Due today'],
+    [new Date(2025, 2, 6, 8, 0), 'Overdue by 3 days'],
+    [new Date(2025, 2, 8, 8, 59), 'Overdue by 1 day'],
+    [new Date(2025, 2, 8, 23, 59), 'Overdue by 12 hours'],
+    [new Date(2025, 2, 9, 0, 0), 'Overdue by 12 hours'],
+    [new Date(2025, 2, 9, 8, 0), 'Overdue by 4 hours'],
+    [new Date(2025, 2, 9, 11, 0), 'Overdue by 1 hour'],
+    [new Date(2025, 2, 9, 11, 58), 'Overdue by 2 minutes'],
+    [new Date(2025, 2, 9, 11, 59, 30), 'Overdue by 1 minute'],
+    [new Date(2025, 2, 9, 12, 1), 'Due today'],
     [new Date(2025, 2, 9, 23, 59), 'Due today'],
     [new Date(2025, 2, 10, 0, 0), 'Due tomorrow'],
     [new Date(2025, 2, 10, 23, 59), 'Due tomorrow'],
@@ -92,6 +98,11 @@ describe('formatTaskDue', () => {
     [new Date(2025, 3, 8, 9, 0), 'Due in 30 days'],
   ])('%s → %s', (due, text) => {
     expect(formatTaskDue(due, now)).toBe(text);
+  });
+
+  it('never says "Due today" once the due time has passed (the Overdue tab said it all morning)', () => {
+    const thisMorning = new Date(2025, 2, 9, 7, 30);
+    expect(formatTaskDue(thisMorning, now)).toBe('Overdue by 4 hours');
   });
 
   it('accepts ISO strings', () => {

@@ -58,13 +58,24 @@ function calendarDaysBetween(from: Date, to: Date): number {
   return Math.round((end.getTime() - start.getTime()) / DAY);
 }
 
+function count(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 /**
- * A task's due date in the user's calendar days: "2 days overdue", "Due today", "Due tomorrow",
- * "Due in 5 days". A task due earlier today reads "Due today" (its card is styled as overdue).
+ * A task's due date: once the due time has passed it is overdue by the time elapsed ("Overdue by
+ * 3 hours", "Overdue by 2 days"), never "Due today"; before that, in the user's calendar days:
+ * "Due today", "Due tomorrow", "Due in 5 days".
  */
 export function formatTaskDue(due: Date | string, now: Date = new Date()): string {
-  const days = calendarDaysBetween(now, toDate(due));
-  if (days < 0) return `${-days} ${days === -1 ? 'day' : 'days'} overdue`;
+  const date = toDate(due);
+  const late = now.getTime() - date.getTime();
+  if (late > 0) {
+    if (late < HOUR) return `Overdue by ${count(Math.max(1, Math.floor(late / MINUTE)), 'minute')}`;
+    if (late < DAY) return `Overdue by ${count(Math.floor(late / HOUR), 'hour')}`;
+    return `Overdue by ${count(Math.floor(late / DAY), 'day')}`;
+  }
+  const days = calendarDaysBetween(now, date);
   if (days === 0) return 'Due today';
   if (days === 1) return 'Due tomorrow';
   return `Due in ${days} days`;
