@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { signedInUser, testApp } from '../../test/harness.ts';
+import { sendDueReminders } from './rules.ts';
 
 it('the app runs the due-reminder pass on its interval and stops it on close', async () => {
   const app = await testApp({ DUE_REMINDER_INTERVAL_SECONDS: '0.05' });
@@ -38,4 +39,29 @@ it('DUE_REMINDER_INTERVAL_SECONDS=0 turns reminders off', async () => {
   const app = await testApp({ DUE_REMINDER_INTERVAL_SECONDS: '0' });
   expect(app.config.tasks.dueReminderIntervalMs).toBe(0);
   await app.close();
+});
+
+it("reminder texts say when in words, never a raw ISO time (the server does not know the reader's time zone)", async () => {
+  const app = await testApp();
+  try {
+    const user = await signedInUser(app);
+    const db = app.database.prisma;
+    const now = new Date('2026-11-25T12:00:00.000Z');
+    await db.task.createMany({
+      data: [
+        { title: 'Scout the barn', creatorId: user.id, dueDate: new Date('2026-11-25T10:43:00.000Z') },
+        { title: 'Call the diner', creatorId: user.id, dueDate: new Date('2026-11-25T17:00:00.000Z') },
+        { title: 'Book the crane', creatorId: user.id, dueDate: new Date('2026-11-22T09:00:00.000Z') },
+      ],
+    });
+    await sendDueReminders(app.services, now);
+    const messages = (await db.notification.findMany({ where: { userId: user.id } })).map((n) => n.message).sort();
+    expect(messages).toEqual([
+      '"Book the crane" is overdue: it was due 3 days ago.',
+      '"Call the diner" is due in 5 hours.',
+      '"Scout the barn" is overdue: it was due 1 hour ago.',
+    ]);
+  } finally {
+    await app.close();
+  }
 });

@@ -24,6 +24,8 @@ export function isOverdue(task: { status: string; dueDate: Date | null }, now: D
   return task.status === 'pending' && task.dueDate !== null && task.dueDate.getTime() < now.getTime();
 }
 
+export type TaskSort = 'newest' | 'dueDate';
+
 export interface TaskFilter {
   status?: 'pending' | 'completed' | null;
   /** true: only overdue tasks; false: only tasks that are not overdue. */
@@ -35,6 +37,11 @@ const filterInput = z.strictObject({
   overdue: z.boolean({ message: 'overdue must be true or false.' }).nullish(),
 });
 
+const sortInput = z
+  .enum(['newest', 'dueDate'], { message: "sort must be 'newest' or 'dueDate'." })
+  .nullish()
+  .transform((v) => v ?? 'newest');
+
 /** The where clause of a task list: what the viewer may see, narrowed by the filter. */
 export function taskListWhere(viewer: Viewer, filter: TaskFilter = {}, now: Date = new Date()): Prisma.TaskWhereInput {
   const f = parse(filterInput, filter);
@@ -45,8 +52,31 @@ export function taskListWhere(viewer: Viewer, filter: TaskFilter = {}, now: Date
   return { AND: and };
 }
 
-/** Newest first; the id breaks ties so cursors are stable. */
-export const taskOrder: Prisma.TaskOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+/**
+ * newest: newest first. dueDate: soonest (most overdue) due date first, tasks without a due date
+ * last, newest first among equals. The id breaks ties so cursors are stable.
+ */
+export function taskOrder(sort?: string | null): Prisma.TaskOrderByWithRelationInput[] {
+  const newest: Prisma.TaskOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+  if (parse(sortInput, sort) === 'newest') return newest;
+  return [{ dueDate: { sort: 'asc', nulls: 'last' } }, ...newest];
+}
+
+/**
+ * What the viewer may do with a task they can see. Only its creator edits (title, description,
+ * priority, due date, assignee, gallery) and deletes it; creator and assignee both complete and
+ * reopen it, since either may be the one who knows it is (not) done.
+ */
+export function taskPermissions(viewerId: string, task: { creatorId: string; assigneeId: string | null }) {
+  const creator = task.creatorId === viewerId;
+  const doer = creator || task.assigneeId === viewerId;
+  return { edit: creator, delete: creator, complete: doer, reopen: doer };
+}
+
+/** People the viewer may assign a task to: themselves and everyone in a project of theirs. */
+export function assignableWhere(viewerId: string): Prisma.UserWhereInput {
+  return { OR: [{ id: viewerId }, { memberships: { some: { project: projectMemberWhere(viewerId) } } }] };
+}
 
 /**
  * The related gallery with what it takes to tell whether the viewer may read it: an assignee may
@@ -119,6 +149,7 @@ function present(viewerId: string, task: TaskRow, now = new Date()) {
     creator: person(task.creator),
     assignee: person(task.assignee),
     isOverdue: isOverdue(task, now),
+    viewerCanEdit: taskPermissions(viewerId, task).edit,
   };
 }
 
@@ -189,9 +220,7 @@ export type UpdateTaskInput = z.input<typeof updateTaskInput>;
 /** The viewer may assign to themselves or to anyone who shares a project with them. */
 async function checkAssignee(db: Db | Prisma.TransactionClient, viewer: Viewer, assigneeId: string) {
   if (assigneeId === viewer.id) return;
-  const allowed = await db.user.count({
-    where: { id: assigneeId, memberships: { some: { project: projectMemberWhere(viewer.id) } } },
-  });
+  const allowed = await db.user.count({ where: { id: assigneeId, AND: [assignableWhere(viewer.id)] } });
   if (!allowed) throw new ValidationError(assigneeMessage, 'assigneeId');
 }
 
@@ -200,21 +229,26 @@ async function checkGallery(db: Db | Prisma.TransactionClient, userId: string, g
   if (!found) throw new ValidationError(galleryMessage, 'galleryId');
 }
 
+async function personName(tx: Prisma.TransactionClient, userId: string) {
+  return nameOf(
+    await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { email: true, displayName: true, firstName: true, lastName: true },
+    }),
+  );
+}
+
 async function assignmentNotice(
   tx: Prisma.TransactionClient,
   viewer: Viewer,
   task: { id: string; title: string },
   assigneeId: string,
 ) {
-  const by = await tx.user.findUniqueOrThrow({
-    where: { id: viewer.id },
-    select: { email: true, displayName: true, firstName: true, lastName: true },
-  });
   return writeNotification(tx, {
     userId: assigneeId,
     type: 'task',
     title: 'New task assigned',
-    message: `${nameOf(by)} assigned you "${task.title}".`,
+    message: `${await personName(tx, viewer.id)} assigned you "${task.title}".`,
     link: `/tasks?task=${task.id}`,
   });
 }
@@ -229,11 +263,15 @@ async function visibleTask(db: Db, viewer: Viewer, id: string) {
 
 // ───────────────────────────── operations ─────────────────────────────
 
-export async function listTasks(ctx: ViewerContext, filter: TaskFilter = {}): Promise<TaskRecord[]> {
+export async function listTasks(
+  ctx: ViewerContext,
+  filter: TaskFilter = {},
+  sort?: TaskSort | null,
+): Promise<TaskRecord[]> {
   const now = new Date();
   const rows = await ctx.db.task.findMany({
     where: taskListWhere(ctx.viewer, filter, now),
-    orderBy: taskOrder,
+    orderBy: taskOrder(sort),
     select: taskSelect(ctx.viewer.id),
   });
   return rows.map((t) => present(ctx.viewer.id, t, now));
@@ -287,12 +325,15 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
 export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTaskInput): Promise<TaskRecord> {
   const { viewer } = ctx;
   const task = await visibleTask(ctx.db, viewer, id);
-  if (task.creatorId !== viewer.id) throw new ForbiddenError('Only the person who created this task can change it.');
+  if (!taskPermissions(viewer.id, task).edit)
+    throw new ForbiddenError('Only the person who created this task can change it.');
   const data = parse(updateTaskInput, input);
   const notices: { id: string; userId: string }[] = [];
   const updated = await ctx.db.$transaction(async (tx) => {
-    if (data.assigneeId) await checkAssignee(tx, viewer, data.assigneeId);
-    if (data.galleryId) await checkGallery(tx, viewer.id, data.galleryId);
+    // An edit form sends every field back: what stays as it was is not checked again, so a task
+    // whose assignee has since left the project can still have its title changed.
+    if (data.assigneeId && data.assigneeId !== task.assigneeId) await checkAssignee(tx, viewer, data.assigneeId);
+    if (data.galleryId && data.galleryId !== task.galleryId) await checkGallery(tx, viewer.id, data.galleryId);
     const dueChanged =
       data.dueDate !== undefined && (data.dueDate?.getTime() ?? null) !== (task.dueDate?.getTime() ?? null);
     const row = await tx.task.update({
@@ -321,6 +362,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
 export async function completeTask(ctx: ViewerContext, id: string): Promise<TaskRecord> {
   const { viewer } = ctx;
   const task = await visibleTask(ctx.db, viewer, id);
+  if (!taskPermissions(viewer.id, task).complete) throw new ForbiddenError('You cannot complete this task.');
   if (task.status !== 'completed') {
     const notices: { id: string; userId: string }[] = [];
     await ctx.db.$transaction(async (tx) => {
@@ -339,16 +381,12 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
         });
         // The creator hears when the person they assigned it to has done it.
         if (task.creatorId !== viewer.id) {
-          const by = await tx.user.findUniqueOrThrow({
-            where: { id: viewer.id },
-            select: { email: true, displayName: true, firstName: true, lastName: true },
-          });
           notices.push(
             await writeNotification(tx, {
               userId: task.creatorId,
               type: 'task',
               title: 'Task completed',
-              message: `${nameOf(by)} completed "${task.title}".`,
+              message: `${await personName(tx, viewer.id)} completed "${task.title}".`,
               link: `/tasks?task=${task.id}`,
             }),
           );
@@ -363,9 +401,47 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
   );
 }
 
+/**
+ * Puts a completed task back to pending (completedAt cleared); its creator or its assignee may.
+ * The other of the two hears of it: work came back to them, or what they were told was done is not.
+ * Reopening a pending task changes nothing.
+ */
+export async function reopenTask(ctx: ViewerContext, id: string): Promise<TaskRecord> {
+  const { viewer } = ctx;
+  const task = await visibleTask(ctx.db, viewer, id);
+  if (!taskPermissions(viewer.id, task).reopen) throw new ForbiddenError('You cannot reopen this task.');
+  if (task.status === 'completed') {
+    const notices: { id: string; userId: string }[] = [];
+    await ctx.db.$transaction(async (tx) => {
+      // The status test makes two concurrent reopenings send one notification.
+      const reopened = await tx.task.updateMany({
+        where: { id, status: 'completed' },
+        data: { status: 'pending', completedAt: null },
+      });
+      const other = task.creatorId === viewer.id ? task.assigneeId : task.creatorId;
+      if (reopened.count === 1 && other && other !== viewer.id) {
+        notices.push(
+          await writeNotification(tx, {
+            userId: other,
+            type: 'task',
+            title: 'Task reopened',
+            message: `${await personName(tx, viewer.id)} reopened "${task.title}".`,
+            link: `/tasks?task=${task.id}`,
+          }),
+        );
+      }
+    });
+    publishNotifications(ctx, notices);
+  }
+  return present(
+    ctx.viewer.id,
+    await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }),
+  );
+}
+
 export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: string }> {
   const task = await visibleTask(ctx.db, ctx.viewer, id);
-  if (task.creatorId !== ctx.viewer.id)
+  if (!taskPermissions(ctx.viewer.id, task).delete)
     throw new ForbiddenError('Only the person who created this task can delete it.');
   await ctx.db.task.delete({ where: { id } });
   return { id };
@@ -375,6 +451,20 @@ export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: 
 
 export const DUE_SOON_MS = 24 * 60 * 60 * 1000;
 const REMINDER_BATCH = 200;
+
+const inWords = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/**
+ * "in 5 hours", "3 days ago": relative to the reminder, because the server does not know the
+ * reader's time zone, so a clock time in a notification or e-mail would be wrong for most readers.
+ */
+function howLong(due: Date, now: Date) {
+  const minutes = Math.round((due.getTime() - now.getTime()) / 60_000) || (due < now ? -1 : 1);
+  if (Math.abs(minutes) < 60) return inWords.format(minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (Math.abs(hours) < 24) return inWords.format(hours, 'hour');
+  return inWords.format(Math.round(hours / 24), 'day');
+}
 
 /**
  * One pass of due reminders: every pending task due within the next 24 hours (or already past due)
@@ -405,8 +495,8 @@ export async function sendDueReminders(services: Services, now: Date = new Date(
           type: 'task',
           title: overdue ? 'Task overdue' : 'Task due soon',
           message: overdue
-            ? `"${task.title}" was due ${task.dueDate.toISOString()}.`
-            : `"${task.title}" is due ${task.dueDate.toISOString()}.`,
+            ? `"${task.title}" is overdue: it was due ${howLong(task.dueDate, now)}.`
+            : `"${task.title}" is due ${howLong(task.dueDate, now)}.`,
           link: `/tasks?task=${task.id}`,
         });
       });

@@ -13,6 +13,7 @@ import type { NotificationBellSlotCountSubscription } from './__generated__/Noti
 import type { NotificationBellSlotMarkAllMutation } from './__generated__/NotificationBellSlotMarkAllMutation.graphql';
 import type { NotificationBellSlotMarkMutation } from './__generated__/NotificationBellSlotMarkMutation.graphql';
 import type { NotificationBellSlotQuery } from './__generated__/NotificationBellSlotQuery.graphql';
+import { readableNotificationText } from './notificationText.ts';
 
 const bellQuery = graphql`
   query NotificationBellSlotQuery {
@@ -275,7 +276,9 @@ function Bell() {
                           {node.title}
                           {!node.isRead && <span className="sr-only"> (unread)</span>}
                         </span>
-                        <span className="block text-sm text-slate-600 dark:text-slate-400">{node.message}</span>
+                        <span className="block text-sm text-slate-600 dark:text-slate-400">
+                          {readableNotificationText(node.message)}
+                        </span>
                         <span className="mt-1 block text-xs text-slate-500">
                           {formatNotificationTime(node.createdAt)}
                         </span>
