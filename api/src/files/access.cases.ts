@@ -186,4 +186,40 @@ export const accessCases: AccessCase[] = [
       expect((await db(t).file.findUniqueOrThrow({ where: { id: state.id } })).size).toBe(222n);
     },
   })),
+  withOwnerRecord((state) => ({
+    route: 'POST /api/files/move',
+    name: "cannot move the owner's files, even together with their own",
+    async arrange(t) {
+      state.id = (await uploadFile(t.app, t.owner, { name: 'stays-put.jpg' })).id;
+      const own = await uploadFile(t.app, t.stranger, { name: 'strangers-own.jpg' });
+      const into = await newFolder(t.app, t.stranger.cookie, 'Stranger bulk target');
+      return { method: 'POST', path: '/api/files/move', body: { ids: [own.id, state.id], folderId: into.id } };
+    },
+    expect: 'not-found',
+    async unchanged(t) {
+      expect((await db(t).file.findUniqueOrThrow({ where: { id: state.id } })).folderId).toBeNull();
+    },
+  })),
+  withOwnerRecord((state) => ({
+    route: 'POST /api/files/delete',
+    name: "cannot delete the owner's files, even together with their own",
+    async arrange(t) {
+      state.id = (await uploadFile(t.app, t.owner, { name: 'bulk-survivor.jpg' })).id;
+      const own = await uploadFile(t.app, t.stranger, { name: 'strangers-doomed.jpg' });
+      return { method: 'POST', path: '/api/files/delete', body: { ids: [own.id, state.id] } };
+    },
+    expect: 'not-found',
+    async unchanged(t) {
+      expect(await db(t).file.count({ where: { id: state.id } })).toBe(1);
+    },
+  })),
+  {
+    route: 'GET /api/files/archive',
+    name: "cannot download the owner's private files in a ZIP",
+    async arrange(t) {
+      const file = await uploadFile(t.app, t.owner, { name: 'zipped-private.jpg' });
+      return { method: 'GET', path: `/api/files/archive?ids=${file.id}` };
+    },
+    expect: 'not-found',
+  },
 ];

@@ -8,6 +8,7 @@ import {
   createFileVersion,
   createFolder,
   deleteFile,
+  deleteFiles,
   deleteFolder,
   fileForViewer,
   fileJson,
@@ -16,6 +17,7 @@ import {
   listFiles,
   listFolders,
   listVersions,
+  moveFiles,
   parseLimit,
   RECENT_FILES_LIMIT,
   recentFiles,
@@ -85,6 +87,16 @@ export function fileRoutes(services: Services) {
     const ctx = viewerContext(c, services);
     const { file, version } = await createFileRecord(ctx, await readJson(c));
     return c.json({ ...fileJson(file), version }, 201);
+  });
+
+  // Several files at once, all or none: { ids, folderId } and { ids }.
+  routes.post('/api/files/move', async (c) => {
+    const files = await moveFiles(viewerContext(c, services), await readJson(c));
+    return c.json(files.map(fileJson));
+  });
+
+  routes.post('/api/files/delete', async (c) => {
+    return c.json({ success: true, ...(await deleteFiles(viewerContext(c, services), await readJson(c))) });
   });
 
   routes.get('/api/files/:id', async (c) => {

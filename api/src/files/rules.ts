@@ -704,6 +704,139 @@ export async function deleteFile(ctx: ViewerContext, id: string): Promise<{ id: 
   }, TX);
 }
 
+// ───────────────────────────── several files at once ─────────────────────────────
+
+/** How many files one bulk move, delete or download may name (a page of the file list is 60). */
+export const MAX_BULK_FILES = 500;
+
+export const fileIdsInput = z
+  .array(z.string({ error: 'ids must be a list of file ids.' }), { error: 'ids must be a list of file ids.' })
+  .min(1, 'Choose at least one file.')
+  .max(MAX_BULK_FILES, `Choose at most ${MAX_BULK_FILES} files at once.`);
+
+/**
+ * Files by id that the viewer may read or change, in the order asked, repeats dropped. All of
+ * them or a 404: a bulk action on a list with one file of someone else's does nothing at all.
+ */
+async function filesByIds(ctx: ViewerContext, ids: string[], access: 'read' | 'write', db: Tx | ViewerContext['db']) {
+  const unique = [...new Set(ids.map((id) => recordId(id, 'File')))];
+  const files = await db.file.findMany({
+    where: { id: { in: unique }, AND: [fileAccessWhere(ctx.viewer.id, access)] },
+  });
+  if (files.length !== unique.length) throw new NotFoundError('File');
+  return inOrder(unique, files);
+}
+
+/** Takes the name locks of several files in one order, so two bulk actions cannot wait on each other. */
+async function lockFileNames(tx: Tx, ownerId: string, places: { folderId: string | null; name: string }[]) {
+  const keys = [...new Set(places.map((p) => `${p.folderId ?? 'root'}:${p.name}`))].sort();
+  for (const key of keys) await lockFor(tx, `file-name:${ownerId}:${key}`);
+}
+
+export const moveFilesInput = z.strictObject({
+  ids: fileIdsInput,
+  folderId: folderRef,
+});
+
+/**
+ * Moves several of the viewer's files into one folder (null: the top level), all or none. A name
+ * that is already taken there, or two chosen files of one name, refuses the whole move: the same
+ * name in one folder would make them versions of one file.
+ */
+export async function moveFiles(ctx: ViewerContext, input: unknown): Promise<File[]> {
+  const data = parse(moveFilesInput, input);
+  return ctx.db.$transaction(async (tx) => {
+    const folderId = await targetFolderId(ctx, data.folderId, tx);
+    const found = await filesByIds(ctx, data.ids, 'write', tx);
+    const moving = found.filter((f) => f.folderId !== folderId);
+    if (moving.length === 0) return found;
+    await lockFileNames(tx, ctx.viewer.id, [...moving, ...moving.map((f) => ({ folderId, name: f.name }))]);
+    // Read again under the locks: a rename or delete may have won the race.
+    const files = await filesByIds(ctx, data.ids, 'write', tx);
+    const names = new Set<string>();
+    for (const f of files.filter((file) => file.folderId !== folderId)) {
+      if (names.has(f.name)) {
+        throw new ConflictError(`Two of the chosen files are named "${f.name}"; rename one of them first.`);
+      }
+      names.add(f.name);
+    }
+    const clash = await tx.file.findFirst({
+      where: { ownerId: ctx.viewer.id, folderId, name: { in: [...names] }, id: { notIn: files.map((f) => f.id) } },
+      select: { name: true },
+    });
+    if (clash) {
+      throw new ConflictError(
+        `A file named "${clash.name}" already exists ${folderId ? 'in that folder' : 'at the top level'}.`,
+      );
+    }
+    await tx.file.updateMany({ where: { id: { in: files.map((f) => f.id) } }, data: { folderId } });
+    return inOrder(
+      files.map((f) => f.id),
+      await tx.file.findMany({ where: { id: { in: files.map((f) => f.id) } } }),
+    );
+  }, TX);
+}
+
+/** Deletes several of the viewer's files with all their versions, all or none. */
+export const deleteFilesInput = z.strictObject({ ids: fileIdsInput });
+
+export async function deleteFiles(ctx: ViewerContext, input: unknown): Promise<{ ids: string[] }> {
+  const wanted = parse(deleteFilesInput, input).ids;
+  return ctx.db.$transaction(async (tx) => {
+    await lockFileNames(tx, ctx.viewer.id, await filesByIds(ctx, wanted, 'write', tx));
+    // Read again under the locks: an upload that just made a new version may have changed one.
+    const files = await filesByIds(ctx, wanted, 'write', tx);
+    const versions = await tx.fileVersion.findMany({
+      where: { fileId: { in: files.map((f) => f.id) } },
+      select: { fileId: true, objectPath: true },
+    });
+    await removeFiles(
+      ctx,
+      tx,
+      files.map((f) => ({ ...f, versions: versions.filter((v) => v.fileId === f.id) })),
+    );
+    return { ids: files.map((f) => f.id) };
+  }, TX);
+}
+
+/** The entries of a ZIP of several files: a name each (unique within the archive) and where the bytes are. */
+export interface ArchiveEntry {
+  name: string;
+  objectKey: string;
+}
+
+/**
+ * What a download of several files holds: every file must be readable by the viewer (else a 404
+ * and no archive). Two files of one name (from different folders) become "name.jpg" and
+ * "name (1).jpg", as a computer's own download folder would do.
+ */
+export async function archiveEntries(ctx: ViewerContext, ids: unknown): Promise<ArchiveEntry[]> {
+  const files = await filesByIds(ctx, parse(fileIdsInput, ids), 'read', ctx.db);
+  const uploadIds = files.map((f) => uploadIdFrom(f.objectPath));
+  const uploads = await ctx.db.upload.findMany({
+    where: { id: { in: uploadIds.filter((id): id is string => id !== null) } },
+    select: { id: true, objectKey: true },
+  });
+  const keys = new Map(uploads.map((u) => [u.id, u.objectKey]));
+  const taken = new Set<string>();
+  return files.map((file, i) => {
+    const objectKey = keys.get(uploadIds[i] ?? '');
+    if (!objectKey) throw new NotFoundError('File');
+    return { name: uniqueEntryName(file.name, taken), objectKey };
+  });
+}
+
+function uniqueEntryName(name: string, taken: Set<string>) {
+  // A ZIP entry name with slashes would make folders (or climb out of them when unpacked).
+  const safe = name.replace(/[/\\]/g, '_');
+  const dot = safe.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
+  let candidate = safe;
+  for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
 // ───────────────────────────── versions ─────────────────────────────
 
 /** A readable file's versions, newest first, and which one is current. */

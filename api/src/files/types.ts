@@ -9,6 +9,7 @@ import {
   createFileVersion,
   createFolder,
   deleteFile,
+  deleteFiles,
   deleteFolder,
   FOLDER_ORDER,
   fileOrderBy,
@@ -18,6 +19,7 @@ import {
   listFilesQuery,
   recentFilesQuery,
   renameFolder,
+  moveFiles,
   moveFolder,
   restoreVersion,
   searchFileIds,
@@ -345,6 +347,33 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const { id } = await deleteFile(ctx, rawId(args.id, 'File'));
       return encodeGlobalID('File', id);
+    },
+  }),
+  moveFiles: t.prismaField({
+    type: ['File'],
+    description:
+      'Moves several of the signed-in user’s files into one folder (null: the top level), all or none: one file of someone else’s, or a name already taken there, moves nothing.',
+    errors: {},
+    args: {
+      ids: t.arg.globalIDList({ required: true }),
+      folderId: t.arg.globalID({ required: false, description: 'A Folder id; null moves the files to the top level.' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const ids = args.ids.map((id) => rawId(id, 'File'));
+      const moved = await moveFiles(ctx, { ids, folderId: folderArg(args.folderId) });
+      const movedIds = moved.map((f) => f.id);
+      return inOrder(movedIds, await ctx.db.file.findMany({ ...query, where: { id: { in: movedIds } } }));
+    },
+  }),
+  deleteFiles: t.field({
+    type: ['ID'],
+    description:
+      'Deletes several of the signed-in user’s files with all their versions, all or none; returns the deleted files’ ids.',
+    errors: {},
+    args: { ids: t.arg.globalIDList({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { ids } = await deleteFiles(ctx, { ids: args.ids.map((id) => rawId(id, 'File')) });
+      return ids.map((id) => encodeGlobalID('File', id));
     },
   }),
   uploadFileVersion: t.prismaField({
