@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { createGallery, listGalleries, splitTags } from './rules.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
 
@@ -202,11 +202,42 @@ describe('listing: search and the seven sort orders', () => {
     ['?sort=name', ['Alpha', 'Bravo', 'Charlie', 'Delta']],
     ['?sort=project', ['Charlie', 'Alpha', 'Bravo', 'Delta']],
     ['?sort=location', ['Charlie', 'Bravo', 'Alpha', 'Delta']],
-    ['?sort=propertyType', ['Charlie', 'Alpha', 'Bravo', 'Delta']],
-    ['?sort=style', ['Bravo', 'Alpha', 'Charlie', 'Delta']],
+    // Property type and style follow the labels the user reads, A to Z (Commercial, Residential,
+    // Studio; Modern, Rustic, Vintage), not the order the values were declared in.
+    ['?sort=propertyType', ['Alpha', 'Charlie', 'Bravo', 'Delta']],
+    ['?sort=style', ['Bravo', 'Charlie', 'Alpha', 'Delta']],
     ['?sort=status', ['Delta', 'Bravo', 'Alpha', 'Charlie']],
   ])('orders %s', async (query, expected) => {
     expect(await names(query)).toEqual(expected);
+  });
+
+  // The galleries screen's cards come from one hand-written statement, other selections from
+  // Prisma: both give the labels' order, page after page.
+  it.each([
+    ['propertyType', 'photoCount', ['Alpha', 'Charlie', 'Bravo', 'Delta']],
+    ['propertyType', 'owner { id }', ['Alpha', 'Charlie', 'Bravo', 'Delta']],
+    ['style', 'photoCount', ['Bravo', 'Charlie', 'Alpha', 'Delta']],
+    ['style', 'owner { id }', ['Bravo', 'Charlie', 'Alpha', 'Delta']],
+  ])('orders GraphQL sort %s (with %s) by label', async (sort, field, expected) => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: { data?: Record<string, unknown> | null; errors?: unknown } = await graphql(
+        app,
+        viewer.cookie,
+        `query($sort: GallerySort, $after: String) { galleries(first: 3, sort: $sort, after: $after) {
+           edges { node { name ${field} } } pageInfo { endCursor hasNextPage } } }`,
+        { sort, after },
+      );
+      expect(page.errors).toBeUndefined();
+      const list = page.data?.galleries as {
+        edges: { node: { name: string } }[];
+        pageInfo: { endCursor: string; hasNextPage: boolean };
+      };
+      seen.push(...list.edges.map((e) => e.node.name));
+      after = list.pageInfo.hasNextPage ? list.pageInfo.endCursor : null;
+    } while (after);
+    expect(seen).toEqual(expected);
   });
 
   it.each([

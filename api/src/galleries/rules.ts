@@ -250,14 +250,19 @@ export async function deleteGallery(ctx: ViewerContext, galleryId: string) {
   });
 }
 
-const ORDER: Record<GallerySort, Prisma.GalleryOrderByWithRelationInput[]> = {
+// Property type and style are enum columns, which PostgreSQL (and so Prisma) orders as the values
+// were declared. The user reads labels, so those two sorts order the values as text, which only SQL
+// can say (ORDER_SQL below): their labels are the values capitalised (web/src/screens/galleries/
+// options.ts, whose test holds the two orders equal).
+type LabelSort = 'propertyType' | 'style';
+const isLabelSort = (sort: GallerySort): sort is LabelSort => sort === 'propertyType' || sort === 'style';
+
+const ORDER: Record<Exclude<GallerySort, LabelSort>, Prisma.GalleryOrderByWithRelationInput[]> = {
   recent: [],
   // sortName: case-insensitive and number-aware, kept by a trigger (the collation is byte-wise).
   name: [{ sortName: 'asc' }, { name: 'asc' }],
   project: [{ projectName: { sort: 'asc', nulls: 'last' } }],
   location: [{ location: { sort: 'asc', nulls: 'last' } }],
-  propertyType: [{ propertyType: { sort: 'asc', nulls: 'last' } }],
-  style: [{ style: { sort: 'asc', nulls: 'last' } }],
   status: [{ status: 'asc' }],
 };
 
@@ -283,6 +288,7 @@ function listOptions(options: GalleryListOptions) {
 /**
  * The filter and order of a gallery list, all done by PostgreSQL. Tags match by substring and
  * case-insensitively, which Prisma's array filters cannot say, so one SQL query finds those ids.
+ * `orderBy` is undefined for the label sorts (property type, style): galleryPageIds orders those.
  */
 export async function galleryListQuery(ctx: ViewerContext, options: GalleryListOptions = {}) {
   const { sort, search } = listOptions(options);
@@ -308,10 +314,10 @@ export async function galleryListQuery(ctx: ViewerContext, options: GalleryListO
       ],
     });
   }
-  return {
-    where: { AND: where } satisfies Prisma.GalleryWhereInput,
-    orderBy: [...ORDER[sort], { createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.GalleryOrderByWithRelationInput[],
-  };
+  const orderBy: Prisma.GalleryOrderByWithRelationInput[] | undefined = isLabelSort(sort)
+    ? undefined
+    : [...ORDER[sort], { createdAt: 'desc' }, { id: 'desc' }];
+  return { where: { AND: where } satisfies Prisma.GalleryWhereInput, orderBy };
 }
 
 /** What a gallery card shows beyond the gallery's own fields: cover, photo count, write shares. */
@@ -330,18 +336,19 @@ export type GalleryCardWithCounts = Prisma.GalleryGetPayload<{
   include: ReturnType<typeof galleryCardCountsInclude>;
 }>;
 
-// ORDER above, in SQL; the gallery's id decides ties, as in every list.
+// ORDER above, in SQL, and the label sorts; the gallery's id decides ties, as in every list.
 const ORDER_SQL: Record<GallerySort, string> = {
   recent: '',
   name: 'g."sortName", g.name,',
   project: 'g."projectName" NULLS LAST,',
   location: 'g.location NULLS LAST,',
-  propertyType: 'g."propertyType" NULLS LAST,',
-  style: 'g.style NULLS LAST,',
+  propertyType: 'g."propertyType"::text NULLS LAST,',
+  style: 'g.style::text NULLS LAST,',
   status: 'g.status,',
 };
 
-const cardsPageSql = (sort: GallerySort) => `
+// The page of the list after gallery $3 (or from the start), $4 long: ids with their place n.
+const pageSql = (sort: GallerySort) => `
   WITH visible AS (
     SELECT g.id, row_number() OVER (ORDER BY ${ORDER_SQL[sort]} g."createdAt" DESC, g.id DESC) AS n
     FROM "Gallery" g
@@ -354,7 +361,9 @@ const cardsPageSql = (sort: GallerySort) => `
     SELECT id, n FROM visible
     WHERE $3::uuid IS NULL OR n > (SELECT n FROM visible WHERE id = $3)
     ORDER BY n LIMIT $4
-  )
+  )`;
+
+const cardsPageSql = (sort: GallerySort) => `${pageSql(sort)}
   SELECT g.id, g."ownerId", g.name, g."sortName", g.description, g.tags, g."projectName", g."movieTvShow",
          g.location, g."propertyType"::text AS "propertyType", g.style::text AS style, g.status, g."isPublic",
          g."coverImageId", g.notes, g."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
@@ -380,18 +389,39 @@ export async function galleryCardsPage(
   options: GalleryListOptions & { take: number; after?: string },
 ): Promise<GalleryCardWithCounts[]> {
   const { sort, search } = listOptions(options);
-  return ctx.db.$sql<GalleryCardWithCounts>(cardsPageSql(sort), [
-    ctx.viewer.id,
-    search ? `%${escapeLike(search)}%` : null,
-    options.after ?? null,
-    options.take,
-  ]);
+  return ctx.db.$sql<GalleryCardWithCounts>(cardsPageSql(sort), pageParams(ctx, search, options));
+}
+
+function pageParams(ctx: ViewerContext, search: string, options: { take: number; after?: string }) {
+  return [ctx.viewer.id, search ? `%${escapeLike(search)}%` : null, options.after ?? null, options.take];
+}
+
+/** The ids of a page of the list, in list order: what orders the label sorts, which Prisma cannot. */
+export async function galleryPageIds(
+  ctx: ViewerContext,
+  options: GalleryListOptions & { take: number; after?: string },
+) {
+  const { sort, search } = listOptions(options);
+  const rows = await ctx.db.$sql<{ id: string }>(
+    `${pageSql(sort)} SELECT id FROM page ORDER BY n`,
+    pageParams(ctx, search, options),
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Rows fetched by id (`where: { id: { in: ids } }`) put back in the order of `ids`. */
+export function inOrderOf<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): T[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The galleries the viewer may see, searched and sorted, with cover, tags and photo count. */
 export async function listGalleries(ctx: ViewerContext, options: GalleryListOptions = {}) {
   const { where, orderBy } = await galleryListQuery(ctx, options);
-  return ctx.db.gallery.findMany({ where, orderBy, include: galleryCardInclude(ctx.viewer.id), take: 1000 });
+  const include = galleryCardInclude(ctx.viewer.id);
+  if (orderBy) return ctx.db.gallery.findMany({ where, orderBy, include, take: 1000 });
+  const ids = await galleryPageIds(ctx, { ...options, take: 1000 });
+  return inOrderOf(ids, await ctx.db.gallery.findMany({ where: { AND: [where, { id: { in: ids } }] }, include }));
 }
 
 // ───────────── gallery items ─────────────

@@ -3,6 +3,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
 import { builder } from '../graphql/builder.ts';
 import { rawId } from '../projects/types.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { galleryAccessWhere, projectMemberWhere } from './access.ts';
 import {
   addFilesToGallery,
@@ -12,6 +13,8 @@ import {
   galleryCardCountsInclude,
   galleryCardsPage,
   galleryListQuery,
+  galleryPageIds,
+  inOrderOf,
   moveGalleryItem,
   removeFileFromGallery,
   revokeShare,
@@ -168,16 +171,20 @@ builder.queryField('galleries', (t) =>
       // The galleries screen's cards (cover, photo count, access) forward from the start or a
       // cursor come from one hand-written statement; any other selection goes through Prisma.
       const { include, take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
-      if (
-        isDeepStrictEqual(include, galleryCardCountsInclude(ctx.viewer.id)) &&
-        typeof take === 'number' &&
-        take > 0 &&
-        skip === (cursor ? 1 : 0)
-      ) {
+      const forward = typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0);
+      if (forward && isDeepStrictEqual(include, galleryCardCountsInclude(ctx.viewer.id))) {
         return galleryCardsPage(ctx, { ...args, take, after: cursor?.id });
       }
       const { where, orderBy } = await galleryListQuery(ctx, args);
-      return ctx.db.gallery.findMany({ ...query, where, orderBy });
+      if (orderBy) return ctx.db.gallery.findMany({ ...query, where, orderBy });
+      // A label sort (property type, style): SQL picks and orders the page, Prisma loads it.
+      if (!forward) throw new ValidationError('Galleries sorted by property type or style page forward only.', 'last');
+      const ids = await galleryPageIds(ctx, { ...args, take, after: cursor?.id });
+      const { cursor: _cursor, skip: _skip, take: _take, ...selection } = query as typeof query & { skip?: number };
+      return inOrderOf(
+        ids,
+        await ctx.db.gallery.findMany({ ...selection, where: { AND: [where, { id: { in: ids } }] } }),
+      );
     },
   }),
 );

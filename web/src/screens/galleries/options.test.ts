@@ -4,8 +4,10 @@ import {
   GALLERY_SORTS,
   galleryInput,
   gallerySortFrom,
+  PROPERTY_TYPES,
   parseTags,
   projectInput,
+  STYLES,
   visibleTags,
 } from './options.ts';
 
@@ -58,5 +60,17 @@ describe('gallery form rules', () => {
     ]);
     expect(gallerySortFrom(undefined)).toBe('recent');
     expect(gallerySortFrom('style')).toBe('style');
+  });
+});
+
+describe('label sorts', () => {
+  // The API sorts property type and style by their values as text (api/src/galleries/rules.ts);
+  // that is the A to Z the user reads only while the labels keep the values' order.
+  it.each([
+    ['property types', PROPERTY_TYPES],
+    ['styles', STYLES],
+  ] as const)('%s: labels A to Z are values A to Z', (_name, options) => {
+    const byValue = [...options].sort((a, b) => (a.value < b.value ? -1 : 1)).map((o) => o.label);
+    expect(byValue).toEqual([...options].map((o) => o.label).sort((a, b) => a.localeCompare(b)));
   });
 });
