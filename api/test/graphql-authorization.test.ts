@@ -48,6 +48,7 @@ const OWNED_BY: Record<keyof typeof NODE_MODELS, (ownerId: string) => object> = 
 
 const LIST_QUERIES = [
   'activity',
+  'assignableUsers',
   'assistantConversations',
   'files',
   'folders',

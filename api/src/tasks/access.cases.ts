@@ -72,6 +72,21 @@ export const accessCases: AccessCase[] = [
     unchanged: (t) => taskUnchanged(lastId)(t),
   },
   {
+    route: 'PATCH /api/tasks/:id/reopen',
+    name: "cannot reopen the owner's completed task",
+    async arrange(t) {
+      lastId = (await ownerTask(t, 'Owner done')).id;
+      const done = await t.app.request(`/api/tasks/${lastId}/complete`, { method: 'PATCH', cookie: t.owner.cookie });
+      if (done.status !== 200) throw new Error(`arrange failed: ${done.status}`);
+      return { method: 'PATCH', path: `/api/tasks/${lastId}/reopen` };
+    },
+    expect: 'not-found',
+    async unchanged(t) {
+      const task = await t.app.database.prisma.task.findUnique({ where: { id: lastId } });
+      expect(task).toMatchObject({ title: 'Owner done', status: 'completed', completedAt: expect.any(Date) });
+    },
+  },
+  {
     route: 'DELETE /api/tasks/:id',
     name: "cannot delete the owner's task",
     async arrange(t) {

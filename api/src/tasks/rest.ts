@@ -3,7 +3,7 @@ import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { completeTask, createTask, deleteTask, getTask, listTasks, updateTask } from './rules.ts';
+import { completeTask, createTask, deleteTask, getTask, listTasks, reopenTask, updateTask } from './rules.ts';
 
 function booleanQuery(value: string | undefined, name: string): boolean | undefined {
   if (value === undefined || value === '') return undefined;
@@ -15,14 +15,18 @@ function booleanQuery(value: string | undefined, name: string): boolean | undefi
 export function taskRoutes(services: Services) {
   const routes = new Hono<AppEnv>();
 
-  // ?status=pending|completed, ?overdue=true|false
+  // ?status=pending|completed, ?overdue=true|false, ?sort=newest|dueDate (newest when absent)
   routes.get('/api/tasks', async (c) => {
     const status = c.req.query('status') || undefined;
     return c.json(
-      await listTasks(viewerContext(c, services), {
-        status: status as 'pending' | undefined,
-        overdue: booleanQuery(c.req.query('overdue'), 'overdue'),
-      }),
+      await listTasks(
+        viewerContext(c, services),
+        {
+          status: status as 'pending' | undefined,
+          overdue: booleanQuery(c.req.query('overdue'), 'overdue'),
+        },
+        (c.req.query('sort') || undefined) as 'newest' | undefined,
+      ),
     );
   });
 
@@ -38,6 +42,10 @@ export function taskRoutes(services: Services) {
 
   routes.patch('/api/tasks/:id/complete', async (c) =>
     c.json(await completeTask(viewerContext(c, services), c.req.param('id'))),
+  );
+
+  routes.patch('/api/tasks/:id/reopen', async (c) =>
+    c.json(await reopenTask(viewerContext(c, services), c.req.param('id'))),
   );
 
   routes.delete('/api/tasks/:id', async (c) => c.json(await deleteTask(viewerContext(c, services), c.req.param('id'))));

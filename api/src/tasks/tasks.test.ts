@@ -29,6 +29,7 @@ function call(user: User | null, method: string, path: string, body?: unknown) {
 
 const hour = 3600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+const decodeId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':')[1] as string;
 
 describe('creating tasks', () => {
   it('creates with defaults and records task_created activity', async () => {
@@ -214,6 +215,106 @@ describe('editing, completing, deleting', () => {
   });
 });
 
+describe('reopening', () => {
+  it('puts a completed task back to pending for its creator or assignee and tells the other one', async () => {
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Reopen me', assigneeId: bob.id });
+    const id = created.body.id;
+    await call(bob, 'PATCH', `/api/tasks/${id}/complete`);
+
+    // A stranger neither sees nor reopens it; nothing changes.
+    expect((await call(carol, 'PATCH', `/api/tasks/${id}/reopen`)).status).toBe(404);
+    expect((await call(alice, 'GET', `/api/tasks/${id}`)).body.status).toBe('completed');
+
+    const byCreator = await call(alice, 'PATCH', `/api/tasks/${id}/reopen`);
+    expect(byCreator.status).toBe(200);
+    expect(byCreator.body).toMatchObject({ status: 'pending', completedAt: null });
+    const toBob = await app.database.prisma.notification.findMany({
+      where: { userId: bob.id, title: 'Task reopened', message: { contains: '"Reopen me"' } },
+    });
+    expect(toBob).toEqual([expect.objectContaining({ type: 'task' })]);
+
+    // Reopening a pending task changes nothing and tells nobody.
+    expect((await call(alice, 'PATCH', `/api/tasks/${id}/reopen`)).body.status).toBe('pending');
+    expect(await app.database.prisma.notification.count({ where: { userId: bob.id, title: 'Task reopened' } })).toBe(1);
+
+    // The assignee may reopen too; then the creator hears of it.
+    await call(alice, 'PATCH', `/api/tasks/${id}/complete`);
+    const byAssignee = await call(bob, 'PATCH', `/api/tasks/${id}/reopen`);
+    expect(byAssignee.status).toBe(200);
+    expect(byAssignee.body).toMatchObject({ status: 'pending', completedAt: null, viewerCanEdit: false });
+    expect(
+      await app.database.prisma.notification.count({
+        where: { userId: alice.id, title: 'Task reopened', message: { contains: '"Reopen me"' } },
+      }),
+    ).toBe(1);
+    expect((await call(alice, 'PATCH', '/api/tasks/not-a-uuid/reopen')).status).toBe(404);
+  });
+
+  it('makes a reopened task past its due date overdue again', async () => {
+    const created = await call(carol, 'POST', '/api/tasks', { title: 'Late again', dueDate: iso(-hour) });
+    await call(carol, 'PATCH', `/api/tasks/${created.body.id}/complete`);
+    const reopened = await call(carol, 'PATCH', `/api/tasks/${created.body.id}/reopen`);
+    expect(reopened.body.isOverdue).toBe(true);
+    const overdue = await call(carol, 'GET', '/api/tasks?overdue=true');
+    expect(overdue.body.map((t: { title: string }) => t.title)).toContain('Late again');
+    await call(carol, 'DELETE', `/api/tasks/${created.body.id}`);
+  });
+});
+
+describe('permissions shown to the viewer', () => {
+  it('says only the creator may edit', async () => {
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Whose', assigneeId: bob.id });
+    expect(created.body.viewerCanEdit).toBe(true);
+    expect((await call(bob, 'GET', `/api/tasks/${created.body.id}`)).body.viewerCanEdit).toBe(false);
+  });
+
+  it('lets the creator edit a task whose assignee has since left their projects, without re-checking', async () => {
+    const db = app.database.prisma;
+    const gina = await signedInUser(app);
+    const project = await db.project.create({ data: { name: 'Short gig', ownerId: alice.id } });
+    await db.projectMember.createMany({
+      data: [
+        { projectId: project.id, userId: alice.id, role: 'owner' },
+        { projectId: project.id, userId: gina.id },
+      ],
+    });
+    const created = await call(alice, 'POST', '/api/tasks', { title: 'Before she left', assigneeId: gina.id });
+    await db.projectMember.delete({ where: { projectId_userId: { projectId: project.id, userId: gina.id } } });
+    const edited = await call(alice, 'PATCH', `/api/tasks/${created.body.id}`, {
+      title: 'After she left',
+      assigneeId: gina.id,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ title: 'After she left', assigneeId: gina.id });
+    // A new assignment to her is refused now.
+    const other = await call(alice, 'POST', '/api/tasks', { title: 'New for her', assigneeId: gina.id });
+    expect(other.status).toBe(400);
+  });
+});
+
+describe('sorting', () => {
+  it('orders by due date (most overdue first, no due date last) or newest first', async () => {
+    const hank = await signedInUser(app);
+    for (const [title, due] of [
+      ['Later', iso(48 * hour)],
+      ['Undated', null],
+      ['Most overdue', iso(-48 * hour)],
+      ['Soon', iso(hour)],
+      ['Overdue', iso(-hour)],
+    ] as const) {
+      expect((await call(hank, 'POST', '/api/tasks', { title, dueDate: due })).status).toBe(201);
+    }
+    const titles = async (query: string) =>
+      (await call(hank, 'GET', `/api/tasks${query}`)).body.map((t: { title: string }) => t.title);
+    expect(await titles('?sort=dueDate')).toEqual(['Most overdue', 'Overdue', 'Soon', 'Later', 'Undated']);
+    expect(await titles('')).toEqual(['Overdue', 'Soon', 'Most overdue', 'Undated', 'Later']);
+    expect(await titles('?sort=newest')).toEqual(await titles(''));
+    const bad = await call(hank, 'GET', '/api/tasks?sort=title');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe("sort must be 'newest' or 'dueDate'.");
+  });
+});
+
 describe('overdue', () => {
   it('is derived from status and due date, and filters', async () => {
     const late = await call(carol, 'POST', '/api/tasks', { title: 'Late', dueDate: iso(-hour) });
@@ -375,6 +476,93 @@ describe('GraphQL', () => {
       `mutation { deleteTask(id: "${id}") { ... on MutationDeleteTaskSuccess { data } } }`,
     );
     expect(deleted.data?.deleteTask.data).toBe(id);
+  });
+
+  it('reopens, sorts by due date, says who may edit, and lists the people one may assign', async () => {
+    const db = app.database.prisma;
+    const [owner, crew, outsider] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
+    await db.user.update({ where: { id: crew.id }, data: { displayName: 'Avery Crew' } });
+    const project = await db.project.create({ data: { name: 'Gql crew', ownerId: owner.id } });
+    await db.projectMember.createMany({
+      data: [
+        { projectId: project.id, userId: owner.id, role: 'owner' },
+        { projectId: project.id, userId: crew.id },
+      ],
+    });
+    const node = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString('base64');
+
+    const people = await graphql<{ assignableUsers: { edges: { node: { id: string; displayName: string } }[] } }>(
+      app,
+      owner.cookie,
+      '{ assignableUsers(first: 50) { edges { node { id displayName } } } }',
+    );
+    expect(people.errors).toBeUndefined();
+    expect(people.data?.assignableUsers.edges.map((e) => e.node.id).sort()).toEqual(
+      [node('User', owner.id), node('User', crew.id)].sort(),
+    );
+    const alone = await graphql<{ assignableUsers: { edges: { node: { id: string } }[] } }>(
+      app,
+      outsider.cookie,
+      '{ assignableUsers(first: 50) { edges { node { id } } } }',
+    );
+    expect(alone.data?.assignableUsers.edges.map((e) => e.node.id)).toEqual([node('User', outsider.id)]);
+
+    const create = (title: string, dueDate: string | null) =>
+      graphql<{ createTask: { data: { id: string } } }>(
+        app,
+        owner.cookie,
+        `mutation($title: String!, $due: DateTime, $who: ID) { createTask(title: $title, dueDate: $due, assigneeId: $who) {
+          ... on MutationCreateTaskSuccess { data { id } } } }`,
+        { title, due: dueDate, who: node('User', crew.id) },
+      );
+    await create('Gql later', iso(24 * hour));
+    await create('Gql none', null);
+    const late = (await create('Gql late', iso(-hour))).data?.createTask.data.id as string;
+    const list = await graphql<{ tasks: { edges: { node: { title: string; viewerCanEdit: boolean } }[] } }>(
+      app,
+      crew.cookie,
+      '{ tasks(sort: DUE_DATE, first: 10) { edges { node { title viewerCanEdit } } } }',
+    );
+    expect(list.data?.tasks.edges.map((e) => e.node.title)).toEqual(['Gql late', 'Gql later', 'Gql none']);
+    expect(list.data?.tasks.edges.every((e) => e.node.viewerCanEdit === false)).toBe(true);
+    const mine = await graphql<{ tasks: { edges: { node: { viewerCanEdit: boolean } }[] } }>(
+      app,
+      owner.cookie,
+      '{ tasks(sort: NEWEST, first: 10) { edges { node { viewerCanEdit } } } }',
+    );
+    expect(mine.data?.tasks.edges.map((e) => e.node.viewerCanEdit)).toEqual([true, true, true]);
+
+    const reopen = `mutation($id: ID!) { reopenTask(id: $id) { __typename
+      ... on MutationReopenTaskSuccess { data { status completedAt isOverdue } } ... on Error { message } } }`;
+    const complete = `mutation($id: ID!) { completeTask(id: $id) { __typename } }`;
+    await graphql(app, crew.cookie, complete, { id: late });
+    const stranger = await graphql<{ reopenTask: { __typename: string } }>(app, outsider.cookie, reopen, { id: late });
+    expect(stranger.data?.reopenTask.__typename).toBe('BaseError');
+    expect((await db.task.findUniqueOrThrow({ where: { id: decodeId(late) } })).status).toBe('completed');
+    const reopened = await graphql<{ reopenTask: { data: unknown } }>(app, crew.cookie, reopen, { id: late });
+    expect(reopened.data?.reopenTask.data).toEqual({ status: 'pending', completedAt: null, isOverdue: true });
+    expect(await db.notification.count({ where: { userId: owner.id, title: 'Task reopened' } })).toBe(1);
+
+    // The assignee may not edit or delete it.
+    const edit = await graphql<{ updateTask: { __typename: string; message: string } }>(
+      app,
+      crew.cookie,
+      `mutation($id: ID!) { updateTask(id: $id, title: "Mine") { __typename ... on Error { message code } } }`,
+      { id: late },
+    );
+    expect(edit.data?.updateTask).toMatchObject({
+      __typename: 'BaseError',
+      code: 'FORBIDDEN',
+      message: 'Only the person who created this task can change it.',
+    });
+    const remove = await graphql<{ deleteTask: { code: string } }>(
+      app,
+      crew.cookie,
+      `mutation($id: ID!) { deleteTask(id: $id) { ... on Error { code } } }`,
+      { id: late },
+    );
+    expect(remove.data?.deleteTask.code).toBe('FORBIDDEN');
+    expect(await db.task.count({ where: { id: decodeId(late) } })).toBe(1);
   });
 
   it('updates with assignee global ids and refuses strangers as assignees', async () => {

@@ -6,11 +6,14 @@ import {
   completeTask,
   createTask,
   deleteTask,
+  assignableWhere,
   isOverdue,
   readableGallery,
   relatedGallerySelect,
+  reopenTask,
   taskListWhere,
   taskOrder,
+  taskPermissions,
   taskVisibleWhere,
   updateTask,
 } from './rules.ts';
@@ -23,6 +26,14 @@ export const TaskPriorityEnum = builder.enumType(TaskPriority, {
 export const TaskStatusEnum = builder.enumType(TaskStatus, {
   name: 'TaskStatus',
   description: 'pending until someone completes it.',
+});
+
+export const TaskSortEnum = builder.enumType('TaskSort', {
+  description: 'Orders of the task list.',
+  values: {
+    NEWEST: { value: 'newest', description: 'Newest first.' },
+    DUE_DATE: { value: 'dueDate', description: 'Soonest due date first (most overdue at the top), no due date last.' },
+  } as const,
 });
 
 const TaskGalleryObject = builder.objectRef<{ id: string; name: string }>('TaskGallery').implement({
@@ -49,6 +60,12 @@ export const TaskType = builder.prismaNode('Task', {
       description: 'Pending and due before now. Derived on every read, never stored.',
       select: { status: true, dueDate: true },
       resolve: (task) => isOverdue(task),
+    }),
+    viewerCanEdit: t.boolean({
+      description:
+        'Whether the signed-in user may edit or delete this task (only its creator may); its creator and assignee may both complete and reopen it.',
+      select: { creatorId: true, assigneeId: true },
+      resolve: (task, _args, ctx) => taskPermissions(ctx.viewer.id, task).edit,
     }),
     creator: t.relation('creator', { description: 'Who created the task; only they can edit or delete it.' }),
     assignee: t.relation('assignee', {
@@ -91,8 +108,9 @@ builder.queryField('tasks', (t) =>
   t.prismaConnection({
     type: 'Task',
     cursor: 'id',
-    description: 'Tasks the viewer created or was assigned, newest first.',
+    description: 'Tasks the viewer created or was assigned, newest first unless sort says otherwise.',
     args: {
+      sort: t.arg({ type: TaskSortEnum, required: false, description: 'NEWEST when absent.' }),
       status: t.arg({ type: TaskStatusEnum, required: false }),
       overdue: t.arg.boolean({
         required: false,
@@ -101,8 +119,32 @@ builder.queryField('tasks', (t) =>
     },
     totalCount: (_connection, { status, overdue }, ctx) =>
       ctx.db.task.count({ where: taskListWhere(ctx.viewer, { status, overdue }) }),
-    resolve: (query, _root, { status, overdue }, ctx) =>
-      ctx.db.task.findMany({ ...query, where: taskListWhere(ctx.viewer, { status, overdue }), orderBy: taskOrder }),
+    resolve: (query, _root, { status, overdue, sort }, ctx) =>
+      ctx.db.task.findMany({
+        ...query,
+        where: taskListWhere(ctx.viewer, { status, overdue }),
+        orderBy: taskOrder(sort),
+      }),
+  }),
+);
+
+builder.queryField('assignableUsers', (t) =>
+  t.prismaConnection({
+    type: 'User',
+    cursor: 'id',
+    description:
+      'People the viewer may assign a task to: themselves and the members of their projects, by name (the assignee picker).',
+    resolve: (query, _root, _args, ctx) =>
+      ctx.db.user.findMany({
+        ...query,
+        where: assignableWhere(ctx.viewer.id),
+        orderBy: [
+          { displayName: { sort: 'asc', nulls: 'last' } },
+          { firstName: 'asc' },
+          { email: 'asc' },
+          { id: 'asc' },
+        ],
+      }),
   }),
 );
 
@@ -171,6 +213,20 @@ builder.mutationField('completeTask', (t) =>
     args: { id: t.arg.globalID({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const task = await completeTask(ctx, args.id.id);
+      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
+    },
+  }),
+);
+
+builder.mutationField('reopenTask', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description:
+      'Puts a completed task back to pending and clears completedAt (its creator or assignee may); the other of the two is notified. Reopening a pending task is harmless.',
+    errors: {},
+    args: { id: t.arg.globalID({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const task = await reopenTask(ctx, args.id.id);
       return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
     },
   }),
