@@ -1,8 +1,38 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import { Button } from '../../ui/Button.tsx';
 import type { FileList_query$key } from './__generated__/FileList_query.graphql';
+import type { FileRef } from './FileActions.tsx';
 import { FileRow, type FileRowActions } from './FileRow.tsx';
+
+/** The files chosen with the rows' checkboxes. */
+export interface FileSelection {
+  chosen: ReadonlyMap<string, FileRef>;
+  toggle: (file: FileRef) => void;
+  /** Chooses all of `files` (on) or none of them. */
+  setAll: (files: FileRef[], on: boolean) => void;
+}
+
+function SelectAll({ files, selection }: { files: FileRef[]; selection: FileSelection }) {
+  const box = useRef<HTMLInputElement>(null);
+  const count = files.filter((f) => selection.chosen.has(f.id)).length;
+  const all = count === files.length;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  return (
+    <label className="flex w-fit cursor-pointer items-center gap-3 px-3 py-2 text-sm text-slate-600 dark:text-slate-400">
+      <input
+        ref={box}
+        type="checkbox"
+        checked={all}
+        onChange={() => selection.setAll(files, !all)}
+        className="h-4 w-4 cursor-pointer accent-indigo-600"
+      />
+      Select all files
+    </label>
+  );
+}
 
 /** The files of the current folder, a page at a time, in the chosen order. */
 export function FileList({
@@ -12,6 +42,7 @@ export function FileList({
   filter,
   onConnection,
   refreshKey,
+  selection,
 }: {
   query: FileList_query$key;
   actions: FileRowActions;
@@ -21,6 +52,7 @@ export function FileList({
   onConnection: (connectionId: string) => void;
   /** Changes after uploads, so the list is read again from the server. */
   refreshKey: number;
+  selection: FileSelection;
 }) {
   const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
     graphql`
@@ -39,6 +71,7 @@ export function FileList({
             node {
               id
               name
+              objectPath
               ...FileRow_file
             }
           }
@@ -70,6 +103,7 @@ export function FileList({
   }
   return (
     <>
+      <SelectAll files={files} selection={selection} />
       <ul
         aria-label="Files"
         className={
@@ -79,7 +113,13 @@ export function FileList({
         }
       >
         {files.map((file) => (
-          <FileRow key={file.id} file={file} actions={actions} layout={layout} />
+          <FileRow
+            key={file.id}
+            file={file}
+            actions={actions}
+            layout={layout}
+            selection={{ selected: selection.chosen.has(file.id), onToggle: selection.toggle }}
+          />
         ))}
       </ul>
       {hasNext && (

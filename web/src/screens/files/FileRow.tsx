@@ -1,4 +1,5 @@
 import { MenuItem } from '@headlessui/react';
+import type { DragEvent } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import { formatAge, formatFileSize } from '../../lib/format.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
@@ -12,6 +13,16 @@ export interface FileRowActions {
   /** Absent where no new version can be uploaded (e.g. search results of other people's files). */
   onUploadVersion?: (file: FileRowData) => void;
   onDelete: (file: FileRowData) => void;
+  onRename: (file: FileRowData) => void;
+  onMove: (file: FileRowData) => void;
+  /** Absent where files cannot be dragged onto a folder (search results). */
+  onDragStart?: (file: FileRowData, event: DragEvent) => void;
+}
+
+/** A row's checkbox in the file list; absent where files cannot be chosen together. */
+export interface FileRowSelection {
+  selected: boolean;
+  onToggle: (file: FileRowData) => void;
 }
 
 function hasThumbnail(file: FileRowData) {
@@ -46,6 +57,20 @@ function FileMenu({ file, actions }: { file: FileRowData; actions: FileRowAction
       )}
       {file.viewerCanEdit && (
         <MenuItem>
+          <button type="button" onClick={() => actions.onRename(file)} className={menuItemClass}>
+            Rename
+          </button>
+        </MenuItem>
+      )}
+      {file.viewerCanEdit && (
+        <MenuItem>
+          <button type="button" onClick={() => actions.onMove(file)} className={menuItemClass}>
+            Move to…
+          </button>
+        </MenuItem>
+      )}
+      {file.viewerCanEdit && (
+        <MenuItem>
           <button type="button" onClick={() => actions.onDelete(file)} className={dangerMenuItemClass}>
             Delete
           </button>
@@ -74,15 +99,37 @@ function Thumb({ file, className }: { file: FileRowData; className: string }) {
   );
 }
 
+function SelectBox({
+  file,
+  selection,
+  className,
+}: {
+  file: FileRowData;
+  selection: FileRowSelection;
+  className: string;
+}) {
+  return (
+    <input
+      type="checkbox"
+      checked={selection.selected}
+      onChange={() => selection.onToggle(file)}
+      aria-label={`Select ${file.name}`}
+      className={`h-4 w-4 shrink-0 cursor-pointer accent-indigo-600 ${className}`}
+    />
+  );
+}
+
 /** One file in the list view: opens in a new tab from its stored object path. */
 export function FileRow({
   file: key,
   actions,
   layout,
+  selection,
 }: {
   file: FileRow_file$key;
   actions: FileRowActions;
   layout: 'list' | 'grid';
+  selection?: FileRowSelection;
 }) {
   const file = useFragment(
     graphql`
@@ -100,12 +147,26 @@ export function FileRow({
     `,
     key,
   );
+  // Own files can be dragged onto a folder or a breadcrumb (Move to… does the same from the keyboard).
+  const drag =
+    file.viewerCanEdit && actions.onDragStart
+      ? { draggable: true, onDragStart: (event: DragEvent) => actions.onDragStart?.(file, event) }
+      : {};
+  const chosen = selection?.selected ? 'bg-indigo-50 dark:bg-indigo-950/40' : '';
   if (layout === 'grid') {
     return (
       <li
-        className="group relative overflow-hidden rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900"
+        className={`group relative overflow-hidden rounded-lg border ${
+          selection?.selected
+            ? 'border-indigo-500 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/40'
+            : 'border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900'
+        }`}
         data-testid="file-row"
+        {...drag}
       >
+        {selection && (
+          <SelectBox file={file} selection={selection} className="absolute top-2 left-2 z-10 bg-white shadow" />
+        )}
         <a
           href={file.objectPath}
           target="_blank"
@@ -129,9 +190,11 @@ export function FileRow({
   }
   return (
     <li
-      className="flex items-center gap-3 px-3 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/50"
+      className={`flex items-center gap-3 px-3 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/50 ${chosen}`}
       data-testid="file-row"
+      {...drag}
     >
+      {selection && <SelectBox file={file} selection={selection} className="" />}
       <Thumb file={file} className="h-10 w-10 shrink-0 rounded" />
       <div className="min-w-0 flex-1">
         <a

@@ -1,4 +1,4 @@
-import { type FormEvent, Suspense, useCallback, useEffect, useState } from 'react';
+import { type DragEvent, type FormEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
@@ -13,37 +13,78 @@ import { toast } from '../../ui/toast.tsx';
 import { SelectField } from '../galleries/fields.tsx';
 import type { FilesScreenCreateFolderMutation } from './__generated__/FilesScreenCreateFolderMutation.graphql';
 import type { FilesScreenDeleteFileMutation } from './__generated__/FilesScreenDeleteFileMutation.graphql';
+import type { FilesScreenDeleteFilesMutation } from './__generated__/FilesScreenDeleteFilesMutation.graphql';
 import type { FilesScreenQuery, FileSort as GraphQLFileSort } from './__generated__/FilesScreenQuery.graphql';
-import { FileList } from './FileList.tsx';
+import {
+  AddToGalleryDialog,
+  type Destination,
+  dropHighlight,
+  FILE_DRAG_TYPE,
+  type FileRef,
+  filesCount,
+  MoveFilesDialog,
+  movedText,
+  RenameFileDialog,
+  useFileDrop,
+  useMoveFiles,
+} from './FileActions.tsx';
+import { FileList, type FileSelection } from './FileList.tsx';
 import type { FileRowData } from './FileRow.tsx';
 import { FileSearchResults } from './FileSearchResults.tsx';
 import { FileVersionsDialog } from './FileVersionsDialog.tsx';
 import { FolderNameField } from './FolderActions.tsx';
 import { FolderList } from './FolderList.tsx';
 import { useNewVersionUpload } from './NewVersionUpload.tsx';
+import { SelectionToolbar } from './SelectionToolbar.tsx';
 import { FILE_SORTS, type FileSort, fileSortFrom, serverSearchTerm } from './options.ts';
 
 const toGraphQLSort = (sort: FileSort) => sort.toUpperCase() as GraphQLFileSort;
 
+/** A breadcrumb that opens its folder; dragged files can be dropped on it. */
+function Crumb({
+  to,
+  onNavigate,
+  onDropFiles,
+  className,
+}: {
+  to: Destination;
+  onNavigate: (folderId: string | null) => void;
+  onDropFiles?: (to: Destination) => void;
+  className: string;
+}) {
+  const { over, dropProps } = useFileDrop(onDropFiles && (() => onDropFiles(to)));
+  return (
+    <button
+      type="button"
+      onClick={() => onNavigate(to.id)}
+      className={`${className} ${over ? dropHighlight : ''}`}
+      {...dropProps}
+    >
+      {to.name}
+    </button>
+  );
+}
+
 function Breadcrumbs({
   path,
   onNavigate,
+  onDropFiles,
 }: {
   path: readonly { id: string; name: string }[];
   onNavigate: (folderId: string | null) => void;
+  onDropFiles?: (to: Destination) => void;
 }) {
   if (path.length === 0) return null;
   return (
     <nav aria-label="Breadcrumb" className="text-sm">
       <ol className="flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
         <li>
-          <button
-            type="button"
-            onClick={() => onNavigate(null)}
+          <Crumb
+            to={{ id: null, name: 'Root' }}
+            onNavigate={onNavigate}
+            onDropFiles={onDropFiles}
             className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
-          >
-            Root
-          </button>
+          />
         </li>
         {path.map((folder, index) => (
           <li key={folder.id} className="flex items-center gap-1">
@@ -53,13 +94,12 @@ function Breadcrumbs({
                 {folder.name}
               </span>
             ) : (
-              <button
-                type="button"
-                onClick={() => onNavigate(folder.id)}
+              <Crumb
+                to={folder}
+                onNavigate={onNavigate}
+                onDropFiles={onDropFiles}
                 className="rounded px-1 hover:text-indigo-600 hover:underline"
-              >
-                {folder.name}
-              </button>
+              />
             )}
           </li>
         ))}
@@ -184,6 +224,35 @@ function FilesContent({
   const [fileConnection, setFileConnection] = useState<string | null>(null);
   const [versionsOf, setVersionsOf] = useState<FileRowData | null>(null);
   const [deleting, setDeleting] = useState<FileRowData | null>(null);
+  const [renaming, setRenaming] = useState<FileRef | null>(null);
+  const [moving, setMoving] = useState<{ files: FileRef[]; fromSelection: boolean } | null>(null);
+  const [addingToGallery, setAddingToGallery] = useState(false);
+  const [deletingChosen, setDeletingChosen] = useState(false);
+  const [chosen, setChosen] = useState<ReadonlyMap<string, FileRef>>(new Map());
+  const chosenFiles = [...chosen.values()];
+  const clearChosen = useCallback(() => setChosen(new Map()), []);
+  // What is chosen belongs to the folder it was chosen in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: folderId and searchTerm are the triggers
+  useEffect(clearChosen, [folderId, searchTerm, clearChosen]);
+  const selection: FileSelection = {
+    chosen,
+    toggle: (file) =>
+      setChosen((current) => {
+        const next = new Map(current);
+        if (next.has(file.id)) next.delete(file.id);
+        else next.set(file.id, { id: file.id, name: file.name, objectPath: file.objectPath });
+        return next;
+      }),
+    setAll: (files, on) =>
+      setChosen((current) => {
+        const next = new Map(current);
+        for (const f of files) {
+          if (on) next.set(f.id, { id: f.id, name: f.name, objectPath: f.objectPath });
+          else next.delete(f.id);
+        }
+        return next;
+      }),
+  };
 
   const [commitCreateFolder] = useMutation<FilesScreenCreateFolderMutation>(graphql`
     mutation FilesScreenCreateFolderMutation($name: String!, $parentId: ID, $connections: [ID!]!) {
@@ -206,6 +275,19 @@ function FilesContent({
     mutation FilesScreenDeleteFileMutation($id: ID!, $connections: [ID!]!) {
       deleteFile(id: $id) {
         ... on MutationDeleteFileSuccess {
+          data @deleteEdge(connections: $connections)
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  const [commitDeleteMany, deleteManyPending] = useMutation<FilesScreenDeleteFilesMutation>(graphql`
+    mutation FilesScreenDeleteFilesMutation($ids: [ID!]!, $connections: [ID!]!) {
+      deleteFiles(ids: $ids) {
+        ... on MutationDeleteFilesSuccess {
           data @deleteEdge(connections: $connections)
         }
         ... on Error {
@@ -258,8 +340,59 @@ function FilesContent({
     });
   }
 
+  function confirmDeleteChosen() {
+    const count = chosenFiles.length;
+    commitDeleteMany({
+      variables: { ids: chosenFiles.map((f) => f.id), connections: fileConnection ? [fileConnection] : [] },
+      onCompleted: (result) => {
+        const answer = result.deleteFiles as { message?: string };
+        if (answer.message) {
+          toast({ title: 'Error', description: answer.message, variant: 'destructive' });
+          return;
+        }
+        toast({ title: 'Success', description: `${filesCount(count)} deleted.` });
+        setDeletingChosen(false);
+        clearChosen();
+      },
+      onError: () => {
+        toast({ title: 'Error', description: 'Failed to delete files. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
+  // A drag carries the chosen files when it starts on one of them, else just the dragged one.
+  const dragged = useRef<FileRef[]>([]);
+  function startDrag(file: FileRowData, event: DragEvent) {
+    dragged.current = chosen.has(file.id) ? chosenFiles : [file];
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData(FILE_DRAG_TYPE, dragged.current.map((f) => f.id).join(','));
+  }
+  const { move } = useMoveFiles(fileConnection, folderId);
+  async function dropFiles(to: Destination) {
+    const files = dragged.current;
+    dragged.current = [];
+    if (files.length === 0 || to.id === folderId) return;
+    const refusal = await move(files, to);
+    if (refusal) {
+      toast({ title: 'Error', description: refusal, variant: 'destructive' });
+      return;
+    }
+    toast({ title: 'Success', description: movedText(files, to) });
+    setChosen((current) => {
+      const next = new Map(current);
+      for (const f of files) next.delete(f.id);
+      return next;
+    });
+  }
+
   const newVersion = useNewVersionUpload();
-  const actions = { onVersions: setVersionsOf, onDelete: setDeleting, onUploadVersion: newVersion.choose };
+  const actions = {
+    onVersions: setVersionsOf,
+    onDelete: setDeleting,
+    onUploadVersion: newVersion.choose,
+    onRename: setRenaming,
+    onMove: (file: FileRef) => setMoving({ files: [file], fromSelection: false }),
+  };
   const path: { id: string; name: string }[] = [];
   for (
     let folder = data.currentFolder;
@@ -272,7 +405,7 @@ function FilesContent({
 
   return (
     <>
-      <Breadcrumbs path={path} onNavigate={onNavigate} />
+      <Breadcrumbs path={path} onNavigate={onNavigate} onDropFiles={searchTerm === null ? dropFiles : undefined} />
       <div className={searchTerm === null ? 'grid gap-6 lg:grid-cols-[16rem_1fr]' : ''}>
         {searchTerm === null && (
           <aside
@@ -287,6 +420,7 @@ function FilesContent({
               parentId={folderId}
               onOpen={(folder) => onNavigate(folder.id)}
               onConnection={onFolderConnection}
+              onDropFiles={dropFiles}
             />
           </aside>
         )}
@@ -295,10 +429,23 @@ function FilesContent({
           aria-label="File list"
         >
           {newVersion.panel}
+          <p role="status" className="sr-only">
+            {chosen.size > 0 ? `${filesCount(chosen.size)} selected` : ''}
+          </p>
+          {chosen.size > 0 && (
+            <SelectionToolbar
+              files={chosenFiles}
+              onMove={() => setMoving({ files: chosenFiles, fromSelection: true })}
+              onAddToGallery={() => setAddingToGallery(true)}
+              onDelete={() => setDeletingChosen(true)}
+              onClear={clearChosen}
+            />
+          )}
           {searchTerm === null || !data.searchResults ? (
             <FileList
               query={data}
-              actions={actions}
+              actions={{ ...actions, onDragStart: startDrag }}
+              selection={selection}
               layout={layout}
               filter={shortFilter}
               onConnection={onConnection}
@@ -317,6 +464,27 @@ function FilesContent({
       </div>
       <NewFolderDialog open={newFolderOpen} onClose={closeNewFolder} onCreate={createFolder} />
       <FileVersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
+      <RenameFileDialog file={renaming} onClose={() => setRenaming(null)} />
+      <MoveFilesDialog
+        files={moving?.files ?? null}
+        fromFolderId={searchTerm === null ? folderId : undefined}
+        connectionId={searchTerm === null ? fileConnection : null}
+        onClose={() => setMoving(null)}
+        onMoved={() => moving?.fromSelection && clearChosen()}
+      />
+      <AddToGalleryDialog
+        files={addingToGallery ? chosenFiles : null}
+        onClose={() => setAddingToGallery(false)}
+        onAdded={clearChosen}
+      />
+      <ConfirmDialog
+        open={deletingChosen}
+        onClose={() => !deleteManyPending && setDeletingChosen(false)}
+        onConfirm={confirmDeleteChosen}
+        title="Delete Files"
+        message={`Delete ${filesCount(chosenFiles.length)}? This action cannot be undone.`}
+        pending={deleteManyPending}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onClose={() => !deletePending && setDeleting(null)}

@@ -65,14 +65,16 @@ export function FolderButton({ name, onClick }: { name: string; onClick: () => v
   );
 }
 
-/** The 'Folder Name' field of the new-folder and rename dialogs, with the server's message under it. */
-export function FolderNameField({
+/** A name field of the create and rename dialogs, with the server's message under it. */
+export function NameField({
   id,
+  label,
   value,
   onChange,
   error = null,
 }: {
   id: string;
+  label: string;
   value: string;
   onChange: (value: string) => void;
   error?: string | null;
@@ -80,7 +82,7 @@ export function FolderNameField({
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-        Folder Name
+        {label}
       </label>
       <input
         id={id}
@@ -98,11 +100,21 @@ export function FolderNameField({
   );
 }
 
+/** The 'Folder Name' field of the new-folder and rename dialogs. */
+export function FolderNameField(props: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+}) {
+  return <NameField label="Folder Name" {...props} />;
+}
+
 /**
  * What the dialogs do with a mutation's answer: a typed error is shown in the dialog (the API's
  * own words); success toasts and closes.
  */
-function completion({
+export function completion({
   setError,
   success,
   failure,
@@ -130,7 +142,7 @@ function completion({
   };
 }
 
-function FormMessage({ message }: { message: string | null }) {
+export function FormMessage({ message }: { message: string | null }) {
   if (!message) return null;
   return (
     <p role="alert" className="text-sm text-red-600 dark:text-red-400">
@@ -243,6 +255,53 @@ function PickerLevel({ parentId, onOpen }: { parentId: string | null; onOpen: (f
   );
 }
 
+/** Where to move something: a path from Root down (each step a button back to it) and the folders inside its end. */
+export function FolderPicker({
+  trail,
+  onTrail,
+}: {
+  trail: { id: string; name: string }[];
+  onTrail: (trail: { id: string; name: string }[]) => void;
+}) {
+  return (
+    <>
+      <nav aria-label="Destination" className="text-sm">
+        <ol className="flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
+          <li>
+            <button
+              type="button"
+              onClick={() => onTrail([])}
+              className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+              aria-current={trail.length === 0 ? 'location' : undefined}
+            >
+              Root
+            </button>
+          </li>
+          {trail.map((step, index) => (
+            <li key={step.id} className="flex items-center gap-1">
+              <span aria-hidden="true">&gt;</span>
+              <button
+                type="button"
+                onClick={() => onTrail(trail.slice(0, index + 1))}
+                className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+                aria-current={index === trail.length - 1 ? 'location' : undefined}
+              >
+                {step.name}
+              </button>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <Suspense fallback={<Spinner />}>
+        <PickerLevel
+          parentId={trail.at(-1)?.id ?? null}
+          onOpen={(f) => onTrail([...trail, { id: f.id, name: f.name }])}
+        />
+      </Suspense>
+    </>
+  );
+}
+
 function MoveFolderDialog({
   folder,
   connectionId,
@@ -318,49 +377,14 @@ function MoveFolderDialog({
       size="sm"
     >
       <div className="space-y-3">
-        <nav aria-label="Destination" className="text-sm">
-          <ol className="flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
-            <li>
-              <button
-                type="button"
-                onClick={() => {
-                  setTrail([]);
-                  setError(null);
-                }}
-                className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
-                aria-current={trail.length === 0 ? 'location' : undefined}
-              >
-                Root
-              </button>
-            </li>
-            {trail.map((step, index) => (
-              <li key={step.id} className="flex items-center gap-1">
-                <span aria-hidden="true">&gt;</span>
-                <button
-                  type="button"
-                  onClick={() => {
-                    setTrail(trail.slice(0, index + 1));
-                    setError(null);
-                  }}
-                  className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
-                  aria-current={index === trail.length - 1 ? 'location' : undefined}
-                >
-                  {step.name}
-                </button>
-              </li>
-            ))}
-          </ol>
-        </nav>
         {folder && (
-          <Suspense fallback={<Spinner />}>
-            <PickerLevel
-              parentId={destination?.id ?? null}
-              onOpen={(f) => {
-                setTrail([...trail, { id: f.id, name: f.name }]);
-                setError(null);
-              }}
-            />
-          </Suspense>
+          <FolderPicker
+            trail={trail}
+            onTrail={(next) => {
+              setTrail(next);
+              setError(null);
+            }}
+          />
         )}
         <FormMessage message={error} />
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { FolderList_query$key } from './__generated__/FolderList_query.graphql';
+import { dropHighlight, useFileDrop } from './FileActions.tsx';
 import {
   type FolderAction,
   FolderActionDialogs,
@@ -9,12 +10,38 @@ import {
   type FolderRowData,
 } from './FolderActions.tsx';
 
+/** One folder of the list; dragged files can be dropped on it. */
+function FolderItem({
+  folder,
+  onOpen,
+  onAction,
+  onDropFiles,
+}: {
+  folder: FolderRowData;
+  onOpen: (folder: FolderRowData) => void;
+  onAction: (kind: FolderAction, folder: FolderRowData) => void;
+  onDropFiles?: (folder: FolderRowData) => void;
+}) {
+  const { over, dropProps } = useFileDrop(onDropFiles && (() => onDropFiles(folder)));
+  return (
+    <li
+      className={`flex items-center gap-1 rounded-md ${over ? dropHighlight : ''}`}
+      data-testid="folder-row"
+      {...dropProps}
+    >
+      <FolderButton name={folder.name} onClick={() => onOpen(folder)} />
+      <FolderMenu folder={folder} onAction={onAction} />
+    </li>
+  );
+}
+
 /** The folders inside the current folder; choosing one opens it, its menu renames, moves or deletes it. */
 export function FolderList({
   query,
   parentId,
   onOpen,
   onConnection,
+  onDropFiles,
 }: {
   query: FolderList_query$key;
   /** The folder whose inside is listed (null: the top level). */
@@ -22,6 +49,8 @@ export function FolderList({
   onOpen: (folder: { id: string; name: string }) => void;
   /** Hands out the connection id so that a new folder can be appended to it. */
   onConnection: (connectionId: string) => void;
+  /** Files dragged from the file list were dropped on a folder. */
+  onDropFiles?: (folder: { id: string; name: string }) => void;
 }) {
   const data = useFragment(
     graphql`
@@ -65,10 +94,13 @@ export function FolderList({
     <>
       <ul className="space-y-0.5" aria-label="Folders">
         {folders.map((folder) => (
-          <li key={folder.id} className="flex items-center gap-1" data-testid="folder-row">
-            <FolderButton name={folder.name} onClick={() => onOpen(folder)} />
-            <FolderMenu folder={folder} onAction={(kind, f) => setAction({ kind, folder: f })} />
-          </li>
+          <FolderItem
+            key={folder.id}
+            folder={folder}
+            onOpen={onOpen}
+            onAction={(kind, f) => setAction({ kind, folder: f })}
+            onDropFiles={onDropFiles}
+          />
         ))}
       </ul>
       {dialogs}
