@@ -197,6 +197,39 @@ describe('galleries over GraphQL', () => {
     expect(deleted.data?.deleteGallery.data).toBe(galleryId);
   });
 
+  // The screens show only what the viewer may do; these flags come from the API's one access rule.
+  it('tells each viewer what they may do: the owner all, an edit member edit only, a viewer nothing', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Rights' });
+    const reader = await signedInUser(app);
+    await shareWith(app, owner, member, g.id, 'write');
+    await shareWith(app, owner, reader, g.id, 'read');
+    const id = encodeGlobalID('Gallery', g.id);
+    const may = async (user: User, query: string) => {
+      const { data, errors } = await graphql<Record<string, unknown>>(app, user.cookie, query, { id });
+      expect(errors).toBeUndefined();
+      return data;
+    };
+    const fields = 'viewerCanEdit viewerCanShare viewerCanDelete';
+    const expected = new Map([
+      [owner, { viewerCanEdit: true, viewerCanShare: true, viewerCanDelete: true }],
+      [member, { viewerCanEdit: true, viewerCanShare: false, viewerCanDelete: false }],
+      [reader, { viewerCanEdit: false, viewerCanShare: false, viewerCanDelete: false }],
+    ]);
+    for (const [user, flags] of expected) {
+      expect(await may(user, `query($id: ID!) { node(id: $id) { ... on Gallery { ${fields} } } }`)).toEqual({
+        node: flags,
+      });
+      // The galleries screen's cards (one hand-written statement) answer the same.
+      const list = (await may(
+        user,
+        `query { galleries(first: 100, search: "Rights") { edges { node { name ${fields} } } } }`,
+      )) as {
+        galleries: { edges: { node: object }[] };
+      };
+      expect(list.galleries.edges.map((e) => e.node)).toEqual([{ name: 'Rights', ...flags }]);
+    }
+  });
+
   it('edits the cover, reorders and removes photos through mutations', async () => {
     const g = await makeGallery(app, owner.cookie, { name: 'Order' });
     const [a, b, c] = [

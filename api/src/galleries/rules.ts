@@ -97,8 +97,29 @@ export type GalleryAccess = 'owner' | 'write' | 'read';
 
 /** What the viewer may do with a gallery, given its owner and the viewer's active shares of it. */
 export function accessOf(viewerId: string, gallery: { ownerId: string; shares?: { permission: string }[] }) {
-  if (gallery.ownerId === viewerId) return 'owner';
-  return gallery.shares?.some((s) => s.permission === 'write') ? 'write' : 'read';
+  return accessFrom(viewerId, gallery.ownerId, gallery.shares?.some((s) => s.permission === 'write') ?? false);
+}
+
+/** accessOf, from whether the viewer holds a write share (lists count those instead of loading them). */
+export function accessFrom(viewerId: string, ownerId: string, hasWriteShare: boolean): GalleryAccess {
+  if (ownerId === viewerId) return 'owner';
+  return hasWriteShare ? 'write' : 'read';
+}
+
+/**
+ * Who may take each action: edit (details, photos, notes) with edit access; share with projects,
+ * revoke shares and delete belong to the owner alone, so a crew member cannot pass on or end
+ * access the owner gave. galleryFor enforces the same table; the screens read it to leave out
+ * what the viewer may not do.
+ */
+export const GALLERY_ACTIONS = {
+  edit: ['owner', 'write'],
+  share: ['owner'],
+  delete: ['owner'],
+} as const satisfies Record<string, readonly GalleryAccess[]>;
+
+export function mayDo(access: GalleryAccess, action: keyof typeof GALLERY_ACTIONS) {
+  return (GALLERY_ACTIONS[action] as readonly GalleryAccess[]).includes(access);
 }
 
 /** The active shares that give this viewer access: load them with any gallery you hand to accessOf. */
@@ -126,8 +147,7 @@ export async function galleryFor(
   });
   if (!gallery) throw new NotFoundError('Gallery');
   const access = accessOf(ctx.viewer.id, gallery);
-  if (need === 'owner' && access !== 'owner') throw new ForbiddenError(refusal);
-  if (need === 'write' && access === 'read') throw new ForbiddenError(refusal);
+  if (need !== 'read' && !mayDo(access, need === 'owner' ? 'share' : 'edit')) throw new ForbiddenError(refusal);
   return { ...gallery, access };
 }
 

@@ -6,15 +6,18 @@ import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { galleryAccessWhere, projectMemberWhere } from './access.ts';
 import {
+  accessFrom,
   addFilesToGallery,
   createGallery,
   deleteGallery,
+  type GALLERY_ACTIONS,
   GALLERY_SORTS,
   galleryCardCountsInclude,
   galleryCardsPage,
   galleryListQuery,
   galleryPageIds,
   inOrderOf,
+  mayDo,
   moveGalleryItem,
   removeFileFromGallery,
   revokeShare,
@@ -52,6 +55,24 @@ export const GalleryAccessEnum = builder.enumType('GalleryAccess', {
   values: ['owner', 'write', 'read'] as const,
 });
 
+// A count, not the shares relation: the `shares` field below loads that relation with another
+// filter, and two filters on one relation would make Pothos load one of them per gallery.
+// The same filter as the cards' (galleryCardCountsInclude), so their one statement serves it.
+const viewerAccessSelect = (_args: unknown, ctx: { viewer: { id: string } }) => ({
+  ownerId: true,
+  _count: { select: { shares: galleryCardCountsInclude(ctx.viewer.id)._count.select.shares } },
+});
+
+type GalleryFieldBuilder = Parameters<Parameters<typeof builder.prismaNode<'Gallery', never>>[1]['fields']>[0];
+
+function viewerMay(t: GalleryFieldBuilder, action: keyof typeof GALLERY_ACTIONS, description: string) {
+  return t.boolean({
+    description,
+    select: viewerAccessSelect,
+    resolve: (g, _args, ctx) => mayDo(accessFrom(ctx.viewer.id, g.ownerId, g._count.shares > 0), action),
+  });
+}
+
 builder.prismaNode('Gallery', {
   description: 'A collection of photos of a location, with its scouting details.',
   id: { field: 'id' },
@@ -87,15 +108,12 @@ builder.prismaNode('Gallery', {
     viewerAccess: t.field({
       type: GalleryAccessEnum,
       description: 'What the signed-in user may do with this gallery.',
-      // A count, not the shares relation: the `shares` field below loads that relation with another
-      // filter, and two filters on one relation would make Pothos load one of them per gallery.
-      // The same filter as the cards' (galleryCardCountsInclude), so their one statement serves it.
-      select: (_args, ctx) => ({
-        ownerId: true,
-        _count: { select: { shares: galleryCardCountsInclude(ctx.viewer.id)._count.select.shares } },
-      }),
-      resolve: (g, _args, ctx) => (g.ownerId === ctx.viewer.id ? 'owner' : g._count.shares > 0 ? 'write' : 'read'),
+      select: viewerAccessSelect,
+      resolve: (g, _args, ctx) => accessFrom(ctx.viewer.id, g.ownerId, g._count.shares > 0),
     }),
+    viewerCanEdit: viewerMay(t, 'edit', 'May the signed-in user edit details, photos and notes?'),
+    viewerCanShare: viewerMay(t, 'share', 'May the signed-in user share it with projects and revoke shares?'),
+    viewerCanDelete: viewerMay(t, 'delete', 'May the signed-in user delete it?'),
     items: t.relatedConnection('items', {
       cursor: 'id',
       description: 'The photos in gallery order (keyset pages: fast at any depth).',
