@@ -406,8 +406,12 @@ describe('search', () => {
     expect(ids.indexOf(tagged.id)).toBeLessThan(ids.indexOf(similar.id));
     expect(ids).toHaveLength(5);
     expect(typeof res.body[0].size).toBe('number');
-    // The same JSON as the file's own record (the search reads the rows in its own statement).
-    expect(res.body[0]).toEqual((await send(app, searcher.cookie, 'GET', `/api/files/${exact.id}`)).body);
+    // The same JSON as the file's own record (the search reads the rows in its own statement),
+    // with where it is.
+    expect(res.body[0]).toEqual({
+      ...(await send(app, searcher.cookie, 'GET', `/api/files/${exact.id}`)).body,
+      folderPath: [],
+    });
     // A misspelling still finds the file by trigram similarity.
     const typo = await uploadFile(app, searcher, { name: 'Warehouse.jpg' });
     const misspelt = await send(app, searcher.cookie, 'GET', '/api/files/search?q=warehose');

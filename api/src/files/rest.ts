@@ -13,6 +13,8 @@ import {
   fileForViewer,
   fileJson,
   folderJson,
+  folderPathOf,
+  folderPaths,
   getFolder,
   listFiles,
   listFolders,
@@ -80,7 +82,11 @@ export function fileRoutes(services: Services) {
     const ctx = viewerContext(c, services);
     const limit = parseLimit(c.req.query('limit'), 50);
     const files = await searchFiles(ctx, c.req.query('q') ?? '', { limit });
-    return c.json(files.map(fileJson));
+    const paths = await folderPaths(
+      ctx,
+      files.map((f) => f.folderId),
+    );
+    return c.json(files.map((f) => ({ ...fileJson(f), folderPath: folderPathOf(ctx.viewer.id, f, paths) })));
   });
 
   routes.post('/api/files', async (c) => {

@@ -954,6 +954,9 @@ const RARE_RUN = 1000;
 /** How many of the newest files the search reads in order before it asks the indexes instead. */
 export const SEARCH_RECENT_WINDOW = 2000;
 
+/** What stands before each tag in "scoutbase_tags_text" (the tag_prefix_search migration). */
+const TAG_START = '\x1f';
+
 /**
  * The one search statement (exported so tests can check its plan and its tiers).
  *
@@ -1004,7 +1007,13 @@ export function searchSql(
   );
   const walkable = words.every((w) => /^[0-9a-z\u0080-\u{10ffff}]+$/u.test(w)) && (parts[0]?.length ?? 0) >= 3;
   const match = {
-    tag: Prisma.sql`f.tags && ${tags}::text[]`,
+    // A tag that is a word of the query, or that starts with the whole query ("canon" finds
+    // "canon eos r5"). The prefix needs a run of three letters or digits: the trigram index finds
+    // nothing to look up in less, and would read all of itself.
+    tag:
+      (parts[0]?.length ?? 0) >= 3
+        ? Prisma.sql`(f.tags && ${tags}::text[] OR "scoutbase_tags_text"(f.tags) LIKE ${`%${TAG_START}${escapeLike(lower)}%`})`
+        : Prisma.sql`f.tags && ${tags}::text[]`,
     words: Prisma.sql`((${containsEvery('f.name')}) OR (${containsEvery('f."originalName"')}))`,
     // A typo is in a word: a query with digits or punctuation (a file or camera name) names
     // files, and DSC_0012346 is not a misspelling of DSC_0012345.
@@ -1130,6 +1139,36 @@ export function searchSql(
 export function inOrder<T extends { id: string }>(ids: string[], records: T[]): T[] {
   const byId = new Map(records.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
+}
+
+/**
+ * The names of the folders from the top level down to each of these folders (the viewer's own;
+ * [] for none), in one query: a search result says where it is, so that two files of one name
+ * in different folders do not look like the same file twice.
+ */
+export async function folderPaths(ctx: ViewerContext, folderIds: (string | null)[]): Promise<Map<string, string[]>> {
+  const ids = [...new Set(folderIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db.$queryRaw<{ id: string; names: string[] }[]>(Prisma.sql`
+    WITH RECURSIVE up(start, id, "parentId", name, depth) AS (
+      SELECT f.id, f.id, f."parentId", f.name, 0 FROM "Folder" f
+      WHERE f.id = ANY(${ids}::uuid[]) AND f."ownerId" = ${ctx.viewer.id}::uuid
+      UNION ALL
+      SELECT up.start, f.id, f."parentId", f.name, up.depth + 1 FROM "Folder" f JOIN up ON f.id = up."parentId"
+      WHERE up.depth < 1000
+    )
+    SELECT start::text AS id, array_agg(name ORDER BY depth DESC) AS names FROM up GROUP BY start`);
+  return new Map(rows.map((r) => [r.id, r.names]));
+}
+
+/** A file's folder path for the viewer: null for other people's files, whose folders are theirs. */
+export function folderPathOf(
+  viewerId: string,
+  file: { ownerId: string; folderId: string | null },
+  paths: Map<string, string[]>,
+): string[] | null {
+  if (file.ownerId !== viewerId) return null;
+  return file.folderId ? (paths.get(file.folderId) ?? []) : [];
 }
 
 /** Files matching a search that the viewer may read, best match first. */

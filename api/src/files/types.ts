@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import { GraphQLError } from 'graphql';
+import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
 import { fileAccessWhere } from '../galleries/access.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
@@ -15,6 +16,8 @@ import {
   fileOrderBy,
   folderAncestors,
   folderOfViewer,
+  folderPathOf,
+  folderPaths,
   inOrder,
   listFilesQuery,
   recentFilesQuery,
@@ -110,6 +113,17 @@ export const FileVersionType = builder.prismaNode('FileVersion', {
   }),
 });
 
+/** Folder paths already read in this request (a search reads all of its results' at once). */
+const folderPathsOfRequest = new WeakMap<object, Map<string, string[]>>();
+
+async function knownFolderPaths(ctx: ViewerContext, folderIds: (string | null)[]) {
+  const known = folderPathsOfRequest.get(ctx) ?? new Map<string, string[]>();
+  folderPathsOfRequest.set(ctx, known);
+  const missing = folderIds.filter((id): id is string => id !== null && !known.has(id));
+  for (const [id, names] of await folderPaths(ctx, missing)) known.set(id, names);
+  return known;
+}
+
 export const FileType = builder.prismaNode('File', {
   description: 'A stored file: its record (name, tags, metadata) and where its current bytes are served from.',
   id: { field: 'id' },
@@ -137,6 +151,13 @@ export const FileType = builder.prismaNode('File', {
       description: 'Whether the signed-in user may rename, tag, move or delete this file (only its owner may).',
       select: { ownerId: true },
       resolve: (f, _args, ctx) => f.ownerId === ctx.viewer.id,
+    }),
+    folderPath: t.stringList({
+      nullable: true,
+      description:
+        'The names of the folders from the top level down to the file (empty at the top level); null for files of other people, whose folders are theirs.',
+      select: { ownerId: true, folderId: true },
+      resolve: async (f, _args, ctx) => folderPathOf(ctx.viewer.id, f, await knownFolderPaths(ctx, [f.folderId])),
     }),
     folder: t.field({
       type: FolderType,
@@ -216,7 +237,14 @@ builder.queryFields((t) => ({
           const ids = await searchFileIds(ctx, args.query, { limit, offset });
           if (ids.length === 0) return [];
           const selection = queryFromInfo({ context: ctx, info, typeName: 'File', path: ['edges', 'node'] });
-          return inOrder(ids, await ctx.db.file.findMany({ ...selection, where: { id: { in: ids } } }));
+          const files = inOrder(ids, await ctx.db.file.findMany({ ...selection, where: { id: { in: ids } } }));
+          // Every result's folder path in one query, instead of one per result (folderId is read
+          // only when folderPath is asked for).
+          await knownFolderPaths(
+            ctx,
+            files.map((f) => f.folderId ?? null),
+          );
+          return files;
         }),
       ),
   }),
