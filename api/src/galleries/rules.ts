@@ -3,8 +3,16 @@ import type { GalleryStyle, Prisma, PropertyType } from '../generated/prisma/cli
 import type { ViewerContext } from '../context.ts';
 import { recordActivity } from '../activity/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
-import { isUuid, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
+import {
+  announceAccessChange,
+  isUuid,
+  memberIdsOf,
+  nameOf,
+  projectForViewer,
+  userNameSelect,
+} from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 import { optionalText, requiredText } from './input.ts';
 import { type AccessMode, galleryAccessWhere, projectMemberWhere } from './access.ts';
@@ -536,7 +544,7 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
         type: 'file',
         title: 'Files added to your gallery',
         message: `${nameOf(adder)} added ${what} to "${gallery.name}".`,
-        link: `/galleries/${galleryId}`,
+        link: appLink.gallery(galleryId),
       });
     }
     const items = await tx.galleryItem.findMany({
@@ -655,7 +663,7 @@ export function shareJson(share: ShareRow) {
  */
 export async function shareGallery(ctx: ViewerContext, galleryId: string, input: unknown) {
   const data = parse(shareInput, input ?? {});
-  const { share, notifications } = await ctx.db.$transaction(async (tx) => {
+  const { share, notifications, memberIds } = await ctx.db.$transaction(async (tx) => {
     const gallery = await galleryFor(ctx, galleryId, 'owner', tx, 'Only the gallery owner can share it.');
     const project = await projectForViewer(ctx, data.projectId, tx);
     const existing = await tx.galleryShare.findUnique({
@@ -667,7 +675,7 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
         data: { permission: data.permission, status: 'active' },
         include: shareInclude,
       });
-      return { share, notifications: [] };
+      return { share, notifications: [], memberIds: await memberIdsOf(tx, project.id) };
     }
     const share = await tx.galleryShare.create({
       data: { galleryId, projectId: project.id, permission: data.permission, sharedById: ctx.viewer.id },
@@ -697,13 +705,14 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
           type: 'team',
           title: 'Gallery shared with your project',
           message: `${nameOf(sharer)} shared "${gallery.name}" with "${project.name}"${data.permission === 'write' ? ' with edit access' : ''}.`,
-          link: `/galleries/${galleryId}`,
+          link: appLink.gallery(galleryId),
         }),
       );
     }
-    return { share, notifications };
+    return { share, notifications, memberIds: members.map((m) => m.userId) };
   });
   publishNotifications(ctx, notifications);
+  announceAccessChange(ctx, memberIds, { kind: 'galleries', projectId: share.projectId, galleryId });
   return share;
 }
 
@@ -720,7 +729,7 @@ export async function listShares(ctx: ViewerContext, galleryId: string) {
 /** Ends a share: the project's members lose access with the next request. */
 export async function revokeShare(ctx: ViewerContext, shareId: string) {
   if (!isUuid(shareId)) throw new NotFoundError('Share');
-  return ctx.db.$transaction(async (tx) => {
+  const { share, memberIds } = await ctx.db.$transaction(async (tx) => {
     const share = await tx.galleryShare.findFirst({
       where: {
         id: shareId,
@@ -731,6 +740,9 @@ export async function revokeShare(ctx: ViewerContext, shareId: string) {
     if (!share) throw new NotFoundError('Share');
     if (share.gallery.ownerId !== ctx.viewer.id) throw new ForbiddenError('Only the gallery owner can revoke a share.');
     await tx.galleryShare.delete({ where: { id: shareId } });
-    return share;
+    return { share, memberIds: await memberIdsOf(tx, share.projectId) };
   });
+  // Members' open gallery screens and lists drop it without a reload.
+  announceAccessChange(ctx, memberIds, { kind: 'galleries', projectId: share.projectId, galleryId: share.galleryId });
+  return share;
 }

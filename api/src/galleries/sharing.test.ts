@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { call, makeFile, makeGallery, makeProject, shareWith } from './testing.ts';
+import { call, joinProject, makeFile, makeGallery, makeProject, shareWith } from './testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let app: TestApp;
@@ -45,8 +45,8 @@ describe('sharing a gallery with a project', () => {
   it('defaults to read, records activity and tells the other members in the same transaction', async () => {
     const g = await makeGallery(app, owner.cookie, { name: 'Harbour' });
     const project = await makeProject(app, owner.cookie, { name: 'Docks', type: 'movie' });
-    await call(app, owner.cookie, 'POST', `/api/projects/${project.id}/members`, { email: reader.email });
-    await call(app, owner.cookie, 'POST', `/api/projects/${project.id}/members`, { email: writer.email });
+    await joinProject(app, owner, reader, project.id);
+    await joinProject(app, owner, writer, project.id);
     const { status, body } = await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/share`, {
       projectId: project.id,
     });

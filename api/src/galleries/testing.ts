@@ -33,17 +33,34 @@ export async function makeFile(app: TestApp, userId: string, name = 'still.jpg')
   });
 }
 
+/** `member` joins the project the way people do: `owner` invites them and they accept. */
+export async function joinProject(
+  app: TestApp,
+  owner: { cookie: string },
+  member: { email: string; cookie: string },
+  projectId: string,
+  role: 'member' | 'owner' = 'member',
+) {
+  const invited = await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/invitations`, {
+    email: member.email,
+    role,
+  });
+  if (invited.status !== 201) throw new Error(`not invited: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const accepted = await call(app, member.cookie, 'POST', `/api/invitations/${invited.body.id}/accept`);
+  if (accepted.status !== 200) throw new Error(`not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return invited.body as { id: string };
+}
+
 /** Adds `member` to a new project of `owner`'s and shares the gallery with it. */
 export async function shareWith(
   app: TestApp,
   owner: { cookie: string },
-  member: { email: string },
+  member: { email: string; cookie: string },
   galleryId: string,
   permission: 'read' | 'write' = 'read',
 ) {
   const project = await makeProject(app, owner.cookie);
-  const added = await call(app, owner.cookie, 'POST', `/api/projects/${project.id}/members`, { email: member.email });
-  if (added.status !== 201) throw new Error(`member not added: ${added.status} ${JSON.stringify(added.body)}`);
+  await joinProject(app, owner, member, project.id);
   const shared = await call(app, owner.cookie, 'POST', `/api/galleries/${galleryId}/share`, {
     projectId: project.id,
     permission,

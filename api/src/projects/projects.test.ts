@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { call, makeProject } from '../galleries/testing.ts';
+import { call, joinProject, makeProject } from '../galleries/testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let app: TestApp;
@@ -63,16 +63,8 @@ describe('members', () => {
     projectId = (await makeProject(app, owner.cookie, { name: 'Night Shoot' })).id;
   });
 
-  it('the owner adds an existing user by e-mail; they are told and see the project', async () => {
-    const { status, body } = await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/members`, {
-      email: `  ${member.email.toUpperCase()} `,
-    });
-    expect(status).toBe(201);
-    expect(body).toMatchObject({ userId: member.id, role: 'member', user: { email: member.email } });
-    const note = await app.database.prisma.notification.findFirstOrThrow({ where: { userId: member.id } });
-    expect(note).toMatchObject({ type: 'team', title: 'Added to a project' });
-    expect(note.message).toBe('Pat Producer added you to the project "Night Shoot".');
-
+  it('someone the owner invited who accepted sees the project and its members', async () => {
+    await joinProject(app, owner, member, projectId);
     const list = await call(app, member.cookie, 'GET', '/api/projects');
     expect(list.body.map((p: { id: string }) => p.id)).toContain(projectId);
     const project = await call(app, member.cookie, 'GET', `/api/projects/${projectId}`);
@@ -80,39 +72,23 @@ describe('members', () => {
     expect(project.body.members.map((m: { userId: string }) => m.userId)).toEqual([owner.id, member.id]);
   });
 
-  it('says clearly what is wrong with an e-mail', async () => {
-    const cases = [
-      [{}, 400, 'Enter the e-mail address of the person to add.'],
-      [{ email: 'not-an-email' }, 400, 'Enter a valid e-mail address.'],
-      [
-        { email: 'nobody@example.com' },
-        404,
-        'No one with that e-mail address has an account yet; they need to sign up first.',
-      ],
-      [{ email: member.email }, 409, 'That person is already a member of this project.'],
-    ] as const;
-    for (const [body, status, message] of cases) {
-      const answer = await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/members`, body);
-      expect([answer.status, answer.body.message]).toEqual([status, message]);
-    }
-  });
-
-  it('only the owner adds or removes others; a member may leave; the owner stays', async () => {
-    const byMember = await call(app, member.cookie, 'POST', `/api/projects/${projectId}/members`, {
+  it('only owners invite or remove others; a member may leave; the creator stays', async () => {
+    const byMember = await call(app, member.cookie, 'POST', `/api/projects/${projectId}/invitations`, {
       email: outsider.email,
     });
-    expect(byMember).toMatchObject({ status: 403, body: { message: 'Only the project owner can add members.' } });
+    expect(byMember).toMatchObject({
+      status: 403,
+      body: { message: "Only the project's owners can invite people." },
+    });
     const removeOwner = await call(app, member.cookie, 'DELETE', `/api/projects/${projectId}/members/${owner.id}`);
     expect(removeOwner.status).toBe(403);
     const ownerLeaves = await call(app, owner.cookie, 'DELETE', `/api/projects/${projectId}/members/${owner.id}`);
     expect(ownerLeaves).toMatchObject({
       status: 400,
-      body: { message: 'The project owner cannot be removed from the project.' },
+      body: { message: 'The person who created the project cannot be removed from it.' },
     });
 
-    expect(
-      (await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/members`, { email: outsider.email })).status,
-    ).toBe(201);
+    await joinProject(app, owner, outsider, projectId);
     expect((await call(app, owner.cookie, 'DELETE', `/api/projects/${projectId}/members/${outsider.id}`)).status).toBe(
       200,
     );
@@ -133,7 +109,7 @@ describe('projects over GraphQL', () => {
     const boss = await signedInUser(app, { name: 'Gina Graph' });
     const crew = await signedInUser(app);
     const project = await makeProject(app, boss.cookie, { name: 'Graph Shoot', type: 'tv_show' });
-    await call(app, boss.cookie, 'POST', `/api/projects/${project.id}/members`, { email: crew.email });
+    await joinProject(app, boss, crew, project.id);
     const LIST = `{ projects(first: 10) { totalCount edges { node { id name type viewerRole memberCount
       members(first: 10) { totalCount edges { node { id name email role user { id } } } } } } } }`;
     type List = {

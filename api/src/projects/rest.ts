@@ -3,13 +3,18 @@ import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
 import {
-  addProjectMember,
+  cancelInvitation,
   createProject,
+  type InvitationRow,
+  inviteToProject,
   listMembers,
+  listMyInvitations,
+  listProjectInvitations,
   listProjects,
   nameOf,
   projectForViewer,
   removeProjectMember,
+  respondToInvitation,
 } from './rules.ts';
 
 type ProjectRow = {
@@ -36,6 +41,21 @@ function memberJson(m: MemberRow) {
     role: m.role,
     createdAt: m.createdAt,
     user: { id: m.user.id, email: m.user.email, name: nameOf(m.user), profileImageUrl: m.user.profileImageUrl },
+  };
+}
+
+/** The same shape for every answer about an invitation, whoever the address belongs to. */
+function invitationJson(i: InvitationRow) {
+  return {
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    status: i.status,
+    projectId: i.projectId,
+    project: i.project,
+    invitedBy: { id: i.invitedById, name: nameOf(i.invitedBy) },
+    createdAt: i.createdAt,
+    respondedAt: i.respondedAt,
   };
 }
 
@@ -66,10 +86,39 @@ export function projectRoutes(services: Services) {
     return c.json(members.map(memberJson));
   });
 
-  // Body: { email } of someone who already has an account.
-  routes.post('/api/projects/:id/members', async (c) => {
-    const member = await addProjectMember(viewerContext(c, services), c.req.param('id'), await readJson(c));
-    return c.json(memberJson(member), 201);
+  // Body: { email, role? ('member' by default, or 'owner') }. The members path is kept for older
+  // clients: it invites too (the same answer), and never makes anyone a member without accepting.
+  for (const path of ['/api/projects/:id/invitations', '/api/projects/:id/members'] as const) {
+    routes.post(path, async (c) => {
+      const invitation = await inviteToProject(viewerContext(c, services), c.req.param('id'), await readJson(c));
+      return c.json(invitationJson(invitation), 201);
+    });
+  }
+
+  routes.get('/api/projects/:id/invitations', async (c) => {
+    const invitations = await listProjectInvitations(viewerContext(c, services), c.req.param('id'));
+    return c.json(invitations.map(invitationJson));
+  });
+
+  routes.delete('/api/projects/:id/invitations/:invitationId', async (c) => {
+    const ctx = viewerContext(c, services);
+    const invitation = await cancelInvitation(ctx, c.req.param('invitationId'), c.req.param('id'));
+    return c.json(invitationJson(invitation));
+  });
+
+  routes.get('/api/invitations', async (c) => {
+    const invitations = await listMyInvitations(viewerContext(c, services));
+    return c.json(invitations.map(invitationJson));
+  });
+
+  routes.post('/api/invitations/:id/accept', async (c) => {
+    const invitation = await respondToInvitation(viewerContext(c, services), c.req.param('id'), 'accepted');
+    return c.json(invitationJson(invitation));
+  });
+
+  routes.post('/api/invitations/:id/decline', async (c) => {
+    const invitation = await respondToInvitation(viewerContext(c, services), c.req.param('id'), 'declined');
+    return c.json(invitationJson(invitation));
   });
 
   routes.delete('/api/projects/:id/members/:userId', async (c) => {

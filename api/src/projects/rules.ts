@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Prisma, ProjectType } from '../generated/prisma/client.ts';
-import type { ViewerContext } from '../context.ts';
-import { projectMemberWhere } from '../galleries/access.ts';
+import type { Prisma, ProjectRole, ProjectType } from '../generated/prisma/client.ts';
+import type { Services, ViewerContext } from '../context.ts';
+import type { AccessChange } from '../infra/events/pubsub.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { projectMemberWhere } from '../galleries/access.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { optionalText, requiredText } from '../galleries/input.ts';
@@ -18,13 +19,24 @@ export const projectInput = z.strictObject({
     .transform((v) => v ?? 'campaign'),
 });
 
-export const memberInput = z.strictObject({
-  email: requiredText('Enter the e-mail address of the person to add.', 320, 'That e-mail address is too long.').pipe(
+/** Roles an invitation may carry: a member, or an owner who also invites and removes people. */
+export const PROJECT_ROLES = ['member', 'owner'] as const satisfies readonly ProjectRole[];
+
+export const invitationInput = z.strictObject({
+  email: requiredText(
+    'Enter the e-mail address of the person to invite.',
+    320,
+    'That e-mail address is too long.',
+  ).pipe(
     z
       .string()
       .toLowerCase()
       .pipe(z.email({ error: 'Enter a valid e-mail address.' })),
   ),
+  role: z
+    .enum(PROJECT_ROLES, { error: `Role must be one of ${PROJECT_ROLES.join(', ')}.` })
+    .nullish()
+    .transform((v) => v ?? 'member'),
 });
 
 /** The person's name as others see it. */
@@ -50,14 +62,20 @@ export async function projectForViewer(ctx: ViewerContext, projectId: string, db
   return { ...project, viewerRole: project.members[0]?.role ?? 'member' };
 }
 
-async function projectOwnedByViewer(
+/** Owners (the creator and anyone invited as owner) invite, cancel invitations and remove members. */
+export function managesMembers(role: ProjectRole) {
+  return role === 'owner';
+}
+
+/** A project the viewer belongs to as an owner: a 404 to outsiders, a 403 to plain members. */
+export async function projectManagedByViewer(
   ctx: ViewerContext,
   projectId: string,
   db: Prisma.TransactionClient,
   action: string,
 ) {
   const project = await projectForViewer(ctx, projectId, db);
-  if (project.ownerId !== ctx.viewer.id) throw new ForbiddenError(`Only the project owner can ${action}.`);
+  if (!managesMembers(project.viewerRole)) throw new ForbiddenError(`Only the project's owners can ${action}.`);
   return project;
 }
 
@@ -93,52 +111,237 @@ export async function listMembers(ctx: ViewerContext, projectId: string) {
   });
 }
 
-/** The owner adds someone who already has an account, by e-mail; they hear about it. */
-export async function addProjectMember(ctx: ViewerContext, projectId: string, input: unknown) {
-  const { email } = parse(memberInput, input ?? {});
-  const { member, notification } = await ctx.db.$transaction(async (tx) => {
-    const project = await projectOwnedByViewer(ctx, projectId, tx, 'add members');
-    const user = await tx.user.findUnique({ where: { email }, select: { id: true } });
-    if (!user) throw notFound('No one with that e-mail address has an account yet; they need to sign up first.');
-    const existing = await tx.projectMember.findUnique({ where: { projectId_userId: { projectId, userId: user.id } } });
-    if (existing) throw new ConflictError('That person is already a member of this project.');
-    const member = await tx.projectMember.create({
-      data: { projectId, userId: user.id, role: 'member' },
-      include: { user: { select: { id: true, profileImageUrl: true, ...userNameSelect } } },
+// ───────────────────────────── invitations and membership ─────────────────────────────
+
+/** Tells each person, live, that what they may see changed (after the transaction committed). */
+export function announceAccessChange(
+  services: Pick<Services, 'events'>,
+  userIds: Iterable<string>,
+  change: Omit<AccessChange, 'galleryId' | 'galleriesChanged'> & Partial<AccessChange>,
+) {
+  for (const userId of new Set(userIds)) {
+    services.events.publish('access:changed', userId, {
+      galleryId: null,
+      galleriesChanged: change.kind === 'galleries',
+      ...change,
     });
-    const adder = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
-    const notification = await writeNotification(tx, {
-      userId: user.id,
-      type: 'team',
-      title: 'Added to a project',
-      message: `${nameOf(adder)} added you to the project "${project.name}".`,
-      link: '/galleries',
-    });
-    return { member, notification };
-  });
-  publishNotifications(ctx, [notification]);
-  return member;
+  }
 }
 
-/** The owner removes a member; a member may also leave. The owner stays. */
+const invitationInclude = {
+  project: { select: { id: true, name: true, type: true } },
+  invitedBy: { select: userNameSelect },
+} satisfies Prisma.InvitationInclude;
+export type InvitationRow = Prisma.InvitationGetPayload<{ include: typeof invitationInclude }>;
+
+const roleWords = (role: ProjectRole) => (role === 'owner' ? 'an owner' : 'a member');
+
+async function ownerIdsOf(db: Prisma.TransactionClient, projectId: string) {
+  const owners = await db.projectMember.findMany({ where: { projectId, role: 'owner' }, select: { userId: true } });
+  return owners.map((o) => o.userId);
+}
+
+export async function memberIdsOf(db: Prisma.TransactionClient, projectId: string) {
+  const members = await db.projectMember.findMany({ where: { projectId }, select: { userId: true } });
+  return members.map((m) => m.userId);
+}
+
+/**
+ * An owner invites someone by e-mail with a role. The answer is the same whether or not the
+ * address has an account, so inviting cannot be used to find out who uses the app. The invitee
+ * is told if they have an account; otherwise the invitation waits for them to sign up with that
+ * address. Inviting a pending address again answers the same invitation (with the new role) and
+ * tells nobody twice; after a decline or cancel it becomes pending again.
+ */
+export async function inviteToProject(ctx: ViewerContext, projectId: string, input: unknown) {
+  const { email, role } = parse(invitationInput, input ?? {});
+  const { invitation, notification, inviteeId, ownerIds } = await ctx.db.$transaction(async (tx) => {
+    const project = await projectManagedByViewer(ctx, projectId, tx, 'invite people');
+    // The inviter sees the member list already, so saying so tells them nothing new.
+    const member = await tx.projectMember.findFirst({
+      where: { projectId, user: { email } },
+      select: { userId: true },
+    });
+    if (member) throw new ConflictError('That person is already a member of this project.');
+    const before = await tx.invitation.findUnique({ where: { projectId_email: { projectId, email } } });
+    const renewed = before?.status !== 'pending';
+    const invitation = await tx.invitation.upsert({
+      where: { projectId_email: { projectId, email } },
+      create: { projectId, email, role, invitedById: ctx.viewer.id },
+      update: renewed
+        ? { role, status: 'pending', invitedById: ctx.viewer.id, createdAt: new Date(), respondedAt: null }
+        : { role },
+      include: invitationInclude,
+    });
+    const invitee = renewed ? await tx.user.findUnique({ where: { email }, select: { id: true } }) : null;
+    const notification =
+      invitee &&
+      (await writeNotification(tx, {
+        userId: invitee.id,
+        type: 'team',
+        title: 'Invitation to a project',
+        message: `${nameOf(invitation.invitedBy)} invited you to join the project "${project.name}" as ${roleWords(role)}.`,
+        link: '/projects',
+      }));
+    return { invitation, notification, inviteeId: invitee?.id, ownerIds: await ownerIdsOf(tx, projectId) };
+  });
+  if (notification) publishNotifications(ctx, [notification]);
+  announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], { kind: 'invitations', projectId });
+  return invitation;
+}
+
+/** The signed-in user's pending invitations, newest first: those sent to their account's e-mail. */
+export async function listMyInvitations(ctx: ViewerContext) {
+  return ctx.db.invitation.findMany({
+    where: myPendingInvitationsWhere(ctx),
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    include: invitationInclude,
+  });
+}
+
+export function myPendingInvitationsWhere(ctx: ViewerContext): Prisma.InvitationWhereInput {
+  return { email: ctx.viewer.email.toLowerCase(), status: 'pending' };
+}
+
+/** A project's pending invitations, for its owners. */
+export async function listProjectInvitations(ctx: ViewerContext, projectId: string) {
+  await projectManagedByViewer(ctx, projectId, ctx.db, 'see its invitations');
+  return ctx.db.invitation.findMany({
+    where: { projectId, status: 'pending' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    include: invitationInclude,
+  });
+}
+
+/** Who may see an invitation: the person it is addressed to, and the owners of its project. */
+export function invitationVisibleWhere(ctx: ViewerContext): Prisma.InvitationWhereInput {
+  return {
+    OR: [
+      { email: ctx.viewer.email.toLowerCase() },
+      { project: { members: { some: { userId: ctx.viewer.id, role: 'owner' } } } },
+    ],
+  };
+}
+
+/** A pending invitation addressed to the viewer; anyone else (the inviter too) gets a 404. */
+async function pendingInvitationOfViewer(ctx: ViewerContext, invitationId: string, tx: Prisma.TransactionClient) {
+  if (!isUuid(invitationId)) throw new NotFoundError('Invitation');
+  const invitation = await tx.invitation.findFirst({
+    where: { id: invitationId, ...myPendingInvitationsWhere(ctx) },
+    include: invitationInclude,
+  });
+  if (!invitation) throw new NotFoundError('Invitation');
+  return invitation;
+}
+
+/** The invitee answers; the inviter is told. */
+export async function respondToInvitation(ctx: ViewerContext, invitationId: string, answer: 'accepted' | 'declined') {
+  const { invitation, notification, memberIds, ownerIds } = await ctx.db.$transaction(async (tx) => {
+    const pending = await pendingInvitationOfViewer(ctx, invitationId, tx);
+    // Claimed by status, so two answers at once cannot both count.
+    const claimed = await tx.invitation.updateMany({
+      where: { id: pending.id, status: 'pending' },
+      data: { status: answer, respondedAt: new Date() },
+    });
+    if (claimed.count !== 1) throw new NotFoundError('Invitation');
+    if (answer === 'accepted') {
+      await tx.projectMember.createMany({
+        data: [{ projectId: pending.projectId, userId: ctx.viewer.id, role: pending.role }],
+        skipDuplicates: true,
+      });
+    }
+    const invitee = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
+    const notification = await writeNotification(tx, {
+      userId: pending.invitedById,
+      type: 'team',
+      title: answer === 'accepted' ? 'Invitation accepted' : 'Invitation declined',
+      message:
+        answer === 'accepted'
+          ? `${nameOf(invitee)} accepted your invitation and joined "${pending.project.name}".`
+          : `${pending.email} declined your invitation to "${pending.project.name}".`,
+      link: '/projects',
+    });
+    const invitation = await tx.invitation.findUniqueOrThrow({ where: { id: pending.id }, include: invitationInclude });
+    return {
+      invitation,
+      notification,
+      memberIds: await memberIdsOf(tx, pending.projectId),
+      ownerIds: await ownerIdsOf(tx, pending.projectId),
+    };
+  });
+  publishNotifications(ctx, [notification]);
+  const projectId = invitation.projectId;
+  if (answer === 'accepted') {
+    announceAccessChange(ctx, [ctx.viewer.id], { kind: 'membership', projectId, galleriesChanged: true });
+    announceAccessChange(
+      ctx,
+      memberIds.filter((id) => id !== ctx.viewer.id),
+      { kind: 'membership', projectId },
+    );
+  } else {
+    announceAccessChange(ctx, [ctx.viewer.id, ...ownerIds], { kind: 'invitations', projectId });
+  }
+  return invitation;
+}
+
+/** An owner withdraws a pending invitation (optionally named with its project, as REST does). */
+export async function cancelInvitation(ctx: ViewerContext, invitationId: string, projectId?: string) {
+  if (!isUuid(invitationId) || (projectId !== undefined && !isUuid(projectId))) throw new NotFoundError('Invitation');
+  const { invitation, ownerIds, inviteeId } = await ctx.db.$transaction(async (tx) => {
+    const found = await tx.invitation.findFirst({
+      where: { id: invitationId, status: 'pending', ...(projectId && { projectId }) },
+      select: { projectId: true },
+    });
+    if (!found) throw new NotFoundError('Invitation');
+    // Outsiders (the invitee too) get the project's 404; plain members a 403.
+    await projectManagedByViewer(ctx, found.projectId, tx, 'cancel invitations');
+    const invitation = await tx.invitation.update({
+      where: { id: invitationId },
+      data: { status: 'cancelled', respondedAt: new Date() },
+      include: invitationInclude,
+    });
+    const invitee = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
+    return { invitation, ownerIds: await ownerIdsOf(tx, found.projectId), inviteeId: invitee?.id };
+  });
+  announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], {
+    kind: 'invitations',
+    projectId: invitation.projectId,
+  });
+  return invitation;
+}
+
+/**
+ * An owner removes a member (an owner too), or a member leaves. The person who created the
+ * project stays, so every project keeps someone who manages it. Access to the galleries shared
+ * with the project ends with the next request.
+ */
 export async function removeProjectMember(ctx: ViewerContext, projectId: string, userId: string) {
-  await ctx.db.$transaction(async (tx) => {
-    const project =
-      userId === ctx.viewer.id
-        ? await projectForViewer(ctx, projectId, tx)
-        : await projectOwnedByViewer(ctx, projectId, tx, 'remove members');
-    if (userId === project.ownerId) throw new ValidationError('The project owner cannot be removed from the project.');
+  const leaving = userId === ctx.viewer.id;
+  const { notification, memberIds } = await ctx.db.$transaction(async (tx) => {
+    const project = leaving
+      ? await projectForViewer(ctx, projectId, tx)
+      : await projectManagedByViewer(ctx, projectId, tx, 'remove members');
+    if (userId === project.ownerId) {
+      throw new ValidationError('The person who created the project cannot be removed from it.');
+    }
     if (!isUuid(userId)) throw new NotFoundError('Member');
     const removed = await tx.projectMember.deleteMany({ where: { projectId, userId } });
     if (removed.count === 0) throw new NotFoundError('Member');
+    const remover = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
+    const notification = leaving
+      ? null
+      : await writeNotification(tx, {
+          userId,
+          type: 'team',
+          title: 'Removed from a project',
+          message: `${nameOf(remover)} removed you from the project "${project.name}".`,
+          link: '/projects',
+        });
+    return { notification, memberIds: await memberIdsOf(tx, projectId) };
   });
-}
-
-/** A 404 whose message says more than "X not found". */
-export function notFound(message: string) {
-  const error = new NotFoundError();
-  error.message = message;
-  return error;
+  if (notification) publishNotifications(ctx, [notification]);
+  announceAccessChange(ctx, [userId], { kind: 'membership', projectId, galleriesChanged: true });
+  announceAccessChange(ctx, memberIds, { kind: 'membership', projectId });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,8 +1,22 @@
-import { ProjectRole, ProjectType } from '../generated/prisma/enums.ts';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { InvitationStatus, ProjectRole, ProjectType } from '../generated/prisma/enums.ts';
 import { projectMemberWhere } from '../galleries/access.ts';
+import type { AccessChange } from '../infra/events/pubsub.ts';
+import { ownEvents } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { addProjectMember, createProject, nameOf, removeProjectMember } from './rules.ts';
+import {
+  cancelInvitation,
+  createProject,
+  invitationVisibleWhere,
+  inviteToProject,
+  managesMembers,
+  myPendingInvitationsWhere,
+  nameOf,
+  removeProjectMember,
+  respondToInvitation,
+  userNameSelect,
+} from './rules.ts';
 
 export const ProjectTypeEnum = builder.enumType(ProjectType, {
   name: 'ProjectType',
@@ -11,7 +25,13 @@ export const ProjectTypeEnum = builder.enumType(ProjectType, {
 
 export const ProjectRoleEnum = builder.enumType(ProjectRole, {
   name: 'ProjectRole',
-  description: 'owner: created the project and manages its members; member: was added by the owner.',
+  description:
+    "owner: invites people, cancels invitations and removes members (the project's creator is an owner who can never be removed); member: sees the project, its members and the galleries shared with it.",
+});
+
+export const InvitationStatusEnum = builder.enumType(InvitationStatus, {
+  name: 'InvitationStatus',
+  description: 'pending until the invitee accepts or declines, or an owner cancels it.',
 });
 
 /** A Relay global id of the given type, or a raw uuid (what the REST API and other domains use). */
@@ -33,14 +53,35 @@ builder.prismaNode('Project', {
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
     type: t.expose('type', { type: ProjectTypeEnum }),
-    owner: t.relation('owner', { description: 'Who created the project and manages its members.' }),
+    owner: t.relation('owner', { description: 'Who created the project: an owner who can never be removed.' }),
     viewerRole: t.field({
       type: ProjectRoleEnum,
       description: "The signed-in user's role in the project.",
       select: (_args, ctx) => ({ members: { where: { userId: ctx.viewer.id }, select: { role: true } } }),
       resolve: (project) => project.members[0]?.role ?? 'member',
     }),
+    viewerCanManageMembers: t.boolean({
+      description: 'Whether the signed-in user may invite people, cancel invitations and remove members (owners).',
+      select: (_args, ctx) => ({ members: { where: { userId: ctx.viewer.id }, select: { role: true } } }),
+      resolve: (project) => managesMembers(project.members[0]?.role ?? 'member'),
+    }),
     memberCount: t.relationCount('members', { description: 'How many people belong to it, the owner included.' }),
+    pendingInvitations: t.relatedConnection('invitations', {
+      cursor: 'id',
+      description:
+        "Invitations nobody has answered yet, newest first. Empty unless you are one of the project's owners.",
+      query: (_args, ctx) => ({
+        where: { status: 'pending', project: { members: { some: { userId: ctx.viewer.id, role: 'owner' } } } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      }),
+      totalCount: true,
+    }),
+    galleryShares: t.relatedConnection('shares', {
+      cursor: 'id',
+      description: 'The galleries shared with the project (active shares), newest first; every member may open them.',
+      query: { where: { status: 'active' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] },
+      totalCount: true,
+    }),
     members: t.relatedConnection('members', {
       cursor: 'projectId_userId',
       description: 'Everyone in the project, in the order they joined.',
@@ -63,6 +104,24 @@ builder.prismaNode('ProjectMember', {
   },
   fields: (t) => ({
     role: t.expose('role', { type: ProjectRoleEnum }),
+    isCreator: t.boolean({
+      description: 'Whether this person created the project: they can never be removed.',
+      select: { project: { select: { ownerId: true } } },
+      resolve: (m) => m.userId === m.project.ownerId,
+    }),
+    viewerCanRemove: t.boolean({
+      description:
+        'Whether the signed-in user may remove this person: an owner, not the creator, not themselves (see leaveProject).',
+      select: (_args, ctx) => ({
+        project: {
+          select: { ownerId: true, members: { where: { userId: ctx.viewer.id }, select: { role: true } } },
+        },
+      }),
+      resolve: (m, _args, ctx) =>
+        m.userId !== m.project.ownerId &&
+        m.userId !== ctx.viewer.id &&
+        managesMembers(m.project.members[0]?.role ?? 'member'),
+    }),
     user: t.relation('user'),
     name: t.string({
       description: 'How the person is shown: display name, else first and last name, else e-mail.',
@@ -108,22 +167,124 @@ builder.mutationField('createProject', (t) =>
   }),
 );
 
-builder.mutationField('addProjectMember', (t) =>
+builder.prismaNode('Invitation', {
+  description:
+    'An invitation to join a project, addressed to an e-mail. Seen by the invitee (whose account has that e-mail) and by the project owners.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id, AND: [invitationVisibleWhere(ctx)] }),
+  fields: (t) => ({
+    email: t.exposeString('email', { description: 'The address invited, in lower case.' }),
+    role: t.expose('role', { type: ProjectRoleEnum, description: 'The role the invitee gets on accepting.' }),
+    status: t.expose('status', { type: InvitationStatusEnum }),
+    projectName: t.string({ select: { project: { select: { name: true } } }, resolve: (i) => i.project.name }),
+    projectType: t.field({
+      type: ProjectTypeEnum,
+      select: { project: { select: { type: true } } },
+      resolve: (i) => i.project.type,
+    }),
+    project: t.prismaField({
+      type: 'Project',
+      nullable: true,
+      description: 'The project itself, once you are a member of it (null for an invitee who has not accepted).',
+      select: { projectId: true },
+      resolve: (query, i, _args, ctx) =>
+        ctx.db.project.findFirst({ ...query, where: { id: i.projectId, ...projectMemberWhere(ctx.viewer.id) } }),
+    }),
+    invitedByName: t.string({
+      description: 'Who sent it, as they are shown.',
+      select: { invitedBy: { select: userNameSelect } },
+      resolve: (i) => nameOf(i.invitedBy),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    respondedAt: t.expose('respondedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.queryField('invitations', (t) =>
+  t.prismaConnection({
+    type: 'Invitation',
+    cursor: 'id',
+    description:
+      "Your pending invitations, newest first: those sent to your account's e-mail, also before you signed up.",
+    totalCount: (_connection, _args, ctx) => ctx.db.invitation.count({ where: myPendingInvitationsWhere(ctx) }),
+    resolve: (query, _root, _args, ctx) =>
+      ctx.db.invitation.findMany({
+        ...query,
+        where: myPendingInvitationsWhere(ctx),
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      }),
+  }),
+);
+
+builder.mutationField('inviteToProject', (t) =>
   t.prismaField({
-    type: 'ProjectMember',
-    description: 'The project owner adds someone who has an account, by e-mail. They get a notification.',
+    type: 'Invitation',
+    description:
+      "An owner invites someone by e-mail (role member by default). The same answer whether or not the address has an account; inviting a pending address again answers that invitation. 'That person is already a member of this project.' for a member.",
     errors: {},
     args: {
       projectId: t.arg.id({ required: true }),
       email: t.arg.string({ required: true }),
+      role: t.arg({ type: ProjectRoleEnum, required: false }),
     },
     resolve: async (query, _root, args, ctx) => {
       const projectId = rawId(args.projectId, 'Project', 'projectId');
-      const member = await addProjectMember(ctx, projectId, { email: args.email });
-      return ctx.db.projectMember.findUniqueOrThrow({
-        ...query,
-        where: { projectId_userId: { projectId, userId: member.userId } },
-      });
+      const invitation = await inviteToProject(ctx, projectId, { email: args.email, role: args.role });
+      return ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitation.id } });
+    },
+  }),
+);
+
+builder.mutationField('acceptInvitation', (t) =>
+  t.prismaField({
+    type: 'Project',
+    description: 'You accept an invitation addressed to you and join its project (answers it). Anyone else: not found.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const invitation = await respondToInvitation(ctx, rawId(args.id, 'Invitation', 'id'), 'accepted');
+      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: invitation.projectId } });
+    },
+  }),
+);
+
+builder.mutationField('declineInvitation', (t) =>
+  t.prismaField({
+    type: 'Invitation',
+    description: 'You decline an invitation addressed to you; the inviter is told. Anyone else: not found.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const invitation = await respondToInvitation(ctx, rawId(args.id, 'Invitation', 'id'), 'declined');
+      return ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitation.id } });
+    },
+  }),
+);
+
+builder.mutationField('cancelInvitation', (t) =>
+  t.prismaField({
+    type: 'Invitation',
+    description: "A project's owner withdraws a pending invitation.",
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const invitation = await cancelInvitation(ctx, rawId(args.id, 'Invitation', 'id'));
+      return ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitation.id } });
+    },
+  }),
+);
+
+builder.mutationField('leaveProject', (t) =>
+  t.field({
+    type: 'ID',
+    description:
+      "You leave a project (its creator cannot) and lose the galleries shared with it. Answers the project's global id.",
+    errors: {},
+    args: { projectId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const projectId = rawId(args.projectId, 'Project', 'projectId');
+      await removeProjectMember(ctx, projectId, ctx.viewer.id);
+      return encodeGlobalID('Project', projectId);
     },
   }),
 );
@@ -131,7 +292,8 @@ builder.mutationField('addProjectMember', (t) =>
 builder.mutationField('removeProjectMember', (t) =>
   t.prismaField({
     type: 'Project',
-    description: 'The owner removes a member, or a member leaves. Answers the project (null when you left it).',
+    description:
+      "An owner removes a member (not the project's creator), or a member leaves. Answers the project (null when you left it).",
     nullable: true,
     errors: {},
     args: {
@@ -143,5 +305,48 @@ builder.mutationField('removeProjectMember', (t) =>
       await removeProjectMember(ctx, projectId, rawId(args.userId, 'User', 'userId'));
       return ctx.db.project.findFirst({ ...query, where: { id: projectId, ...projectMemberWhere(ctx.viewer.id) } });
     },
+  }),
+);
+
+const AccessChangeKindEnum = builder.enumType('AccessChangeKind', {
+  description:
+    'invitations: your pending invitations, or those of a project you own; membership: you joined or left a project, or its members changed; galleries: a gallery was shared with or revoked from a project of yours.',
+  values: ['invitations', 'membership', 'galleries'] as const,
+});
+
+const AccessChangedEvent = builder.objectRef<AccessChange>('AccessChangedEvent').implement({
+  description: 'Something you may see changed; refetch what shows it.',
+  fields: (t) => ({
+    kind: t.field({ type: AccessChangeKindEnum, resolve: (e) => e.kind }),
+    projectId: t.id({
+      description: 'The global id of the Project concerned.',
+      resolve: (e) => encodeGlobalID('Project', e.projectId),
+    }),
+    galleryId: t.id({
+      nullable: true,
+      description: 'The global id of the Gallery shared or revoked (kind galleries).',
+      resolve: (e) => (e.galleryId ? encodeGlobalID('Gallery', e.galleryId) : null),
+    }),
+    galleriesChanged: t.boolean({
+      description: 'The galleries you can see may have changed: refresh gallery lists and any open gallery.',
+      resolve: (e) => e.galleriesChanged,
+    }),
+    project: t.prismaField({
+      type: 'Project',
+      nullable: true,
+      description: 'The project as it is now, if you are still a member (null after leaving or being removed).',
+      resolve: (query, e, _args, ctx) =>
+        ctx.db.project.findFirst({ ...query, where: { id: e.projectId, ...projectMemberWhere(ctx.viewer.id) } }),
+    }),
+  }),
+});
+
+builder.subscriptionField('accessChanged', (t) =>
+  t.field({
+    type: AccessChangedEvent,
+    description:
+      'Each change to what you may see: invitations to you (or to a project you own), memberships, and galleries shared with or revoked from your projects.',
+    subscribe: (_root, _args, ctx) => ownEvents(ctx, 'access:changed'),
+    resolve: (e) => e,
   }),
 );

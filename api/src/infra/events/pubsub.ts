@@ -27,7 +27,22 @@ export type Channels = {
   ];
   /** One of this user's import jobs moved on (a file was imported or failed, or the job ended). */
   'import:progress': [userId: string, payload: ImportProgress];
+  /** What this user may see changed: invitations, project membership, or the galleries shared with them. */
+  'access:changed': [userId: string, payload: AccessChange];
 };
+
+export interface AccessChange {
+  /**
+   * invitations: their pending invitations, or the pending invitations of a project they manage;
+   * membership: they joined or left a project, or its member list changed;
+   * galleries: a gallery was shared with, or revoked from, a project of theirs.
+   */
+  kind: 'invitations' | 'membership' | 'galleries';
+  projectId: string;
+  galleryId: string | null;
+  /** The galleries they can see may have changed: refresh gallery lists and open galleries. */
+  galleriesChanged: boolean;
+}
 
 export interface ImportProgress {
   jobId: string;
