@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { call, joinProject, makeFile, makeGallery, makeProject, shareWith } from './testing.ts';
@@ -57,7 +58,9 @@ describe('sharing a gallery with a project', () => {
     expect(activity).toMatchObject({ userId: owner.id, resourceType: 'gallery', resourceName: 'Harbour' });
     expect(activity.metadata).toMatchObject({ sharedWith: 3 });
 
-    const notes = await db().notification.findMany({ where: { link: `/galleries/${g.id}` } });
+    const notes = await db().notification.findMany({
+      where: { link: `/galleries/${encodeURIComponent(encodeGlobalID('Gallery', g.id))}` },
+    });
     expect(notes.map((n) => n.userId).sort()).toEqual([reader.id, writer.id].sort());
     expect(notes[0]).toMatchObject({ type: 'team', title: 'Gallery shared with your project' });
     expect(notes[0]?.message).toContain('Olivia Owner shared "Harbour" with "Docks"');
@@ -69,7 +72,11 @@ describe('sharing a gallery with a project', () => {
     });
     expect(again.body).toMatchObject({ id: body.id, permission: 'write' });
     expect(await db().galleryShare.count({ where: { galleryId: g.id } })).toBe(1);
-    expect(await db().notification.count({ where: { link: `/galleries/${g.id}` } })).toBe(2);
+    expect(
+      await db().notification.count({
+        where: { link: `/galleries/${encodeURIComponent(encodeGlobalID('Gallery', g.id))}` },
+      }),
+    ).toBe(2);
 
     const shares = await call(app, owner.cookie, 'GET', `/api/galleries/${g.id}/shares`);
     expect(shares.body).toEqual([
@@ -161,7 +168,10 @@ describe('what each person may do', () => {
     expect(added.status).toBe(201);
     expect(added.body.map((i: { fileId: string }) => i.fileId)).toEqual([theirs.id]);
     const note = await db().notification.findFirstOrThrow({ where: { userId: owner.id, type: 'file' } });
-    expect(note).toMatchObject({ title: 'Files added to your gallery', link: `/galleries/${galleryId}` });
+    expect(note).toMatchObject({
+      title: 'Files added to your gallery',
+      link: `/galleries/${encodeURIComponent(encodeGlobalID('Gallery', galleryId))}`,
+    });
     expect(note.message).toBe('Walt Writer added "walt.jpg" to "Matrix".');
     expect(await db().activity.count({ where: { userId: writer.id, action: 'file_added_to_gallery' } })).toBe(1);
 
