@@ -75,6 +75,25 @@ describe('configuration', () => {
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
   });
 
+  it('takes map tiles from MAP_TILE_URL, by default the public OpenStreetMap ones with their attribution', () => {
+    expect(readConfig({}).map).toEqual({
+      tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    });
+    const own = readConfig({
+      MAP_TILE_URL: 'http://tiles.studio.lan:8080/osm/{z}/{x}/{y}.png',
+      MAP_TILE_ATTRIBUTION: 'Studio tile server',
+    });
+    expect(own.map).toEqual({
+      tileUrl: 'http://tiles.studio.lan:8080/osm/{z}/{x}/{y}.png',
+      attribution: 'Studio tile server',
+    });
+    expect(() => readConfig({ MAP_TILE_URL: 'tiles.example.com/{z}/{x}/{y}.png' })).toThrow(/MAP_TILE_URL: must be/);
+    expect(() => readConfig({ MAP_TILE_URL: 'https://tiles.example.com/map.png' })).toThrow(
+      /MAP_TILE_URL: must be .*\{z\}/,
+    );
+  });
+
   it('reads storage sizes in bytes or with units, with the spec defaults', () => {
     expect(readConfig({}).storage).toMatchObject({ maxUploadSize: 52428800, quotaBytes: 10 * 1024 ** 3 });
     const config = readConfig({ MAX_UPLOAD_SIZE: '10MB', STORAGE_QUOTA: '1.5gb', UPLOAD_GRACE_PERIOD: '2h' });

@@ -16,6 +16,10 @@ const optionalText = z
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined));
 
+const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const OPENSTREETMAP_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 };
 
 /** A byte size: a plain number of bytes, or a number with KB, MB, GB or TB (binary units). */
@@ -102,6 +106,18 @@ const env = z.object({
   DROPBOX_AUTH_URL: z.url({ message: 'must be a URL' }).default('https://www.dropbox.com/oauth2/authorize'),
   DROPBOX_API_URL: z.url({ message: 'must be a URL' }).default('https://api.dropboxapi.com'),
   DROPBOX_CONTENT_URL: z.url({ message: 'must be a URL' }).default('https://content.dropboxapi.com'),
+  // The gallery map's tiles: a Leaflet URL template; a tile server of your own works offline or
+  // behind a firewall.
+  MAP_TILE_URL: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^/\s]+\/\S*$/, 'must be an http:// or https:// URL template')
+    .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), {
+      message:
+        'must be a tile URL template with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    })
+    .default(DEFAULT_MAP_TILE_URL),
+  MAP_TILE_ATTRIBUTION: optionalText,
   // Unset: e-mails are written as .eml files into <DATA_DIR>/outbox instead of being sent.
   SMTP_URL: optionalText.pipe(
     z
@@ -176,6 +192,12 @@ export interface Config {
     /** Set when Google Drive's OAuth client is configured; the URLs point tests at fakes. */
     googleDrive: OAuthSourceConfig | undefined;
     dropbox: (OAuthSourceConfig & { contentUrl: string }) | undefined;
+  };
+  map: {
+    /** Leaflet tile URL template ({s}, {z}, {x}, {y}). */
+    tileUrl: string;
+    /** HTML credit shown on the map, as the tile server's licence asks. */
+    attribution: string;
   };
   mail: {
     /** Set: e-mails go out through this SMTP server; unset: they are written to outboxDir. */
@@ -348,6 +370,11 @@ export function readConfig(source: Record<string, string | undefined>): Config {
               contentUrl: noSlash(e.DROPBOX_CONTENT_URL),
             }
           : undefined,
+    },
+    map: {
+      tileUrl: e.MAP_TILE_URL,
+      // Tile servers of one's own almost always draw OpenStreetMap data, whose licence asks for this credit.
+      attribution: e.MAP_TILE_ATTRIBUTION ?? OPENSTREETMAP_ATTRIBUTION,
     },
     mail: {
       smtpUrl: e.SMTP_URL,

@@ -11,6 +11,7 @@ import { notificationRoutes } from './notifications/rest.ts';
 import { activityRoutes } from './activity/rest.ts';
 import { settingsRoutes } from './settings/rest.ts';
 import { dashboardRoutes } from './dashboard/rest.ts';
+import { mapRoutes } from './map/rest.ts';
 
 /**
  * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
@@ -32,5 +33,6 @@ export function dataRoutes(services: Services) {
   routes.route('/', settingsRoutes(services));
   routes.route('/', dashboardRoutes(services));
   routes.route('/', assistantRoutes(services));
+  routes.route('/', mapRoutes(services));
   return routes;
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CookieJar, graphql, person, signedInUser, signIn, testApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
@@ -96,6 +96,43 @@ describe('local accounts', () => {
     await app.database.prisma.signInThrottle.updateMany({ data: { lockedUntil: new Date(Date.now() - 1000) } });
     const retry = await signIn(app, who);
     expect(retry.jar.has('authjs.session-token')).toBe(true);
+  });
+
+  it('sends sign-in to the app’s own page, keeping only a same-site way back', async () => {
+    const location = async (path: string) => (await app.request(path)).headers.get('location');
+    expect(await location('/api/login?callbackUrl=%2Fgalleries%2F7%3Ftab%3Dmap')).toBe(
+      '/signin?callbackUrl=%2Fgalleries%2F7%3Ftab%3Dmap',
+    );
+    for (const elsewhere of [
+      'https://evil.example/x',
+      '//evil.example/x',
+      '/\\evil.example/x',
+      'javascript:alert(1)',
+    ]) {
+      expect(await location(`/api/login?callbackUrl=${encodeURIComponent(elsewhere)}`)).toBe('/signin?callbackUrl=%2F');
+    }
+    // Auth.js's own sign-in and error pages hand over to it as well: nobody sees its unbranded page.
+    const authjs = new URL((await location('/api/auth/signin?callbackUrl=%2Ftasks')) ?? '', 'http://x');
+    expect(authjs.pathname).toBe('/signin');
+    expect(authjs.searchParams.get('callbackUrl')).toContain('/tasks');
+    expect(new URL((await location('/api/auth/error?error=Configuration')) ?? '', 'http://x').pathname).toBe('/signin');
+  });
+
+  it('says why a sign-in failed on the sign-in page: wrong password, or locked for how long', async () => {
+    const who = await signedInUser(app);
+    // The lock below holds this test client's address too: lift it for the tests after this one.
+    onTestFinished(() => app.database.prisma.signInThrottle.deleteMany({}).then(() => {}));
+    const wrong = await signIn(app, { ...who, password: 'wrong password!' });
+    const failed = new URL(wrong.response.headers.get('location') ?? '', 'http://x');
+    expect(failed.pathname).toBe('/signin');
+    expect(failed.searchParams.get('error')).toBe('CredentialsSignin');
+    expect(failed.searchParams.get('code')).toBe('credentials');
+    for (let i = 0; i < 4; i++) await signIn(app, { ...who, password: `wrong-${i}-password` });
+    const locked = new URL((await signIn(app, who)).response.headers.get('location') ?? '', 'http://x');
+    expect(locked.pathname).toBe('/signin');
+    // The lock grows with each failure; the page needs its length to say it.
+    // (at least the first lock's 30 s; earlier failures from this address make it longer)
+    expect(Number(/^too_many_attempts:(\d+)$/.exec(locked.searchParams.get('code') ?? '')?.[1])).toBeGreaterThan(20);
   });
 
   it('lets an administrator turn open sign-up off', async () => {

@@ -10,8 +10,15 @@ import { endSession, startSession, viewerForSession } from './sessions.ts';
 /** Set by the HTTP layer on every request it hands to Auth.js; a client's own value is replaced. */
 export const CLIENT_ADDRESS_HEADER = 'x-scoutbase-client-address';
 
+/** The web app's own sign-in page; Auth.js sends its sign-in and error pages there. */
+export const SIGN_IN_PAGE = '/signin';
+
+/** Auth.js passes only the error's code to the sign-in page, so it carries how long the lock lasts. */
 class LockedSignIn extends CredentialsSignin {
-  override code = 'too_many_attempts';
+  constructor(error: SignInLockedError) {
+    super(error.message);
+    this.code = `too_many_attempts:${error.retryAfterSeconds}`;
+  }
 }
 
 /**
@@ -26,6 +33,7 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
     secret,
     trustHost: true,
     session: { strategy: 'jwt', maxAge },
+    pages: { signIn: SIGN_IN_PAGE, error: SIGN_IN_PAGE },
     providers: [
       Credentials({
         id: 'credentials',
@@ -44,7 +52,7 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
             );
             return user ? { id: user.id, email: user.email } : null;
           } catch (error) {
-            if (error instanceof SignInLockedError) throw new LockedSignIn(error.message);
+            if (error instanceof SignInLockedError) throw new LockedSignIn(error);
             throw error;
           }
         },

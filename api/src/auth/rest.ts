@@ -6,18 +6,17 @@ import { profileOf } from '../users/rules.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../infra/db/database.ts';
 import { createLocalAccount, type AccountRules } from './accounts.ts';
-import { authConfig, CLIENT_ADDRESS_HEADER } from './authjs.ts';
+import { authConfig, CLIENT_ADDRESS_HEADER, SIGN_IN_PAGE } from './authjs.ts';
 import { issueAccessToken } from './sessions.ts';
 
 export function authRoutes(deps: AuthDeps) {
   const config = authConfig(deps.config, deps.db, deps.secret, deps.rules);
   const routes = new Hono<AppEnv>();
 
-  // The spec's entry point for signing in: the sign-in screen, then back to where the user was.
+  // The spec's entry point for signing in: the app's sign-in page, then back to where the user was.
   routes.get('/api/login', (c) => {
     const back = c.req.query('callbackUrl') ?? '/';
-    const safeBack = back.startsWith('/') && !back.startsWith('//') ? back : '/';
-    return c.redirect(`/api/auth/signin?callbackUrl=${encodeURIComponent(safeBack)}`, 302);
+    return c.redirect(`${SIGN_IN_PAGE}?callbackUrl=${encodeURIComponent(sameSitePath(back))}`, 302);
   });
 
   routes.get('/api/auth/user', async (c) => c.json(await profileOf(deps.db, requireViewer(c).id)));
@@ -47,4 +46,9 @@ export interface AuthDeps {
   db: Db;
   secret: string;
   rules: AccountRules;
+}
+
+/** A path on this site, or '/': another site's address (also `//host`, `/\\host`) is never a way back. */
+export function sameSitePath(back: string) {
+  return /^\/(?![/\\])/.test(back) ? back : '/';
 }

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
+import { tileImageSources } from '../map/rest.ts';
 import { uploadthingConnectSources } from '../storage/uploadthing-routes.ts';
 import type { AppEnv } from './env.ts';
 
@@ -23,8 +24,9 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
             scriptSrc: ["'self'", CONNECTION_SCRIPT_HASH],
             styleSrc: ["'self'", "'unsafe-inline'"],
             // Thumbnails are served here; map tiles, signed UploadThing reads and Google avatars
-            // come from elsewhere over https; previews of files being uploaded are blob: URLs.
-            imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+            // come from elsewhere over https, and tiles from MAP_TILE_URL's host (maybe plain http on
+            // a studio network); previews of files being uploaded are blob: URLs.
+            imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...tileImageSources(config.map)],
             mediaSrc: ["'self'", 'blob:', 'https:'],
             // …and, with UploadThing, its ingest servers: browsers send the bytes there directly.
             connectSrc: [
