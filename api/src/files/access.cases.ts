@@ -96,6 +96,16 @@ export const accessCases: AccessCase[] = [
     },
     expect: 'empty-list',
   },
+  {
+    route: 'GET /api/files/conflicts',
+    name: "cannot ask which names are taken in the owner's folder",
+    async arrange(t) {
+      const folder = await newFolder(t.app, t.owner.cookie, 'Owner names');
+      await uploadFile(t.app, t.owner, { name: 'taken.jpg', folderId: folder.id });
+      return { method: 'GET', path: `/api/files/conflicts?folderId=${folder.id}&names=taken.jpg` };
+    },
+    expect: 'not-found',
+  },
   withOwnerRecord((state) => ({
     route: 'POST /api/files',
     name: "cannot claim the owner's upload",
@@ -177,7 +187,7 @@ export const accessCases: AccessCase[] = [
     name: "cannot restore a version of the owner's file",
     async arrange(t) {
       await uploadFile(t.app, t.owner, { name: 'restorable.jpg' }, { size: 111 });
-      const again = await uploadFile(t.app, t.owner, { name: 'restorable.jpg' }, { size: 222 });
+      const again = await uploadFile(t.app, t.owner, { name: 'restorable.jpg', onConflict: 'replace' }, { size: 222 });
       state.id = again.id;
       return { method: 'POST', path: `/api/files/${state.id}/versions/1/restore` };
     },

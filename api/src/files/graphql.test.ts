@@ -20,8 +20,8 @@ const CREATE_FOLDER = `mutation($name: String!, $parentId: ID) {
   }
 }`;
 
-const CREATE_FILE = `mutation($input: CreateFileInput!) {
-  createFile(input: $input) {
+const CREATE_FILE = `mutation($input: CreateFileInput!, $onConflict: UploadConflictChoice) {
+  createFile(input: $input, onConflict: $onConflict) {
     __typename
     ... on MutationCreateFileSuccess { data { id name size mimeType tags metadata currentVersion folder { id name } versions { version size } } }
     ... on Error { message code }
@@ -36,13 +36,13 @@ async function createFolder(user: User, name: string, parentId?: string) {
   return result.data!.createFolder.data.id;
 }
 
-async function createFile(user: User, input: Record<string, unknown>, size = 2048) {
+async function createFile(user: User, input: Record<string, unknown>, size = 2048, onConflict?: 'REPLACE') {
   const upload = await finishedUpload(app, user.id, { size });
   const result = await graphql<{ createFile: { __typename: string; data: { id: string } } }>(
     app,
     user.cookie,
     CREATE_FILE,
-    { input: { objectUrl: upload.uploadURL, ...input } },
+    { input: { objectUrl: upload.uploadURL, ...input }, onConflict },
   );
   return { result, upload };
 }
@@ -168,7 +168,7 @@ describe('files over GraphQL', () => {
       folder: { id: folder, name: 'Stills GQL' },
     });
     await createFile(owner, { name: 'big.jpg', folderId: folder }, 90_000);
-    const second = await createFile(owner, { name: 'warehouse.jpg', folderId: folder }, 7000);
+    const second = await createFile(owner, { name: 'warehouse.jpg', folderId: folder }, 7000, 'REPLACE');
     expect((second.result.data!.createFile as unknown as { data: Record<string, unknown> }).data).toMatchObject({
       id: file.id,
       size: 7000,
@@ -380,7 +380,7 @@ describe('no N+1', () => {
     const manyFolder = await newFolder(app, many.cookie, 'Many');
     for (let i = 0; i < 2; i++) await uploadFile(app, few, { name: `lighthouse-${i}.jpg`, folderId: fewFolder.id });
     for (let i = 0; i < 12; i++) await uploadFile(app, many, { name: `lighthouse-${i}.jpg`, folderId: manyFolder.id });
-    await uploadFile(app, many, { name: 'lighthouse-0.jpg', folderId: manyFolder.id }); // a second version
+    await uploadFile(app, many, { name: 'lighthouse-0.jpg', folderId: manyFolder.id, onConflict: 'replace' }); // a second version
     const globalId = (id: string) => Buffer.from(`Folder:${id}`).toString('base64');
 
     const LIST = `query($f: ID) { files(folderId: $f, first: 50, sort: NAME) { edges { node {

@@ -108,7 +108,7 @@ describe('folders', () => {
     const sub = await newFolder(app, owner.cookie, 'Sub', top.id);
     const deeper = await newFolder(app, owner.cookie, 'Deeper', sub.id);
     const first = await uploadFile(app, owner, { name: 'a.jpg', folderId: sub.id }, { size: 100 });
-    await uploadFile(app, owner, { name: 'a.jpg', folderId: sub.id }, { size: 200 }); // a second version
+    await uploadFile(app, owner, { name: 'a.jpg', folderId: sub.id, onConflict: 'replace' }, { size: 200 }); // a second version
     const second = await uploadFile(app, owner, { name: 'b.jpg', folderId: deeper.id }, { size: 300 });
     const paths = [
       ...(await db().fileVersion.findMany({ where: { fileId: { in: [first.id, second.id] } } })).map(
@@ -305,7 +305,7 @@ describe('file records', () => {
 
   it('deletes a file with its versions, gallery places and cover, and releases every version’s bytes', async () => {
     const v1 = await uploadFile(app, owner, { name: 'doomed.jpg' }, { size: 700 });
-    const v2 = await uploadFile(app, owner, { name: 'doomed.jpg' }, { size: 800 });
+    const v2 = await uploadFile(app, owner, { name: 'doomed.jpg', onConflict: 'replace' }, { size: 800 });
     expect(v2).toMatchObject({ id: v1.id, version: 2, size: 800 });
     const gallery = await makeGallery(app, owner.cookie, { name: 'Cover gallery' });
     await db().galleryItem.create({ data: { galleryId: gallery.id, fileId: v1.id, position: 0, addedById: owner.id } });
@@ -337,7 +337,7 @@ describe('versions', () => {
     const second = await uploadFile(
       app,
       owner,
-      { name: 'plan.pdf', folderId: folder.id, tags: ['final'] },
+      { name: 'plan.pdf', folderId: folder.id, tags: ['final'], onConflict: 'replace' },
       { size: 250 },
     );
     expect(second).toMatchObject({ id: first.id, version: 2, size: 250, tags: ['plan', 'final'] });
@@ -593,7 +593,9 @@ describe('concurrent uploads', () => {
   it('turns simultaneous uploads of one name into versions of one file, and counts them in one notice', async () => {
     const uploader = await signedInUser(app);
     const results = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) => uploadFile(app, uploader, { name: 'burst.jpg' }, { size: n * 100 })),
+      [1, 2, 3, 4, 5].map((n) =>
+        uploadFile(app, uploader, { name: 'burst.jpg', onConflict: 'replace' }, { size: n * 100 }),
+      ),
     );
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results.map((r) => r.version).sort()).toEqual([1, 2, 3, 4, 5]);
@@ -604,10 +606,10 @@ describe('concurrent uploads', () => {
 
   it('lets a restore, a new version and a delete of one file take turns', async () => {
     const first = await uploadFile(app, owner, { name: 'contested.jpg' }, { size: 10 });
-    await uploadFile(app, owner, { name: 'contested.jpg' }, { size: 20 });
+    await uploadFile(app, owner, { name: 'contested.jpg', onConflict: 'replace' }, { size: 20 });
     const [restored, uploaded] = await Promise.all([
       send(app, owner.cookie, 'POST', `/api/files/${first.id}/versions/1/restore`),
-      uploadFile(app, owner, { name: 'contested.jpg' }, { size: 30 }),
+      uploadFile(app, owner, { name: 'contested.jpg', onConflict: 'replace' }, { size: 30 }),
     ]);
     expect(restored.status).toBe(200);
     expect(uploaded.id).toBe(first.id);
@@ -617,7 +619,11 @@ describe('concurrent uploads', () => {
     const upload = await finishedUpload(app, owner.id);
     const [deleted, late] = await Promise.all([
       send(app, owner.cookie, 'DELETE', `/api/files/${first.id}`),
-      send(app, owner.cookie, 'POST', '/api/files', { name: 'contested.jpg', objectUrl: upload.uploadURL }),
+      send(app, owner.cookie, 'POST', '/api/files', {
+        name: 'contested.jpg',
+        objectUrl: upload.uploadURL,
+        onConflict: 'replace',
+      }),
     ]);
     expect(deleted.status).toBe(200);
     expect(late.status).toBe(201);

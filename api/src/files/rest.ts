@@ -19,6 +19,7 @@ import {
   listFiles,
   listFolders,
   listVersions,
+  nameConflicts,
   moveFiles,
   parseLimit,
   RECENT_FILES_LIMIT,
@@ -89,10 +90,24 @@ export function fileRoutes(services: Services) {
     return c.json(files.map((f) => ({ ...fileJson(f), folderPath: folderPathOf(ctx.viewer.id, f, paths) })));
   });
 
+  // onConflict decides what a name already taken in the folder does; a skip files nothing (200).
   routes.post('/api/files', async (c) => {
     const ctx = viewerContext(c, services);
-    const { file, version } = await createFileRecord(ctx, await readJson(c));
-    return c.json({ ...fileJson(file), version }, 201);
+    const filed = await createFileRecord(ctx, await readJson(c));
+    if (filed.skipped) return c.json({ skipped: true, existing: fileJson(filed.existing) }, 200);
+    return c.json({ ...fileJson(filed.file), version: filed.version, renamedFrom: filed.renamedFrom }, 201);
+  });
+
+  // ?folderId=&names=a.jpg&names=b.jpg: which names are taken there, asked before uploading.
+  routes.get('/api/files/conflicts', async (c) => {
+    const ctx = viewerContext(c, services);
+    const conflicts = await nameConflicts(ctx, {
+      folderId: c.req.query('folderId'),
+      names: c.req.queries('names') ?? [],
+    });
+    return c.json({
+      conflicts: conflicts.map((conflict) => ({ ...conflict, existing: fileJson(conflict.existing) })),
+    });
   });
 
   // Several files at once, all or none: { ids, folderId } and { ids }.

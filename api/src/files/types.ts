@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import { GraphQLError } from 'graphql';
+import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
 import { fileAccessWhere } from '../galleries/access.ts';
@@ -20,6 +21,8 @@ import {
   folderPaths,
   inOrder,
   listFilesQuery,
+  nameConflicts,
+  type NameConflict,
   recentFilesQuery,
   renameFolder,
   moveFiles,
@@ -182,6 +185,59 @@ export const FileType = builder.prismaNode('File', {
   }),
 });
 
+// ───────────────────────────── upload conflicts ─────────────────────────────
+
+export const UploadConflictChoiceEnum = builder.enumType('UploadConflictChoice', {
+  description: 'What an upload does when its name is already taken in the folder.',
+  values: {
+    KEEP_BOTH: { value: 'keepBoth', description: 'Files it beside the other as "name (1).ext" (the default).' },
+    REPLACE: {
+      value: 'replace',
+      description: 'Makes it the newest version of the other file; galleries showing that file show it.',
+    },
+    SKIP: { value: 'skip', description: 'Files nothing; the upload is released.' },
+  },
+});
+
+/** createFile's answer when the viewer chose to skip a name that is taken: nothing was filed. */
+export class UploadSkipped extends Error {
+  constructor(readonly existing: File) {
+    super(`"${existing.name}" already exists here; the upload was skipped.`);
+  }
+}
+
+builder.objectType(UploadSkipped, {
+  name: 'UploadSkipped',
+  description: 'Nothing was filed: a file of that name is already there and the upload asked to skip it.',
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    existing: t.field({ type: FileType, description: 'The file that kept its place.', resolve: (r) => r.existing }),
+  }),
+});
+
+const FileNameConflict = builder.objectRef<NameConflict>('FileNameConflict').implement({
+  description: 'A name that is already taken in the folder an upload is going to.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    existing: t.field({ type: FileType, resolve: (c) => c.existing }),
+    keepBothName: t.exposeString('keepBothName', { description: 'What KEEP_BOTH would call the upload now.' }),
+  }),
+});
+
+builder.queryField('fileNameConflicts', (t) =>
+  t.field({
+    type: [FileNameConflict],
+    description:
+      'Which of these names are already taken in one of the signed-in user’s folders (the top level when folderId is absent): asked before uploading.',
+    args: {
+      folderId: t.arg.globalID({ required: false, description: 'A Folder id; absent or null for the top level.' }),
+      names: t.arg.stringList({ required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      orGraphQLError(() => nameConflicts(ctx, { folderId: folderArg(args.folderId), names: args.names })),
+  }),
+);
+
 // ───────────────────────────── queries ─────────────────────────────
 
 builder.queryFields((t) => ({
@@ -326,11 +382,15 @@ builder.mutationFields((t) => ({
   createFile: t.prismaField({
     type: 'File',
     description:
-      'Records a finished upload as a file. A file with the same name in the same folder gets a new version instead of a twin.',
-    errors: {},
-    args: { input: t.arg({ type: CreateFileInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const { file } = await createFileRecord(ctx, {
+      'Records a finished upload as a file. When its name is taken in the folder, onConflict decides: KEEP_BOTH (the default) files it as "name (1).ext", REPLACE makes it a new version of that file, SKIP files nothing (UploadSkipped).',
+    errors: { types: [UploadSkipped] },
+    args: {
+      input: t.arg({ type: CreateFileInput, required: true }),
+      onConflict: t.arg({ type: UploadConflictChoiceEnum, required: false, defaultValue: 'keepBoth' }),
+    },
+    resolve: async (query, _root, { input, onConflict }, ctx) => {
+      const filed = await createFileRecord(ctx, {
+        onConflict: onConflict ?? 'keepBoth',
         name: input.name,
         objectUrl: input.objectUrl,
         ...(input.originalName != null && { originalName: input.originalName }),
@@ -340,7 +400,8 @@ builder.mutationFields((t) => ({
         ...(input.metadata != null && { metadata: input.metadata }),
         folderId: folderArg(input.folderId),
       });
-      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
+      if (filed.skipped) throw new UploadSkipped(filed.existing);
+      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: filed.file.id } });
     },
   }),
   updateFile: t.prismaField({

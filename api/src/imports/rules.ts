@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ImportJob } from '../generated/prisma/client.ts';
 import type { Services, Viewer, ViewerContext } from '../context.ts';
-import { createFileRecord, folderOfViewer } from '../files/rules.ts';
+import { type ConflictChoice, createFileRecord, folderOfViewer, onConflictInput } from '../files/rules.ts';
 import { addFilesToGallery, galleryFor } from '../galleries/rules.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { DomainError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
@@ -175,12 +175,22 @@ const startInput = z.strictObject({
     .max(100, 'Import at most 100 files at a time.'),
   folderId: z.union([z.string(), z.null()], { error: 'folderId must be a folder id or null.' }).optional(),
   galleryId: z.union([z.string(), z.null()], { error: 'galleryId must be a gallery id or null.' }).optional(),
+  // For items whose name is taken in the folder: onConflict for all (keepBoth when absent), and
+  // onConflictByItem for the ones the person answered one by one.
+  onConflict: onConflictInput.optional(),
+  onConflictByItem: z
+    .record(z.string(), onConflictInput, { error: 'onConflictByItem must map item ids to keepBoth, replace or skip.' })
+    .optional(),
 });
 
 interface JobItem {
   id: string;
   name: string;
   size: number | null;
+  onConflict: ConflictChoice;
+  /** What became of it, once handled: filed under storedAs (a number added by keepBoth), a new version, or skipped. */
+  outcome?: 'imported' | 'replaced' | 'skipped';
+  storedAs?: string;
 }
 
 export interface ImportJobJson {
@@ -192,6 +202,12 @@ export interface ImportJobJson {
   imported: number;
   failed: { name: string; message: string }[];
   fileIds: string[];
+  /** Items not imported because their name was taken and the person chose to skip them. */
+  skipped: string[];
+  /** Items kept beside a file of the same name, under a numbered name. */
+  renamed: { name: string; storedAs: string }[];
+  /** Items that became a new version of the file of the same name. */
+  replaced: string[];
   folderId: string | null;
   galleryId: string | null;
   createdAt: Date;
@@ -199,6 +215,7 @@ export interface ImportJobJson {
 }
 
 export function jobJson(job: ImportJob): ImportJobJson {
+  const items = (Array.isArray(job.items) ? job.items : []) as unknown as JobItem[];
   return {
     id: job.id,
     source: job.source,
@@ -208,6 +225,11 @@ export function jobJson(job: ImportJob): ImportJobJson {
     imported: job.fileIds.length,
     failed: job.failed as { name: string; message: string }[],
     fileIds: job.fileIds,
+    skipped: items.filter((i) => i.outcome === 'skipped').map((i) => i.name),
+    renamed: items.flatMap((i) =>
+      i.storedAs && i.storedAs !== i.name ? [{ name: i.name, storedAs: i.storedAs }] : [],
+    ),
+    replaced: items.filter((i) => i.outcome === 'replaced').map((i) => i.name),
     folderId: job.folderId,
     galleryId: job.galleryId,
     createdAt: job.createdAt,
@@ -255,7 +277,8 @@ export async function startImport(deps: ImportDeps, ctx: ViewerContext, input: u
         'itemIds',
       );
     }
-    items.push({ id: item.id, name: item.name, size: item.size });
+    const onConflict = data.onConflictByItem?.[item.id] ?? data.onConflict ?? 'keepBoth';
+    items.push({ id: item.id, name: item.name, size: item.size, onConflict });
   }
   const job = await ctx.db.importJob.create({
     data: {
@@ -303,21 +326,31 @@ async function runJob(
     try {
       const download = await connector.download(item.id);
       const stored = await ingestStream(deps.storage, ctx.viewer, download.body, download.size);
-      const { file } = await createFileRecord(ctx, {
+      const filed = await createFileRecord(ctx, {
         name: item.name,
         originalName: item.name,
         objectUrl: stored.objectPath,
         folderId,
+        onConflict: item.onConflict,
         metadata: { uploadedAt: new Date().toISOString(), importedFrom: { source, itemId: item.id } },
       });
-      fileIds.push(file.id);
+      if (filed.skipped) {
+        item.outcome = 'skipped';
+      } else {
+        fileIds.push(filed.file.id);
+        item.outcome = filed.version > 1 ? 'replaced' : 'imported';
+        item.storedAs = filed.file.name;
+      }
     } catch (error) {
       // One bad file never stops the others.
       if (!(error instanceof DomainError))
         deps.logger?.warn({ err: error, jobId, item: item.id }, 'import of a file failed');
       failed.push({ name: item.name, message: failureMessage(error) });
     }
-    await ctx.db.importJob.update({ where: { id: jobId }, data: { done: index + 1, failed, fileIds } });
+    await ctx.db.importJob.update({
+      where: { id: jobId },
+      data: { done: index + 1, failed, fileIds, items: items as object[] },
+    });
     publish('running', index + 1);
   }
   if (galleryId && fileIds.length > 0) {
@@ -330,7 +363,8 @@ async function runJob(
       });
     }
   }
-  const status = fileIds.length === 0 ? 'failed' : 'completed';
+  // A job whose every file was skipped did what was asked; only one that brought nothing in for a failure failed.
+  const status = fileIds.length === 0 && failed.length > 0 ? 'failed' : 'completed';
   await ctx.db.importJob.update({
     where: { id: jobId },
     data: { status, done: items.length, failed, fileIds, finishedAt: new Date() },

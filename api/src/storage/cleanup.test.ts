@@ -43,9 +43,14 @@ describe('cleanup pass', () => {
   it('deleting a file leaves no bytes, thumbnails or versions behind once the pass ran', async () => {
     const first = await uploaded(app, owner, await photo('#204060'));
     const file = await filesPost({ name: 'gate.jpg', originalName: 'gate.jpg', objectUrl: first.uploadURL });
-    // The same name in the same folder becomes version 2 of the file.
+    // Replacing the file of the same name makes the upload version 2 of it.
     const second = await uploaded(app, owner, await photo('#604020'));
-    const again = await filesPost({ name: 'gate.jpg', originalName: 'gate.jpg', objectUrl: second.uploadURL });
+    const again = await filesPost({
+      name: 'gate.jpg',
+      originalName: 'gate.jpg',
+      objectUrl: second.uploadURL,
+      onConflict: 'replace',
+    });
     expect(again.id).toBe(file.id);
     const ids = [first.uploadId, second.uploadId];
     for (const id of ids) {
