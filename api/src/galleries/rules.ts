@@ -503,9 +503,17 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
     );
     const files = await tx.file.findMany({
       where: { id: { in: ids }, ownerId: ctx.viewer.id },
-      select: { id: true, name: true },
+      select: { id: true, name: true, mimeType: true },
     });
     if (files.length !== ids.length) throw new NotFoundError('File');
+    // A gallery shows photos and videos; anything else would sit in it as a broken thumbnail.
+    const other = files.find((f) => !/^(image|video)\//.test(f.mimeType));
+    if (other) {
+      throw new ValidationError(
+        `Only photos and videos can be added to a gallery: ${other.name} is not one.`,
+        'fileIds',
+      );
+    }
     const present = await tx.galleryItem.findMany({
       where: { galleryId, fileId: { in: ids } },
       select: { fileId: true },

@@ -8,10 +8,10 @@ import { type UseUploadsOptions, useUploads } from './useUploads.ts';
 
 type DropRejection = Pick<FileRejection, 'errors'> & { file: { name: string } };
 
-export function rejectionsFrom(fileRejections: readonly DropRejection[]): Rejection[] {
+export function rejectionsFrom(fileRejections: readonly DropRejection[], accept = ACCEPT): Rejection[] {
   return fileRejections.map(({ file, errors }) => ({
     name: file.name,
-    messages: errors.map((error) => rejectionMessage(String(error.code), error.message)),
+    messages: errors.map((error) => rejectionMessage(String(error.code), error.message, accept)),
   }));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFiles, isAcceptedType, isImage, MAX_FILE_SIZE, rejectionMessage } from './limits.ts';
+import { checkFiles, GALLERY_ACCEPT, isAcceptedType, isImage, MAX_FILE_SIZE, rejectionMessage } from './limits.ts';
 
 const file = (name: string, type: string, size = 10) => ({ name, type, size });
 
@@ -65,5 +65,17 @@ describe('upload limits', () => {
     expect(isImage(file('a.png', 'image/png'))).toBe(true);
     expect(isImage(file('a.webp', ''))).toBe(true);
     expect(isImage(file('a.pdf', 'application/pdf'))).toBe(false);
+  });
+});
+
+describe("a gallery's Upload Photos", () => {
+  it('accepts photos and videos only, and says which types with the spec message', () => {
+    expect(Object.keys(GALLERY_ACCEPT).every((type) => /^(image|video)\//.test(type))).toBe(true);
+    expect(GALLERY_ACCEPT['image/jpeg']).toEqual(['.jpg', '.jpeg']);
+    expect(GALLERY_ACCEPT['video/mp4']).toEqual(['.mp4']);
+    expect(GALLERY_ACCEPT['text/plain']).toBeUndefined();
+    expect(rejectionMessage('file-invalid-type', 'x', GALLERY_ACCEPT)).toBe(
+      'File type must be one of .png, .jpg, .jpeg, .gif, .webp, .mp4, .mov, .avi, .mkv',
+    );
   });
 });

@@ -27,16 +27,21 @@ export const ACCEPT: Record<string, string[]> = {
 
 export const ACCEPTED_EXTENSIONS = Object.values(ACCEPT).flat();
 
+/** A gallery holds photos and videos: what its Upload Photos accepts (ACCEPT's image and video types). */
+export const GALLERY_ACCEPT: Record<string, string[]> = Object.fromEntries(
+  Object.entries(ACCEPT).filter(([type]) => /^(image|video)\//.test(type)),
+);
+
 export interface Rejection {
   name: string;
   messages: string[];
 }
 
 /** The spec's wording for a drop-zone error code (react-dropzone's codes). */
-export function rejectionMessage(code: string, fallback = 'Upload failed'): string {
+export function rejectionMessage(code: string, fallback = 'Upload failed', accept = ACCEPT): string {
   switch (code) {
     case 'file-invalid-type':
-      return `File type must be one of ${ACCEPTED_EXTENSIONS.join(', ')}`;
+      return `File type must be one of ${Object.values(accept).flat().join(', ')}`;
     case 'file-too-large':
       return `File is larger than ${MAX_FILE_SIZE} bytes`;
     case 'file-too-small':

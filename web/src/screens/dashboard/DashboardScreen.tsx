@@ -3,7 +3,7 @@ import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
 import { Link } from 'react-router-dom';
 import { formatActivityTime, formatAge, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
 import { ImportMenu } from '../../imports/ImportMenu.tsx';
-import { rawIdOf } from '../../lib/globalId.ts';
+import { appPath } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { ButtonLink } from '../../ui/Button.tsx';
@@ -52,7 +52,7 @@ function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key })
   );
   return (
     <Link
-      to={`/galleries/${encodeURIComponent(rawIdOf(gallery.id))}`}
+      to={appPath.gallery(gallery.id)}
       className="group overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800 dark:bg-slate-950"
     >
       <div className="aspect-[4/3] bg-slate-100 dark:bg-slate-800">
@@ -289,7 +289,7 @@ function DashboardContent() {
               {folders.map(({ node }) => (
                 <li key={node.id}>
                   <Link
-                    to={`/files?folder=${encodeURIComponent(rawIdOf(node.id))}`}
+                    to={appPath.folder(node.id)}
                     className="flex items-center justify-between py-2.5 text-sm text-slate-800 hover:text-indigo-600 dark:text-slate-200"
                   >
                     <span className="flex items-center gap-2 truncate">

@@ -2,7 +2,7 @@ import { type DragEvent, type FormEvent, Suspense, useCallback, useEffect, useRe
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
-import { rawIdOf } from '../../lib/globalId.ts';
+import { rawIdOf, replacementForRawId } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
@@ -547,6 +547,12 @@ export default function FilesScreen() {
     return () => clearTimeout(timer);
   }, [search, urlSearch, update]);
 
+  // An old link with the folder's raw uuid: the address becomes its global id, as every link now is.
+  const replacement = folderId && replacementForRawId('Folder', folderId);
+  useEffect(() => {
+    if (replacement) update((next) => next.set('folder', replacement), true);
+  }, [replacement, update]);
+
   const searchTerm = serverSearchTerm(urlSearch);
   const navigate = (id: string | null) =>
     update((next) => {
@@ -638,7 +644,7 @@ export default function FilesScreen() {
 
       <Suspense fallback={<FilesSkeleton />}>
         <FilesContent
-          folderId={folderId}
+          folderId={replacement || folderId}
           sort={sort}
           searchTerm={searchTerm}
           shortFilter={searchTerm === null ? search : ''}

@@ -1,5 +1,4 @@
 import { graphql, useFragment } from 'react-relay';
-import { rawIdOf } from '../../lib/globalId.ts';
 import type { GalleryCard_gallery$data, GalleryCard_gallery$key } from './__generated__/GalleryCard_gallery.graphql';
 import { GalleryCardView } from './GalleryCardView.tsx';
 
@@ -30,7 +29,9 @@ export function GalleryCard({
         isPublic
         photoCount
         coverImageUrl
-        viewerAccess
+        viewerCanEdit
+        viewerCanShare
+        viewerCanDelete
         createdAt
         ...GalleryFormDialog_gallery
       }
@@ -41,8 +42,6 @@ export function GalleryCard({
     <GalleryCardView
       gallery={{
         ...gallery,
-        // Addresses carry the plain id: /galleries/<uuid>.
-        id: rawIdOf(gallery.id),
         createdAt: String(gallery.createdAt),
         coverUrl: gallery.coverImageUrl && `${gallery.coverImageUrl}?variant=grid`,
       }}

@@ -1,6 +1,7 @@
 import { MenuItem } from '@headlessui/react';
 import { Link } from 'react-router-dom';
 import { formatAge } from '../../lib/format.ts';
+import { appPath } from '../../lib/globalId.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
 
@@ -17,6 +18,10 @@ export interface GalleryCardData {
   /** The cover's thumbnail URL, or null for no cover. */
   coverUrl?: string | null;
   createdAt: string;
+  /** What the viewer may do (the API decides); the menu offers only that. */
+  viewerCanEdit: boolean;
+  viewerCanShare: boolean;
+  viewerCanDelete: boolean;
 }
 
 export interface GalleryCardActions {
@@ -45,7 +50,7 @@ export function photoCountText(count: number) {
 
 export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData; actions: GalleryCardActions }) {
   const { shown, more } = visibleTags(gallery.tags);
-  const href = `/galleries/${encodeURIComponent(gallery.id)}`;
+  const href = appPath.gallery(gallery.id);
   return (
     <article
       data-testid="gallery-card"
@@ -91,21 +96,27 @@ export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData
                 View Gallery
               </Link>
             </MenuItem>
-            <MenuItem>
-              <button type="button" onClick={actions.onEdit} className={menuItemClass}>
-                Edit Gallery
-              </button>
-            </MenuItem>
-            <MenuItem>
-              <button type="button" onClick={actions.onShare} className={menuItemClass}>
-                Share Gallery
-              </button>
-            </MenuItem>
-            <MenuItem>
-              <button type="button" onClick={actions.onDelete} className={dangerMenuItemClass}>
-                Delete Gallery
-              </button>
-            </MenuItem>
+            {gallery.viewerCanEdit && (
+              <MenuItem>
+                <button type="button" onClick={actions.onEdit} className={menuItemClass}>
+                  Edit Gallery
+                </button>
+              </MenuItem>
+            )}
+            {gallery.viewerCanShare && (
+              <MenuItem>
+                <button type="button" onClick={actions.onShare} className={menuItemClass}>
+                  Share Gallery
+                </button>
+              </MenuItem>
+            )}
+            {gallery.viewerCanDelete && (
+              <MenuItem>
+                <button type="button" onClick={actions.onDelete} className={dangerMenuItemClass}>
+                  Delete Gallery
+                </button>
+              </MenuItem>
+            )}
           </ActionsMenu>
         </div>
         {gallery.description && (

@@ -53,6 +53,7 @@ function ShareGalleryContent({
         gallery: node(id: $galleryId) {
           ... on Gallery {
             id
+            viewerCanShare
             shares {
               id
               permission
@@ -121,8 +122,8 @@ function ShareGalleryContent({
     }
   `);
 
-  // Only your own projects can receive a share.
-  const projects = data.projects.edges.map((e) => e.node).filter((p) => p.viewerRole === 'owner');
+  // Any project the viewer belongs to can receive the share, owned or joined (the API's rule).
+  const projects = data.projects.edges.map((e) => e.node);
   const shares = (data.gallery?.shares ?? []).filter((s) => s != null);
 
   return (
@@ -131,6 +132,7 @@ function ShareGalleryContent({
       onClose={onClose}
       galleryName={galleryName}
       projects={projects}
+      canRevoke={data.gallery?.viewerCanShare === true}
       shares={shares.map((s) => ({
         id: s.id,
         projectName: s.project.name,

@@ -38,6 +38,7 @@ export function ShareGalleryDialogView({
   onClose,
   galleryName,
   projects,
+  canRevoke,
   shares,
   callbacks,
 }: {
@@ -45,6 +46,8 @@ export function ShareGalleryDialogView({
   onClose: () => void;
   galleryName: string;
   projects: readonly ShareProject[];
+  /** Revoking is the owner's; without it the list only shows the shares. */
+  canRevoke: boolean;
   shares: readonly ShareRow[];
   callbacks: ShareGalleryCallbacks;
 }) {
@@ -73,7 +76,9 @@ export function ShareGalleryDialogView({
     try {
       await callbacks.share(projectId, permission);
       toast({ title: 'Gallery Shared', description: 'Gallery has been shared with the project successfully.' });
+      // The next share starts from nothing chosen and View Only, never from this one's Edit Access.
       setProjectId('');
+      setPermission('read');
     } catch {
       failure('Failed to share gallery. Please try again.');
     } finally {
@@ -208,15 +213,17 @@ export function ShareGalleryDialogView({
                 >
                   {row.status}
                 </span>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => revoke(row.id)}
-                  disabled={pending === row.id}
-                  aria-label={`Revoke share with ${row.projectName}`}
-                >
-                  {pending === row.id ? 'Revoking...' : 'Revoke'}
-                </Button>
+                {canRevoke && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => revoke(row.id)}
+                    disabled={pending === row.id}
+                    aria-label={`Revoke share with ${row.projectName}`}
+                  >
+                    {pending === row.id ? 'Revoking...' : 'Revoke'}
+                  </Button>
+                )}
               </li>
             ))}
           </ul>

@@ -2,10 +2,10 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
-import { Link, useParams } from 'react-router-dom';
+import { Link, Navigate, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
-import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
-import { ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
+import { appPath, globalIdOf, rawIdOf, replacementForRawId } from '../../lib/globalId.ts';
+import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -33,8 +33,6 @@ import { PhotoGrid } from './PhotoGrid.tsx';
 
 const PhotoMap = lazy(() => import('./PhotoMap.tsx'));
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-selected:bg-white data-selected:text-slate-900 data-selected:shadow-sm dark:text-slate-400 dark:data-selected:bg-slate-800 dark:data-selected:text-slate-100';
 
@@ -61,7 +59,8 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
             notes
             photoCount
             coverImageId
-            viewerAccess
+            viewerCanEdit
+            viewerCanShare
             ...GalleryFormDialog_gallery @alias(as: "form")
             ...GalleryPhotos_gallery @alias(as: "photos")
           }
@@ -117,7 +116,7 @@ function GalleryView({
   const [sharing, setSharing] = useState(false);
   const [editing, setEditing] = useState(false);
   const [rejections, setRejections] = useState<Rejection[]>([]);
-  const canEdit = gallery.viewerAccess !== 'read';
+  const canEdit = gallery.viewerCanEdit;
 
   const [commitAdd] = useMutation<GalleryScreenAddMutation>(graphql`
     mutation GalleryScreenAddMutation($galleryId: ID!, $fileIds: [ID!]!) {
@@ -267,7 +266,7 @@ function GalleryView({
     },
   });
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
-    accept: ACCEPT,
+    accept: GALLERY_ACCEPT,
     maxSize: MAX_FILE_SIZE,
     noClick: true,
     noKeyboard: true,
@@ -283,7 +282,7 @@ function GalleryView({
         );
         return;
       }
-      setRejections(rejectionsFrom(dropRejections));
+      setRejections(rejectionsFrom(dropRejections, GALLERY_ACCEPT));
       void uploads.addFiles(accepted);
     },
   });
@@ -346,7 +345,7 @@ function GalleryView({
                 </Button>
               </>
             )}
-            {gallery.viewerAccess === 'owner' && <Button onClick={() => setSharing(true)}>Share Gallery</Button>}
+            {gallery.viewerCanShare && <Button onClick={() => setSharing(true)}>Share Gallery</Button>}
           </div>
         </div>
       </div>
@@ -466,11 +465,12 @@ function GallerySkeleton() {
 
 export default function GalleryScreen() {
   const { id = '' } = useParams();
-  // Links from the REST list carry the raw id; GraphQL wants the global one.
-  const galleryId = UUID.test(id) ? globalIdOf('Gallery', id) : id;
+  // An old link with the raw uuid: the address becomes the global id, as every link now is.
+  const replacement = replacementForRawId('Gallery', id);
+  if (replacement) return <Navigate to={appPath.gallery(replacement)} replace />;
   return (
     <Suspense fallback={<GallerySkeleton />}>
-      <GalleryContent galleryId={galleryId} />
+      <GalleryContent galleryId={id} />
     </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { graphql, useFragment } from 'react-relay';
 import { Link } from 'react-router-dom';
 import { formatDate, formatTaskDue } from '../../lib/format.ts';
-import { rawIdOf } from '../../lib/globalId.ts';
+import { appPath } from '../../lib/globalId.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { CalendarIcon, CheckIcon, GalleryIcon, UsersIcon } from '../../ui/icons.tsx';
@@ -84,7 +84,7 @@ export function TaskCard({
             )}
             {task.relatedGalleryId && (
               <Link
-                to={`/galleries/${encodeURIComponent(rawIdOf(task.relatedGalleryId))}`}
+                to={appPath.gallery(task.relatedGalleryId)}
                 className="inline-flex items-center gap-1 text-indigo-600 hover:underline dark:text-indigo-400"
               >
                 <GalleryIcon className="h-3.5 w-3.5" />
