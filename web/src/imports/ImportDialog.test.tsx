@@ -74,6 +74,7 @@ describe('ImportDialog with an OAuth source', () => {
       'GET /api/imports/job1': {
         body: { id: 'job1', status: 'completed', total: 1, done: 1, imported: 1, failed: [], fileIds: ['f1'] },
       },
+      'GET /api/files/conflicts?folderId=folder-1&names=Warehouse.jpg': { body: { conflicts: [] } },
     });
     const popup = fakePopup();
     const onImported = vi.fn();
@@ -109,9 +110,66 @@ describe('ImportDialog with an OAuth source', () => {
       itemIds: ['img1'],
       folderId: 'folder-1',
       galleryId: null,
+      onConflict: 'keepBoth',
+      onConflictByItem: {},
     });
     expect(onImported).toHaveBeenCalledWith(expect.objectContaining({ imported: 1 }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('asks about a name already taken in the folder and imports with the answer', async () => {
+    const calls = stubApi({
+      'GET /api/imports/sources': { body: sources.map((s) => ({ ...s, connected: s.available })) },
+      'GET /api/imports/google-drive/items': { body: driveItems },
+      'GET /api/files/conflicts?names=Warehouse.jpg': {
+        body: {
+          conflicts: [
+            {
+              name: 'Warehouse.jpg',
+              existing: { id: 'old', name: 'Warehouse.jpg' },
+              keepBothName: 'Warehouse (1).jpg',
+            },
+          ],
+        },
+      },
+      'POST /api/imports': {
+        status: 202,
+        body: { id: 'job2', status: 'running', total: 1, done: 0, imported: 0, failed: [], fileIds: [] },
+      },
+      'GET /api/imports/job2': {
+        body: {
+          id: 'job2',
+          status: 'completed',
+          total: 1,
+          done: 1,
+          imported: 1,
+          failed: [],
+          fileIds: ['old'],
+          replaced: ['Warehouse.jpg'],
+          renamed: [],
+          skipped: [],
+        },
+      },
+    });
+    render(
+      <>
+        <ImportDialog open onClose={() => {}} kind="media" />
+        <Toaster />
+      </>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: /Google Drive/ }));
+    await screen.findByText('Warehouse.jpg');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Import (1)' }));
+    await screen.findByText('File already exists');
+    expect(screen.getByTestId('upload-conflict').textContent).toContain('saves the new one as Warehouse (1).jpg');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Replace' }));
+    await screen.findByText('Replaced Warehouse.jpg.', {}, { timeout: 3000 });
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      onConflict: 'keepBoth',
+      onConflictByItem: { img1: 'replace' },
+    });
   });
 
   it('shows Connection failed with Retry Connection when the popup says no, and recovers on retry', async () => {

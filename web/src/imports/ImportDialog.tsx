@@ -7,6 +7,9 @@ import { SearchField } from '../ui/Field.tsx';
 import { AlertIcon, FileIcon, FolderIcon, HardDriveIcon, ImageIcon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { toast } from '../ui/toast.tsx';
+import { ConflictQuestionView, useConflictQuestions } from '../uploads/ConflictDialog.tsx';
+import { type BatchResult, batchSummary, findConflicts } from '../uploads/conflicts.ts';
+import { dataRequest } from '../lib/http.ts';
 import {
   connectInPopup,
   type ImportItem,
@@ -30,6 +33,7 @@ type Step =
   | { kind: 'connecting'; source: ImportSource }
   | { kind: 'failed'; source: ImportSource }
   | { kind: 'browse'; source: ImportSource }
+  | { kind: 'conflicts'; source: ImportSource }
   | { kind: 'importing'; source: ImportSource; job: ImportJob | null };
 
 export interface ImportDialogProps {
@@ -105,6 +109,7 @@ export function ImportDialog({
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<Map<string, ImportItem>>(new Map());
   const [listing, setListing] = useState(false);
+  const { ask, prompt } = useConflictQuestions();
   const request = useRef(0);
   // What the list shows now (source|folder|search), so the search effect does not list it twice.
   const shown = useRef('');
@@ -213,12 +218,46 @@ export function ImportDialog({
     });
   }
 
+  /** Asks about the chosen files whose names are taken in the folder; null when the person cancelled. */
+  async function conflictChoices(source: ImportSource) {
+    let taken: Awaited<ReturnType<typeof findConflicts>> = [];
+    try {
+      taken = await findConflicts(
+        dataRequest,
+        folderId,
+        [...selected.values()].map((item) => item.name),
+      );
+    } catch (error) {
+      if (isUnauthorizedError(error)) return null;
+      // Not asked is not lost: the server keeps both unless told otherwise.
+      console.warn('Could not check for files of the same name', error);
+    }
+    const byName = new Map(taken.map((conflict) => [conflict.name, conflict]));
+    const questions = [...selected.values()].flatMap((item) => {
+      const conflict = byName.get(item.name);
+      return conflict ? [{ key: item.id, conflict }] : [];
+    });
+    if (questions.length > 0) setStep({ kind: 'conflicts', source });
+    const answers = await ask(questions);
+    if (answers === null) setStep({ kind: 'browse', source });
+    return answers;
+  }
+
   async function runImport(source: ImportSource) {
     const itemIds = [...selected.keys()];
     if (itemIds.length === 0) return;
+    const answers = await conflictChoices(source);
+    if (answers === null) return;
     setStep({ kind: 'importing', source, job: null });
     try {
-      let job = await startImport({ source: source.id, itemIds, folderId, galleryId });
+      let job = await startImport({
+        source: source.id,
+        itemIds,
+        folderId,
+        galleryId,
+        onConflict: 'keepBoth',
+        onConflictByItem: Object.fromEntries(answers),
+      });
       setStep({ kind: 'importing', source, job });
       while (job.status === 'running') {
         await new Promise((resolve) => setTimeout(resolve, 400));
@@ -234,19 +273,24 @@ export function ImportDialog({
   }
 
   function finish(job: ImportJob) {
-    const count = `${job.imported} file${job.imported === 1 ? '' : 's'}`;
-    if (job.imported === 0) {
+    const skipped = job.skipped ?? [];
+    if (job.imported === 0 && skipped.length === 0) {
       toast({
         title: 'Error',
         description: job.failed[0]?.message ?? 'Nothing could be imported.',
         variant: 'destructive',
       });
     } else {
-      const failures = job.failed.length > 0 ? ` ${job.failed.length} could not be imported.` : '';
-      toast({
-        title: kind === 'media' ? 'Media imported' : 'Files imported',
-        description: `${count} imported successfully.${failures}`,
-      });
+      toast(
+        batchSummary(importResults(job), {
+          count: (n) => `${n} file${n === 1 ? '' : 's'}`,
+          done: 'imported',
+          doing: 'import',
+          successTitle: kind === 'media' ? 'Media imported' : 'Files imported',
+          errorTitle: kind === 'media' ? 'Media imported' : 'Files imported',
+          nothingTitle: 'Nothing imported',
+        }),
+      );
     }
     onImported?.(job);
     onClose();
@@ -258,7 +302,7 @@ export function ImportDialog({
   return (
     <Dialog
       open={open}
-      onClose={() => !importing && onClose()}
+      onClose={() => (step.kind === 'conflicts' ? prompt?.cancel() : !importing && onClose())}
       title={title}
       description={
         step.kind === 'sources' ? 'Choose where to import from.' : 'Choose the files to import (folders open).'
@@ -398,6 +442,19 @@ export function ImportDialog({
         </div>
       )}
 
+      {step.kind === 'conflicts' && prompt && (
+        <div>
+          <h3 className="mb-2 text-base font-semibold text-slate-900 dark:text-slate-100">
+            File already exists{prompt.total > 1 ? ` (${prompt.position} of ${prompt.total})` : ''}
+          </h3>
+          <ConflictQuestionView
+            key={prompt.question.key}
+            prompt={prompt}
+            where={folderId ? 'this folder' : 'the top level of your files'}
+          />
+        </div>
+      )}
+
       {step.kind === 'importing' && (
         <div className="space-y-3 py-6">
           <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -431,4 +488,18 @@ export function ImportDialog({
       )}
     </Dialog>
   );
+}
+
+/** What became of each file of a finished job, for the toast (names only where they matter). */
+function importResults(job: ImportJob): BatchResult[] {
+  const renamed = job.renamed ?? [];
+  const replaced = job.replaced ?? [];
+  const plain = Math.max(0, job.imported - renamed.length - replaced.length);
+  return [
+    ...Array.from({ length: plain }, () => ({ kind: 'uploaded' as const, name: '', storedAs: '', replaced: false })),
+    ...renamed.map((r) => ({ kind: 'uploaded' as const, name: r.name, storedAs: r.storedAs, replaced: false })),
+    ...replaced.map((name) => ({ kind: 'uploaded' as const, name, storedAs: name, replaced: true })),
+    ...(job.skipped ?? []).map((name) => ({ kind: 'skipped' as const, name })),
+    ...job.failed.map((f) => ({ kind: 'failed' as const, name: f.name })),
+  ];
 }

@@ -1,4 +1,5 @@
 import { dataRequest } from '../lib/http.ts';
+import type { ConflictChoice } from '../uploads/conflicts.ts';
 
 // The import paths of the API (api/src/imports/rest.ts).
 
@@ -29,6 +30,10 @@ export interface ImportJob {
   imported: number;
   failed: { name: string; message: string }[];
   fileIds: string[];
+  /** Names already taken in the folder: left out, kept beside under storedAs, or made a new version. */
+  skipped?: string[];
+  renamed?: { name: string; storedAs: string }[];
+  replaced?: string[];
 }
 
 export function importSources() {
@@ -48,6 +53,8 @@ export function startImport(input: {
   itemIds: string[];
   folderId?: string | null;
   galleryId?: string | null;
+  onConflict?: ConflictChoice;
+  onConflictByItem?: Record<string, ConflictChoice>;
 }) {
   return dataRequest<ImportJob>('POST', '/api/imports', input);
 }

@@ -9,6 +9,7 @@ function transport(putGate: Promise<void>): Transport {
   return {
     request: async <T,>(_method: string, url: string) => {
       if (url === '/api/objects/upload') return { uploadURL: '/objects/uploads/u?token=t' } as T;
+      if (url.startsWith('/api/files/conflicts')) return { conflicts: [] } as T;
       if (url === '/api/files')
         return { id: 'f', name: 'a.png', objectPath: '/objects/uploads/u', mimeType: 'image/png', size: 4 } as T;
       return { tags: [] } as T;
@@ -48,6 +49,7 @@ function uploadthingTransport(directGate: Promise<void>, analysisGate: Promise<v
       requested.push(url);
       if (url === '/api/storage/config')
         return { backend: 'uploadthing', uploadthingUrl: '/api/uploadthing', maxUploadSize: 1000 } as T;
+      if (url.startsWith('/api/files/conflicts')) return { conflicts: [] } as T;
       if (url === '/api/files')
         return { id: 'f', name: 'a.png', objectPath: '/objects/uploads/d', mimeType: 'image/png', size: 4 } as T;
       await analysisGate;
@@ -135,5 +137,119 @@ describe('UploadZone', () => {
     await drop([new File(['abcd'], 'b.png', { type: 'image/png' })]);
     await waitFor(() => expect(screen.getByTestId('upload-item').dataset.status).toBe('error'));
     expect(screen.getByText('File type must be one of png; this file is elf.')).toBeTruthy();
+  });
+});
+
+/** A server where `taken` names already exist at the top level; records what each upload asked for. */
+function conflictTransport(taken: string[]) {
+  const filed: { name: string; onConflict: string }[] = [];
+  const puts: string[] = [];
+  let uploads = 0;
+  const value: Transport = {
+    request: async <T,>(_method: string, url: string, body?: unknown) => {
+      if (url.startsWith('/api/files/conflicts')) {
+        const names = new URLSearchParams(url.split('?')[1]).getAll('names');
+        return {
+          conflicts: names
+            .filter((name) => taken.includes(name))
+            .map((name) => ({
+              name,
+              existing: { id: `old-${name}`, name },
+              keepBothName: name.replace(/(\.[^.]*)$/, ' (1)$1'),
+            })),
+        } as T;
+      }
+      if (url === '/api/objects/upload') return { uploadURL: `/objects/uploads/u${uploads++}?token=t` } as T;
+      if (url === '/api/files') {
+        const { name, onConflict } = body as { name: string; onConflict: string };
+        filed.push({ name, onConflict });
+        const clash = taken.includes(name);
+        const storedAs = clash && onConflict === 'keepBoth' ? name.replace(/(\.[^.]*)$/, ' (1)$1') : name;
+        const version = clash && onConflict === 'replace' ? 2 : 1;
+        return {
+          id: `f-${name}`,
+          name: storedAs,
+          objectPath: '/objects/uploads/u',
+          mimeType: 'application/pdf',
+          size: 4,
+          version,
+        } as T;
+      }
+      return { tags: [] } as T;
+    },
+    put: async (_url, file) => {
+      puts.push(file.name);
+    },
+  };
+  return { value, filed, puts };
+}
+
+const pdf = (name: string) => new File(['abcd'], name, { type: 'application/pdf' });
+
+describe('UploadZone with names already taken', () => {
+  it('asks per file before sending: keep both by default, replace, or skip (never sent)', async () => {
+    const t = conflictTransport(['barn.pdf', 'diner.pdf', 'motel.pdf']);
+    render(<UploadZone transport={t.value} />);
+    await drop([pdf('barn.pdf'), pdf('new.pdf'), pdf('diner.pdf'), pdf('motel.pdf')]);
+    const dialog = await screen.findByRole('dialog', { name: 'File already exists (1 of 3)' });
+    expect(dialog.textContent).toContain('barn.pdf is already in the top level of your files.');
+    expect(dialog.textContent).toContain('saves the new one as barn (1).pdf');
+    expect(t.puts, 'nothing is sent before the answers').toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Keep both' }));
+    await screen.findByRole('dialog', { name: 'File already exists (2 of 3)' });
+    fireEvent.click(screen.getByRole('button', { name: 'Replace' }));
+    await screen.findByRole('dialog', { name: 'File already exists (3 of 3)' });
+    expect(screen.queryByLabelText(/Apply to all/), 'no one left to apply it to').toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
+
+    await waitFor(() =>
+      expect(screen.getAllByTestId('upload-item').map((i) => i.dataset.status)).toEqual([
+        'completed',
+        'completed',
+        'completed',
+        'skipped',
+      ]),
+    );
+    expect(t.puts.sort()).toEqual(['barn.pdf', 'diner.pdf', 'new.pdf']);
+    expect(t.filed).toEqual(
+      expect.arrayContaining([
+        { name: 'barn.pdf', onConflict: 'keepBoth' },
+        { name: 'new.pdf', onConflict: 'keepBoth' },
+        { name: 'diner.pdf', onConflict: 'replace' },
+      ]),
+    );
+    expect(t.filed).toHaveLength(3);
+    expect(screen.getByText(/saved as barn \(1\)\.pdf/)).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('applies one answer to the rest of the batch when asked', async () => {
+    const t = conflictTransport(['a.pdf', 'b.pdf', 'c.pdf']);
+    render(<UploadZone transport={t.value} />);
+    await drop([pdf('a.pdf'), pdf('b.pdf'), pdf('c.pdf')]);
+    await screen.findByRole('dialog', { name: 'File already exists (1 of 3)' });
+    fireEvent.click(screen.getByRole('button', { name: 'Keep both' }));
+    await screen.findByRole('dialog', { name: 'File already exists (2 of 3)' });
+    fireEvent.click(screen.getByLabelText('Apply to all (1 more file with names already taken)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('upload-item').map((i) => i.dataset.status)).toEqual([
+        'completed',
+        'skipped',
+        'skipped',
+      ]),
+    );
+    expect(t.filed).toEqual([{ name: 'a.pdf', onConflict: 'keepBoth' }]);
+  });
+
+  it('sends nothing when the question is cancelled', async () => {
+    const t = conflictTransport(['a.pdf']);
+    render(<UploadZone transport={t.value} />);
+    await drop([pdf('a.pdf'), pdf('free.pdf')]);
+    await screen.findByRole('dialog', { name: 'File already exists' });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryAllByTestId('upload-item')).toHaveLength(0);
+    expect(t.puts).toEqual([]);
   });
 });

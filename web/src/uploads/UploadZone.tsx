@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
 import { formatFileSize } from '../lib/format.ts';
 import { toast } from '../ui/toast.tsx';
+import { UploadConflictDialog } from './ConflictDialog.tsx';
 import { ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from './limits.ts';
 import type { UploadItem, UploadStatus } from './queue.ts';
 import { type UseUploadsOptions, useUploads } from './useUploads.ts';
@@ -41,6 +42,7 @@ const STATUS_TEXT: Record<UploadStatus, string> = {
   analyzing: 'Analyzing…',
   completed: 'Completed',
   error: 'Failed',
+  skipped: 'Skipped: a file of this name is already there',
 };
 
 export function UploadItemRow({ item, onDismiss }: { item: UploadItem; onDismiss: (id: string) => void }) {
@@ -59,7 +61,10 @@ export function UploadItemRow({ item, onDismiss }: { item: UploadItem; onDismiss
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">
             {formatFileSize(item.file.size)} · {STATUS_TEXT[item.status]}
-            {item.status !== 'error' && item.status !== 'pending' ? ` ${item.progress}%` : ''}
+            {item.status !== 'error' && item.status !== 'pending' && item.status !== 'skipped'
+              ? ` ${item.progress}%`
+              : ''}
+            {item.storedAs && ` · saved as ${item.storedAs}`}
           </p>
         </div>
         <button
@@ -101,7 +106,7 @@ export function UploadList({ items, onDismiss }: { items: UploadItem[]; onDismis
 
 /** The drag-and-drop upload panel with its list of upload items. */
 export function UploadZone(props: UseUploadsOptions & { className?: string }) {
-  const { items, addFiles, dismiss, active } = useUploads(props);
+  const { items, addFiles, dismiss, active, conflictPrompt } = useUploads(props);
   const [rejections, setRejections] = useState<Rejection[]>([]);
   const { getRootProps, getInputProps, isDragActive, isDragAccept, isDragReject } = useDropzone({
     accept: ACCEPT,
@@ -164,6 +169,10 @@ export function UploadZone(props: UseUploadsOptions & { className?: string }) {
       </div>
       <RejectedFiles rejections={rejections} />
       <UploadList items={items} onDismiss={dismiss} />
+      <UploadConflictDialog
+        prompt={conflictPrompt}
+        where={props.folderId ? 'this folder' : 'the top level of your files'}
+      />
     </section>
   );
 }

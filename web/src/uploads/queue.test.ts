@@ -44,3 +44,39 @@ describe('upload items', () => {
     expect(batchOutcome([true, false, true])).toEqual({ succeeded: 2, failed: 1 });
   });
 });
+
+describe('upload items with a name already taken', () => {
+  it('keep the answer, finish as skipped without progress when skipped, and say the name keep-both gave', () => {
+    let items = uploadsReducer([], {
+      type: 'add',
+      items: [
+        { id: 's', file: photo, choice: 'skip' },
+        { id: 'k', file: photo, choice: 'keepBoth' },
+      ],
+    });
+    expect(items.map((i) => i.choice)).toEqual(['skip', 'keepBoth']);
+    items = uploadsReducer(items, { type: 'skipped', id: 's' });
+    expect(items[0]).toMatchObject({ status: 'skipped', progress: 0 });
+    expect(activeCount(items), 'a skipped file no longer counts towards the limit').toBe(1);
+    items = uploadsReducer(items, {
+      type: 'stored',
+      id: 'k',
+      fileId: 'f',
+      url: '/x',
+      analyze: false,
+      storedAs: 'a (1).png',
+    });
+    expect(items[1]).toMatchObject({ status: 'completed', storedAs: 'a (1).png' });
+    // The same name back (a free name) is not a rename.
+    const plain = uploadsReducer(start(), {
+      type: 'stored',
+      id: '1',
+      fileId: 'f',
+      url: '/x',
+      analyze: false,
+      storedAs: 'a.png',
+    });
+    expect(plain[0]?.storedAs).toBeUndefined();
+    expect(uploadsReducer(items, { type: 'clearFinished' })).toEqual([]);
+  });
+});

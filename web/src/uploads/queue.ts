@@ -1,8 +1,10 @@
 // The upload list's state machine (SPEC.md section 4): pending → uploading → (images) analyzing
 // at 90 % → completed at 100 %, or error with a message at any step; any item can be dismissed.
+// A file whose name was taken in the folder and that the person chose to skip is never sent.
+import type { ConflictChoice } from './conflicts.ts';
 import { ANALYZING_PROGRESS, TRANSFER_SHARE } from './limits.ts';
 
-export type UploadStatus = 'pending' | 'uploading' | 'analyzing' | 'completed' | 'error';
+export type UploadStatus = 'pending' | 'uploading' | 'analyzing' | 'completed' | 'error' | 'skipped';
 
 export interface UploadItem {
   id: string;
@@ -14,19 +16,24 @@ export interface UploadItem {
   fileId?: string;
   analysis?: unknown;
   error?: string;
+  /** What was chosen for a name already taken in the folder (absent: it was free). */
+  choice?: ConflictChoice;
+  /** The name the file was stored under, when keep-both numbered it. */
+  storedAs?: string;
 }
 
 export type UploadAction =
-  | { type: 'add'; items: { id: string; file: File }[] }
+  | { type: 'add'; items: { id: string; file: File; choice?: ConflictChoice }[] }
   | { type: 'start'; id: string }
   | { type: 'progress'; id: string; loaded: number; total: number }
-  | { type: 'stored'; id: string; fileId: string; url: string; analyze: boolean }
+  | { type: 'stored'; id: string; fileId: string; url: string; analyze: boolean; storedAs?: string }
   | { type: 'analyzed'; id: string; analysis?: unknown }
   | { type: 'failed'; id: string; error?: string }
+  | { type: 'skipped'; id: string }
   | { type: 'dismiss'; id: string }
   | { type: 'clearFinished' };
 
-const isFinal = (status: UploadStatus) => status === 'completed' || status === 'error';
+const isFinal = (status: UploadStatus) => status === 'completed' || status === 'error' || status === 'skipped';
 
 function update(items: UploadItem[], id: string, change: (item: UploadItem) => UploadItem | null) {
   return items.map((item) => (item.id === id ? (change(item) ?? item) : item));
@@ -35,7 +42,16 @@ function update(items: UploadItem[], id: string, change: (item: UploadItem) => U
 export function uploadsReducer(items: UploadItem[], action: UploadAction): UploadItem[] {
   switch (action.type) {
     case 'add':
-      return [...items, ...action.items.map(({ id, file }) => ({ id, file, progress: 0, status: 'pending' as const }))];
+      return [
+        ...items,
+        ...action.items.map(({ id, file, choice }) => ({
+          id,
+          file,
+          progress: 0,
+          status: 'pending' as const,
+          ...(choice && { choice }),
+        })),
+      ];
     case 'start':
       return update(items, action.id, (item) =>
         item.status === 'pending' ? { ...item, status: 'uploading', progress: 0 } : null,
@@ -49,13 +65,20 @@ export function uploadsReducer(items: UploadItem[], action: UploadAction): Uploa
         return { ...item, status: 'uploading', progress };
       });
     case 'stored':
-      return update(items, action.id, (item) =>
-        isFinal(item.status)
-          ? null
-          : action.analyze
-            ? { ...item, fileId: action.fileId, url: action.url, status: 'analyzing', progress: ANALYZING_PROGRESS }
-            : { ...item, fileId: action.fileId, url: action.url, status: 'completed', progress: 100 },
-      );
+      return update(items, action.id, (item) => {
+        if (isFinal(item.status)) return null;
+        const stored = {
+          ...item,
+          fileId: action.fileId,
+          url: action.url,
+          ...(action.storedAs && action.storedAs !== item.file.name && { storedAs: action.storedAs }),
+        };
+        return action.analyze
+          ? { ...stored, status: 'analyzing', progress: ANALYZING_PROGRESS }
+          : { ...stored, status: 'completed', progress: 100 };
+      });
+    case 'skipped':
+      return update(items, action.id, (item) => (item.status === 'pending' ? { ...item, status: 'skipped' } : null));
     case 'analyzed':
       return update(items, action.id, (item) =>
         item.status === 'analyzing' ? { ...item, status: 'completed', progress: 100, analysis: action.analysis } : null,
@@ -67,7 +90,7 @@ export function uploadsReducer(items: UploadItem[], action: UploadAction): Uploa
     case 'dismiss':
       return items.filter((item) => item.id !== action.id);
     case 'clearFinished':
-      return items.filter((item) => item.status !== 'completed');
+      return items.filter((item) => item.status !== 'completed' && item.status !== 'skipped');
   }
 }
 

@@ -3,6 +3,7 @@
 // is only logged. Large files go resumably over tus when the server offers it; when the server
 // keeps files at UploadThing, the browser sends them there directly (@uploadthing/react).
 import { dataRequest } from '../lib/http.ts';
+import type { ConflictChoice } from './conflicts.ts';
 
 export interface StoredFile {
   id: string;
@@ -10,10 +11,14 @@ export interface StoredFile {
   objectPath: string;
   mimeType: string;
   size: number;
+  /** 2 and up when the upload replaced a file of the same name (it became a new version). */
+  version?: number;
 }
 
 export interface UploadOptions {
   folderId?: string | null;
+  /** What the server does if the name is taken in the folder by the time the file is filed. */
+  onConflict?: ConflictChoice;
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
   /**
@@ -239,6 +244,7 @@ export async function uploadFile(
         size: file.size,
         objectUrl,
         folderId: options.folderId ?? null,
+        onConflict: options.onConflict ?? 'keepBoth',
         isPublic: false,
         tags: [],
         metadata: { uploadedAt: new Date().toISOString() },

@@ -1,7 +1,9 @@
 import { useCallback, useReducer, useRef } from 'react';
 import { toast } from '../ui/toast.tsx';
+import { useConflictQuestions } from './ConflictDialog.tsx';
+import { type BatchResult, batchSummary, type ConflictChoice, findConflicts } from './conflicts.ts';
 import { isImage } from './limits.ts';
-import { activeCount, batchOutcome, type UploadItem, uploadsReducer } from './queue.ts';
+import { activeCount, type UploadItem, uploadsReducer } from './queue.ts';
 import {
   analyzeFile,
   browserTransport,
@@ -30,61 +32,117 @@ export interface UseUploadsOptions {
 
 export function useUploads(options: UseUploadsOptions = {}) {
   const [items, dispatch] = useReducer(uploadsReducer, [] as UploadItem[]);
+  const { ask, prompt } = useConflictQuestions();
   // The latest options, so a batch started before a folder change still reports to current code.
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
-  const runOne = useCallback(async (id: string, file: File, folderId: string | null | undefined) => {
-    const { transport = browserTransport, onStored, record } = optionsRef.current;
-    dispatch({ type: 'start', id });
-    try {
-      const stored = await uploadFile(
-        file,
-        { folderId, record, onProgress: (loaded, total) => dispatch({ type: 'progress', id, loaded, total }) },
-        transport,
+  const runOne = useCallback(
+    async (id: string, file: File, folderId: string | null | undefined, onConflict: ConflictChoice | undefined) => {
+      const { transport = browserTransport, onStored, record } = optionsRef.current;
+      dispatch({ type: 'start', id });
+      try {
+        const stored = await uploadFile(
+          file,
+          {
+            folderId,
+            record,
+            onConflict,
+            onProgress: (loaded, total) => dispatch({ type: 'progress', id, loaded, total }),
+          },
+          transport,
+        );
+        const analyze = isImage(file);
+        dispatch({ type: 'stored', id, fileId: stored.id, url: stored.objectPath, analyze, storedAs: stored.name });
+        await onStored?.(stored);
+        if (analyze) dispatch({ type: 'analyzed', id, analysis: await analyzeFile(stored, transport) });
+        return stored;
+      } catch (error) {
+        dispatch({ type: 'failed', id, error: error instanceof Error ? error.message : undefined });
+        return null;
+      }
+    },
+    [],
+  );
+
+  /**
+   * Asks about the files whose name is already taken in the folder (not for 'Upload new version',
+   * which names its file itself). Null: the person cancelled the batch.
+   */
+  const choicesFor = useCallback(
+    async (batch: { id: string; file: File }[], folderId: string | null | undefined) => {
+      const { transport = browserTransport, record } = optionsRef.current;
+      if (record) return new Map<string, ConflictChoice>();
+      let taken: Awaited<ReturnType<typeof findConflicts>> = [];
+      try {
+        taken = await findConflicts(
+          transport.request,
+          folderId,
+          batch.map((entry) => entry.file.name),
+        );
+      } catch (error) {
+        // Not asked is not lost: the server keeps both unless told otherwise.
+        console.warn('Could not check for files of the same name', error);
+      }
+      const byName = new Map(taken.map((conflict) => [conflict.name, conflict]));
+      return ask(
+        batch.flatMap((entry) => {
+          const conflict = byName.get(entry.file.name);
+          return conflict ? [{ key: entry.id, conflict }] : [];
+        }),
       );
-      const analyze = isImage(file);
-      dispatch({ type: 'stored', id, fileId: stored.id, url: stored.objectPath, analyze });
-      await onStored?.(stored);
-      if (analyze) dispatch({ type: 'analyzed', id, analysis: await analyzeFile(stored, transport) });
-      return stored;
-    } catch (error) {
-      dispatch({ type: 'failed', id, error: error instanceof Error ? error.message : undefined });
-      return null;
-    }
-  }, []);
+    },
+    [ask],
+  );
 
   const addFiles = useCallback(
     async (files: File[]) => {
       if (files.length === 0) return [];
       const folderId = optionsRef.current.folderId;
-      const batch = files.map((file) => ({ id: nextId(), file }));
+      const asked = files.map((file) => ({ id: nextId(), file }));
+      const choices = await choicesFor(asked, folderId);
+      if (choices === null) {
+        toast({ title: 'Upload cancelled', description: 'No files were uploaded.' });
+        return [];
+      }
+      const batch = asked.map((entry) => ({ ...entry, choice: choices.get(entry.id) }));
       dispatch({ type: 'add', items: batch });
-      const results: (StoredFile | null)[] = new Array(batch.length).fill(null);
+      // Kept in the batch's order (the gallery adds its uploads in the order they were chosen).
+      const results: BatchResult[] = new Array(batch.length);
+      const stored: (StoredFile | null)[] = new Array(batch.length).fill(null);
+      const versioning = Boolean(optionsRef.current.record);
       let next = 0;
       const worker = async () => {
         while (next < batch.length) {
           const index = next++;
           const entry = batch[index];
-          if (entry) results[index] = await runOne(entry.id, entry.file, folderId);
+          if (!entry) continue;
+          const name = entry.file.name;
+          if (entry.choice === 'skip') {
+            dispatch({ type: 'skipped', id: entry.id });
+            results[index] = { kind: 'skipped', name };
+            continue;
+          }
+          const file = await runOne(entry.id, entry.file, folderId, entry.choice);
+          stored[index] = file;
+          results[index] = !file
+            ? { kind: 'failed', name }
+            : versioning
+              ? { kind: 'uploaded', name, storedAs: name, replaced: false }
+              : { kind: 'uploaded', name, storedAs: file.name, replaced: (file.version ?? 1) > 1 };
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, worker));
-      const stored = results.filter((r): r is StoredFile => r !== null);
-      const { succeeded, failed } = batchOutcome(results.map((r) => r !== null));
-      if (failed > 0) {
-        toast({ title: 'Upload error', description: 'Some files failed to upload.', variant: 'destructive' });
-      } else {
-        toast({ title: 'Upload successful', description: `${succeeded} file(s) uploaded successfully` });
-      }
-      optionsRef.current.onBatchDone?.(stored);
-      return stored;
+      const filed = stored.filter((file): file is StoredFile => file !== null);
+      toast(batchSummary(results));
+      optionsRef.current.onBatchDone?.(filed);
+      return filed;
     },
-    [runOne],
+    [runOne, choicesFor],
   );
 
   const dismiss = useCallback((id: string) => dispatch({ type: 'dismiss', id }), []);
   const clearFinished = useCallback(() => dispatch({ type: 'clearFinished' }), []);
 
-  return { items, addFiles, dismiss, clearFinished, active: activeCount(items) };
+  return { items, addFiles, dismiss, clearFinished, active: activeCount(items), conflictPrompt: prompt };
 }

@@ -8,6 +8,7 @@ import { appPath, globalIdOf, rawIdOf, replacementForRawId } from '../../lib/glo
 import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
+import { UploadConflictDialog } from '../../uploads/ConflictDialog.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
@@ -352,6 +353,8 @@ function GalleryView({
 
       <RejectedFiles rejections={rejections} />
       <UploadList items={uploads.items} onDismiss={uploads.dismiss} />
+      {/* Gallery uploads are filed at the top level of the uploader's files, so names are taken there. */}
+      <UploadConflictDialog prompt={uploads.conflictPrompt} where="the top level of your files" />
 
       <TabGroup>
         <TabList className="inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
