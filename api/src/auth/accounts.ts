@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../infra/db/database.ts';
+import { noticeWaitingInvitations } from '../projects/rules.ts';
 import { ConflictError, ForbiddenError, TooManyRequestsError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -43,8 +44,12 @@ export async function createLocalAccount(
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw new ConflictError('An account with this email already exists.');
   try {
-    return await db.user.create({
-      data: { email, passwordHash, firstName, lastName, displayName: name.trim(), settings: { create: {} } },
+    return await db.$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: { email, passwordHash, firstName, lastName, displayName: name.trim(), settings: { create: {} } },
+      });
+      await noticeWaitingInvitations(tx, user);
+      return user;
     });
   } catch (error) {
     // Two sign-ups for one address at the same moment: the unique index decides.
@@ -142,8 +147,9 @@ export async function userForIdentity(db: Db, identity: VerifiedIdentity) {
   }
   const fallback = splitName(identity.name ?? email.split('@')[0] ?? email);
   return db.$transaction(async (tx) => {
+    const existing = await tx.user.findUnique({ where: { email } });
     const user =
-      (await tx.user.findUnique({ where: { email } })) ??
+      existing ??
       (await tx.user.create({
         data: {
           email,
@@ -155,6 +161,7 @@ export async function userForIdentity(db: Db, identity: VerifiedIdentity) {
           settings: { create: {} },
         },
       }));
+    if (!existing) await noticeWaitingInvitations(tx, user);
     await tx.account.create({
       data: {
         userId: user.id,

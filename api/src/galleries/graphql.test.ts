@@ -145,13 +145,20 @@ describe('galleries over GraphQL', () => {
     );
     const project = projectResult.data?.createProject.data;
     expect(project).toMatchObject({ viewerRole: 'owner', memberCount: 1 });
-    const addMember = await graphql<{ addProjectMember: Ok<{ email: string; role: string }> }>(
+    const invited = await graphql<{ inviteToProject: Ok<{ id: string; email: string; role: string }> }>(
       app,
       owner.cookie,
-      `mutation($p: ID!, $e: String!) { addProjectMember(projectId: $p, email: $e) { __typename ... on MutationAddProjectMemberSuccess { data { email role } } ... on Error { message } } }`,
+      `mutation($p: ID!, $e: String!) { inviteToProject(projectId: $p, email: $e) { __typename ... on MutationInviteToProjectSuccess { data { id email role } } ... on Error { message } } }`,
       { p: project?.id, e: member.email },
     );
-    expect(addMember.data?.addProjectMember).toMatchObject({ data: { email: member.email, role: 'member' } });
+    expect(invited.data?.inviteToProject).toMatchObject({ data: { email: member.email, role: 'member' } });
+    const accepted = await graphql<{ acceptInvitation: { __typename: string } }>(
+      app,
+      member.cookie,
+      `mutation($id: ID!) { acceptInvitation(id: $id) { __typename } }`,
+      { id: invited.data?.inviteToProject.data.id },
+    );
+    expect(accepted.data?.acceptInvitation.__typename).toBe('MutationAcceptInvitationSuccess');
 
     const shared = await graphql<{ shareGallery: Ok<{ id: string; permission: string; project: { name: string } }> }>(
       app,
@@ -291,7 +298,7 @@ describe('galleries over GraphQL', () => {
       ['moveGalleryItem(galleryId: $g, fileId: $f)', {}],
       ['shareGallery(galleryId: $g, projectId: $p, permission: write)', {}],
       ['revokeGalleryShare(id: $s)', {}],
-      ['addProjectMember(projectId: $p, email: $email)', {}],
+      ['inviteToProject(projectId: $p, email: $email)', {}],
       ['removeProjectMember(projectId: $p, userId: $m)', {}],
     ];
     for (const [call_, extra] of mutations) {

@@ -125,6 +125,11 @@ describe('inviting', () => {
     expect(sent.body.email).toBe(address);
 
     const newcomer = await signedInUser(app, { email: address });
+    // Told at sign-up, as if they had had an account when invited.
+    const notes = await db().notification.findMany({ where: { userId: newcomer.id } });
+    expect(notes.map((n) => [n.title, n.message])).toEqual([
+      ['Invitation to a project', 'Pat Producer invited you to join the project "Late Arrival" as a member.'],
+    ]);
     const mine = await call(app, newcomer.cookie, 'GET', '/api/invitations');
     expect(mine.status).toBe(200);
     expect(mine.body).toEqual([

@@ -146,6 +146,29 @@ export async function memberIdsOf(db: Prisma.TransactionClient, projectId: strin
   return members.map((m) => m.userId);
 }
 
+function invitationNotice(userId: string, invitation: InvitationRow) {
+  return {
+    userId,
+    type: 'team' as const,
+    title: 'Invitation to a project',
+    message: `${nameOf(invitation.invitedBy)} invited you to join the project "${invitation.project.name}" as ${roleWords(invitation.role)}.`,
+    link: '/projects',
+  };
+}
+
+/**
+ * Someone who just signed up hears about the invitations that waited for their address, as if
+ * they had had an account when invited. Write it with the account, so the bell shows them at once.
+ */
+export async function noticeWaitingInvitations(db: Prisma.TransactionClient, user: { id: string; email: string }) {
+  const waiting = await db.invitation.findMany({
+    where: { email: user.email.toLowerCase(), status: 'pending' },
+    orderBy: { createdAt: 'asc' },
+    include: invitationInclude,
+  });
+  for (const invitation of waiting) await writeNotification(db, invitationNotice(user.id, invitation));
+}
+
 /**
  * An owner invites someone by e-mail with a role. The answer is the same whether or not the
  * address has an account, so inviting cannot be used to find out who uses the app. The invitee
@@ -156,7 +179,7 @@ export async function memberIdsOf(db: Prisma.TransactionClient, projectId: strin
 export async function inviteToProject(ctx: ViewerContext, projectId: string, input: unknown) {
   const { email, role } = parse(invitationInput, input ?? {});
   const { invitation, notification, inviteeId, ownerIds } = await ctx.db.$transaction(async (tx) => {
-    const project = await projectManagedByViewer(ctx, projectId, tx, 'invite people');
+    await projectManagedByViewer(ctx, projectId, tx, 'invite people');
     // The inviter sees the member list already, so saying so tells them nothing new.
     const member = await tx.projectMember.findFirst({
       where: { projectId, user: { email } },
@@ -174,15 +197,7 @@ export async function inviteToProject(ctx: ViewerContext, projectId: string, inp
       include: invitationInclude,
     });
     const invitee = renewed ? await tx.user.findUnique({ where: { email }, select: { id: true } }) : null;
-    const notification =
-      invitee &&
-      (await writeNotification(tx, {
-        userId: invitee.id,
-        type: 'team',
-        title: 'Invitation to a project',
-        message: `${nameOf(invitation.invitedBy)} invited you to join the project "${project.name}" as ${roleWords(role)}.`,
-        link: '/projects',
-      }));
+    const notification = invitee && (await writeNotification(tx, invitationNotice(invitee.id, invitation)));
     return { invitation, notification, inviteeId: invitee?.id, ownerIds: await ownerIdsOf(tx, projectId) };
   });
   if (notification) publishNotifications(ctx, [notification]);
