@@ -197,6 +197,18 @@ describe('the assistant with Claude (a local fake of the Messages API)', () => {
     expect(fake.requests[0]?.body.messages[1]?.content).toBe(body.message);
   });
 
+  it('tells Claude to ask for a missing title, date or search words instead of inventing them', async () => {
+    fake.script([{ text: 'What should the task be?' }]);
+    const { body } = await chat(alice, { message: 'Create a task', context });
+    expect(body.action).toBeNull();
+    const [request] = fake.requests;
+    expect(request?.body.system).toMatch(/ask the user for it/i);
+    const description = (name: string) => JSON.stringify(request?.body.tools?.find((t) => t.name === name) ?? null);
+    expect(description('createTask')).toMatch(/never invent a title/i);
+    expect(description('createTask')).toMatch(/ask for the day/i);
+    expect(description('searchFiles')).toMatch(/never guess the search words/i);
+  });
+
   it('runs tools with the user’s own permissions only', async () => {
     const id = randomUUID();
     await app.database.prisma.file.create({

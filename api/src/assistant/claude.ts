@@ -44,6 +44,8 @@ function systemPrompt(input: ClaudeInput) {
     '(location scouting photos, galleries, files, tasks). Be brief and practical.',
     'Use the tools to act for the user; never claim to have done something a tool did not do.',
     'To schedule an event, create a task with a due date. To upload files, send the user to /files?upload=true.',
+    'When a request lacks something an action needs (the title of a task, the day of an event, the words to search',
+    'for), ask the user for it and wait for the answer; never fill it in with a made-up value.',
     `Now is ${now.toISOString()} (UTC).`,
     input.context.currentPage ? `The user is on the page ${input.context.currentPage}.` : '',
     input.context.userRole ? `The user's role: ${input.context.userRole}.` : '',

@@ -175,24 +175,58 @@ describe('the offline assistant (no API key)', () => {
     expect(weather.body.message).toContain('Create a task');
   });
 
-  it('does the four quick actions the assistant panel sends', async () => {
-    const search = await chat(alice, { message: 'Search my files for location photos', context });
-    expect(search.body.action).toEqual({ function: 'searchFiles', arguments: { query: 'location photos' } });
+  it('answers the four quick actions the assistant panel sends by asking for what is missing, never inventing it', async () => {
+    const before = await app.database.prisma.task.count({ where: { creatorId: alice.id } });
+    const search = await chat(alice, { message: 'Search my files', context });
+    expect(search.body.action).toBeNull();
+    expect(search.body.message).toMatch(/What should I search for/);
 
-    const task = await chat(alice, { message: 'Create a task to review the location photos tomorrow', context });
-    expect(task.body.action?.function).toBe('createTask');
-    expect(task.body.actionResult).toMatchObject({ title: 'Review the location photos', priority: 'medium' });
+    const task = await chat(alice, { message: 'Create a task', context });
+    expect(task.body.action).toBeNull();
+    expect(task.body.message).toMatch(/What should the task be/);
 
-    const event = await chat(alice, { message: 'Schedule a location scout for next week', context });
-    expect(event.body.action?.function).toBe('createTask');
-    expect(event.body.actionResult?.title).toBe('Location scout');
-    const due = new Date(String(event.body.actionResult?.dueDate)).getTime();
-    expect(due).toBeGreaterThan(Date.now() + 2 * 86400_000);
-    expect(due).toBeLessThan(Date.now() + 14 * 86400_000);
+    const event = await chat(alice, { message: 'Schedule an event', context });
+    expect(event.body.action).toBeNull();
+    expect(event.body.message).toMatch(/What should I schedule, and when/);
+    expect(await app.database.prisma.task.count({ where: { creatorId: alice.id } })).toBe(before);
 
     const upload = await chat(alice, { message: 'How do I upload and tag my photos?', context });
     expect(upload.body.action).toBeNull();
     expect(upload.body.message).toContain('/files?upload=true');
+  });
+
+  it('completes a quick action with the next message of the conversation', async () => {
+    await fileOf(alice.id, 'hayloft-dusk.jpg', ['barn']);
+    const search = await chat(alice, { message: 'Search my files', context });
+    const found = await chat(alice, { message: 'hayloft', conversationId: search.body.conversation.id, context });
+    expect(found.body.action).toEqual({ function: 'searchFiles', arguments: { query: 'hayloft' } });
+
+    const task = await chat(alice, { message: 'Create a task', context });
+    const created = await chat(alice, {
+      message: 'Book the crane for Friday, high priority',
+      conversationId: task.body.conversation.id,
+      context,
+    });
+    expect(created.body.action?.function).toBe('createTask');
+    expect(created.body.actionResult).toMatchObject({ title: 'Book the crane', priority: 'high' });
+    expect(created.body.actionResult?.dueDate).not.toBeNull();
+
+    // An event needs a day: without one the assistant asks again, keeping the title.
+    const event = await chat(alice, { message: 'Schedule an event', context });
+    const conversationId = event.body.conversation.id;
+    const what = await chat(alice, { message: 'Tech recce at the mill', conversationId, context });
+    expect(what.body.action).toBeNull();
+    expect(what.body.message).toMatch(/When should "Tech recce at the mill" happen/);
+    const when = await chat(alice, { message: 'tomorrow at 10am', conversationId, context });
+    expect(when.body.action?.function).toBe('createTask');
+    expect(when.body.actionResult).toMatchObject({ title: 'Tech recce at the mill' });
+    const due = new Date(String(when.body.actionResult?.dueDate)).getTime();
+    expect(due).toBeGreaterThan(Date.now());
+    expect(due).toBeLessThan(Date.now() + 2 * 86400_000);
+
+    // Once done, the conversation waits for nothing: a plain sentence is not a task.
+    const after = await chat(alice, { message: 'thanks a lot', conversationId, context });
+    expect(after.body.action).toBeNull();
   });
 
   it('asks for the missing part of a quick action instead of guessing', async () => {

@@ -8,15 +8,24 @@ import { runTool, type ToolRun } from './tools.ts';
  * tag or place, from plain sentences, really does them, and says plainly what it cannot do.
  */
 
+/**
+ * What the assistant asked for last, kept with its reply so that the next message of the
+ * conversation can be the answer ("Create a task" → "What should the task be?" → "Book the crane").
+ */
+export type Awaiting = { kind: 'taskTitle' } | { kind: 'event'; title: string | null } | { kind: 'searchQuery' };
+
 export interface OfflineReply {
   text: string;
   runs: ToolRun[];
+  awaiting?: Awaiting;
 }
 
 export interface OfflineOptions {
   now?: Date;
   /** The user's offset from UTC in minutes as the browser reports it (getTimezoneOffset: UTC+1 is -60). */
   timezoneOffset?: number;
+  /** What the assistant's previous reply in this conversation asked for, if anything. */
+  awaiting?: Awaiting | null;
 }
 
 const CAPABILITIES = [
@@ -124,6 +133,26 @@ function photoQuery(message: string) {
   };
 }
 
+const askTaskTitle: OfflineReply = {
+  text: 'What should the task be? For example: "scout the warehouse tomorrow, high priority".',
+  runs: [],
+  awaiting: { kind: 'taskTitle' },
+};
+const askEvent: OfflineReply = {
+  text: 'What should I schedule, and when? For example: "tech recce at the warehouse on Friday at 3pm".',
+  runs: [],
+  awaiting: { kind: 'event', title: null },
+};
+const askSearchQuery: OfflineReply = {
+  text: 'What should I search for? Give me a file name or tag (more than 2 characters), e.g. "exterior".',
+  runs: [],
+  awaiting: { kind: 'searchQuery' },
+};
+
+/** A message that is a request of its own, not the answer to the assistant's question. */
+const NEW_REQUEST =
+  /\?\s*$|^(?:please\s+)?(?:can you\s+|could you\s+)?(?:create|add|make|new|schedule|search|find|look for|show me|upload|what|how|where|list)\b/i;
+
 const GALLERY_NAME = /\bgallery\s+(?:called|named|for|titled)?\s*["“']?(.+?)["”']?\s*[.?!]*$/i;
 
 export async function offlineReply(
@@ -137,6 +166,38 @@ export async function offlineReply(
     const result = await runTool(ctx, name, args);
     return { text: result.error ? `I couldn't do that: ${result.error}` : result.summary, runs: [result] };
   };
+  const scheduleEvent = (task: ReturnType<typeof parseTask>): Promise<OfflineReply> | OfflineReply => {
+    if (!task) return askEvent;
+    if (!task.dueDate) {
+      return {
+        text: `When should "${task.title}" happen? Give me a day or time, e.g. "tomorrow at 10am".`,
+        runs: [],
+        awaiting: { kind: 'event', title: task.title },
+      };
+    }
+    return run('createTask', { ...task, dueDate: task.dueDate.toISOString() });
+  };
+
+  // The answer to the question of the previous reply, unless it is a new request of its own.
+  const awaiting = options.awaiting;
+  if (awaiting && !NEW_REQUEST.test(text)) {
+    if (awaiting.kind === 'searchQuery') {
+      const query = searchQuery(text) ?? tidy(text.replace(/^["“']|["”']$/g, ''));
+      return query.length > 2 ? run('searchFiles', { query }) : askSearchQuery;
+    }
+    if (awaiting.kind === 'taskTitle') {
+      const task = parseTask(text, REMIND_LEAD, options);
+      return task ? run('createTask', { ...task, dueDate: task.dueDate?.toISOString() ?? null }) : askTaskTitle;
+    }
+    const event = parseTask(text, EVENT_LEAD, options);
+    if (awaiting.title && !event?.dueDate) {
+      const when = findDate(text, options);
+      if (when) return scheduleEvent({ title: awaiting.title, priority: 'medium', dueDate: when.date });
+    }
+    return scheduleEvent(
+      event ?? (awaiting.title ? { title: awaiting.title, priority: 'medium', dueDate: null } : null),
+    );
+  }
 
   // Upload & Tag: the bytes come from the browser, so the assistant points to the upload panel.
   if (/\bupload/.test(lower)) {
@@ -153,30 +214,12 @@ export async function offlineReply(
 
   if (REMIND_LEAD.test(text) || TASK_LEAD.test(text)) {
     const task = parseTask(text, REMIND_LEAD.test(text) ? REMIND_LEAD : TASK_LEAD, options);
-    if (!task) {
-      return {
-        text: 'What should the task be? For example: "create a task to scout the warehouse tomorrow, high priority".',
-        runs: [],
-      };
-    }
+    if (!task) return askTaskTitle;
     return run('createTask', { ...task, dueDate: task.dueDate?.toISOString() ?? null });
   }
 
   if (/\b(schedule|book|plan|arrange)\b|\b(event|meeting|appointment)\b/.test(lower) && !/\bgallery\b/.test(lower)) {
-    const task = parseTask(text, EVENT_LEAD, options);
-    if (!task) {
-      return {
-        text: 'What should I schedule, and when? For example: "schedule a tech recce at the warehouse on Friday at 3pm".',
-        runs: [],
-      };
-    }
-    if (!task.dueDate) {
-      return {
-        text: `When should "${task.title}" happen? Say it again with a day or time, e.g. "schedule ${task.title.toLowerCase()} tomorrow at 10am".`,
-        runs: [],
-      };
-    }
-    return run('createTask', { ...task, dueDate: task.dueDate.toISOString() });
+    return scheduleEvent(parseTask(text, EVENT_LEAD, options));
   }
 
   if (/\b(create|make|new|start|add)\b.*\bgallery\b/.test(lower)) {
@@ -193,12 +236,7 @@ export async function offlineReply(
 
   if (/\b(search|find|look up|look for|show me|where (?:is|are))\b/.test(lower)) {
     const query = searchQuery(text);
-    if (!query) {
-      return {
-        text: 'What should I search for? Give me a file name or tag (more than 2 characters), e.g. "find files tagged exterior".',
-        runs: [],
-      };
-    }
+    if (!query) return askSearchQuery;
     return run('searchFiles', { query });
   }
 

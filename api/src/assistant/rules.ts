@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { type ChatTurn, claudeReply } from './claude.ts';
-import { offlineReply } from './offline.ts';
+import { type Awaiting, offlineReply } from './offline.ts';
 import type { ToolRun } from './tools.ts';
 
 export const CHAT_FAILED = 'Failed to process your message. Please try again.';
@@ -95,6 +95,17 @@ function jsonSafe(value: unknown): Prisma.InputJsonValue {
   return JSON.parse(JSON.stringify(value ?? null, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
 }
 
+/** What the conversation's last reply asked the user for (the offline assistant keeps it there). */
+async function lastQuestion(ctx: ViewerContext, conversationId: string): Promise<Awaiting | null> {
+  const last = await ctx.db.aiMessage.findFirst({
+    where: { conversationId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { role: true, metadata: true },
+  });
+  const metadata = last?.role === 'assistant' ? (last.metadata as { awaiting?: Awaiting | null } | null) : null;
+  return metadata?.awaiting ?? null;
+}
+
 /**
  * Answers a message: Claude with tools when an API key is configured, the offline assistant
  * otherwise. The reply streams to the viewer's assistantReply subscription as it is written. The
@@ -108,7 +119,7 @@ export async function sendMessage(ctx: ViewerContext, input: ChatInput) {
   const streamId = data.streamId ?? null;
   const context = data.context ?? {};
 
-  let reply: { text: string; runs: ToolRun[] };
+  let reply: { text: string; runs: ToolRun[]; awaiting?: Awaiting };
   if (ctx.config.ai.anthropicApiKey) {
     const history: ChatTurn[] = existing
       ? (
@@ -135,7 +146,10 @@ export async function sendMessage(ctx: ViewerContext, input: ChatInput) {
       throw new AssistantUnavailableError();
     }
   } else {
-    reply = await offlineReply(ctx, data.message, { timezoneOffset: context.timezoneOffset });
+    reply = await offlineReply(ctx, data.message, {
+      timezoneOffset: context.timezoneOffset,
+      awaiting: existing ? await lastQuestion(ctx, conversationId) : null,
+    });
     publishDelta(ctx, conversationId, streamId, reply.text);
   }
 
@@ -163,7 +177,7 @@ export async function sendMessage(ctx: ViewerContext, input: ChatInput) {
         content: reply.text,
         // Later than the user's message even on a coarse clock, so the order reads right.
         createdAt: new Date(userMessage.createdAt.getTime() + 1),
-        metadata: jsonSafe({ action, actionResult: last?.result ?? null, actions }),
+        metadata: jsonSafe({ action, actionResult: last?.result ?? null, actions, awaiting: reply.awaiting ?? null }),
       },
     });
     return { conversation, userMessage, assistantMessage };

@@ -31,7 +31,8 @@ export const toolDefinitions: Anthropic.Tool[] = [
   {
     name: 'createTask',
     description:
-      'Create a task for the user (also used to schedule an event: a task with a due date). Priority is low, medium (default) or high.',
+      'Create a task for the user (also used to schedule an event: a task with a due date). Priority is low, medium (default) or high. ' +
+      'Never invent a title: when the user has not said what the task is, ask them first. For an event without a day, ask for the day instead of picking one.',
     input_schema: {
       type: 'object',
       properties: {
@@ -45,7 +46,8 @@ export const toolDefinitions: Anthropic.Tool[] = [
   },
   {
     name: 'searchFiles',
-    description: "Search the user's files by name or tag (more than 2 characters).",
+    description:
+      "Search the user's files by name or tag (more than 2 characters). Never guess the search words: when the user has not said what to look for, ask them.",
     input_schema: {
       type: 'object',
       properties: { query: { type: 'string' } },
