@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEnvironment } from '../relay/environment.ts';
 import { Toaster } from '../ui/toast.tsx';
-import { AssistantSlot } from './AssistantSlot.tsx';
+import { AssistantSlot, QUICK_ACTIONS } from './AssistantSlot.tsx';
 
 // The chat's keyboard and sending rules; the server side is covered by the e2e run.
 
@@ -137,11 +137,20 @@ describe('assistant panel', () => {
     expect(chat.calls[1]?.body.conversationId).toBe('c1');
   });
 
+  it('quick actions send a request without made-up titles, dates or search words, so the assistant asks for them', () => {
+    expect(QUICK_ACTIONS.map((action) => [action.label, action.prompt])).toEqual([
+      ['Search Files', 'Search my files'],
+      ['Create Task', 'Create a task'],
+      ['Schedule Event', 'Schedule an event'],
+      ['Upload & Tag', 'How do I upload and tag my photos?'],
+    ]);
+  });
+
   it('a quick action expands and sends its prompt; a failure says so', async () => {
     const chat = stubChat();
     open();
     fireEvent.click(screen.getByRole('button', { name: 'Create Task' }));
-    expect(chat.calls[0]?.body.message).toBe('Create a task to review the location photos tomorrow');
+    expect(chat.calls[0]?.body.message).toBe('Create a task');
     await act(async () => chat.reply('The AI service is unavailable', 503));
     expect(await screen.findByText('Failed to process your message. Please try again.')).toBeTruthy();
   });

@@ -43,10 +43,12 @@ interface ChatResponse {
   action: { function: string } | null;
 }
 
+// The prompts name the action only: the assistant asks for the title, day or search words, so
+// that a click never files a task nobody asked for.
 export const QUICK_ACTIONS = [
-  { label: 'Search Files', icon: SearchIcon, prompt: 'Search my files for location photos' },
-  { label: 'Create Task', icon: TasksIcon, prompt: 'Create a task to review the location photos tomorrow' },
-  { label: 'Schedule Event', icon: CalendarIcon, prompt: 'Schedule a location scout for next week' },
+  { label: 'Search Files', icon: SearchIcon, prompt: 'Search my files' },
+  { label: 'Create Task', icon: TasksIcon, prompt: 'Create a task' },
+  { label: 'Schedule Event', icon: CalendarIcon, prompt: 'Schedule an event' },
   { label: 'Upload & Tag', icon: TagIcon, prompt: 'How do I upload and tag my photos?' },
 ] as const;
 

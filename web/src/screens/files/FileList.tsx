@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button.tsx';
 import type { FileList_query$key } from './__generated__/FileList_query.graphql';
 import type { FileRef } from './FileActions.tsx';
 import { FileRow, type FileRowActions } from './FileRow.tsx';
+import { searchHint } from './options.ts';
 
 /** The files chosen with the rows' checkboxes. */
 export interface FileSelection {
@@ -94,15 +95,26 @@ export function FileList({
     .filter((node): node is NonNullable<typeof node> => Boolean(node))
     .filter((node) => !needle || node.name.toLowerCase().includes(needle));
 
+  // Under 3 characters only this folder is narrowed: say what it takes to search them all.
+  const hint = searchHint(filter);
+  const hintLine = hint && (
+    <p role="status" className="px-3 py-2 text-center text-sm text-slate-600 dark:text-slate-400">
+      {hint}
+    </p>
+  );
   if (files.length === 0) {
     return (
-      <p className="py-12 text-center text-sm text-slate-500 dark:text-slate-400">
-        {needle ? 'No files found' : 'No files in this folder'}
-      </p>
+      <div className="py-10">
+        <p className="text-center text-sm text-slate-500 dark:text-slate-400">
+          {needle ? 'No files found' : 'No files in this folder'}
+        </p>
+        {hintLine}
+      </div>
     );
   }
   return (
     <>
+      {hintLine}
       <SelectAll files={files} selection={selection} />
       <ul
         aria-label="Files"

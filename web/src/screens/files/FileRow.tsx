@@ -125,11 +125,14 @@ export function FileRow({
   actions,
   layout,
   selection,
+  location,
 }: {
   file: FileRow_file$key;
   actions: FileRowActions;
   layout: 'list' | 'grid';
   selection?: FileRowSelection;
+  /** Where the file is ("Root › Scouting › Barns"), for lists that mix folders (search results). */
+  location?: string;
 }) {
   const file = useFragment(
     graphql`
@@ -182,6 +185,11 @@ export function FileRow({
               {file.name}
             </p>
             <p className="text-xs text-slate-500 dark:text-slate-400">{formatFileSize(file.size)}</p>
+            {location && (
+              <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={location}>
+                {location}
+              </p>
+            )}
           </div>
           <FileMenu file={file} actions={actions} />
         </div>
@@ -210,6 +218,11 @@ export function FileRow({
           {formatFileSize(file.size)} · {formatAge(file.createdAt as string)}
           {file.currentVersion > 1 ? ` · v${file.currentVersion}` : ''}
         </p>
+        {location && (
+          <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={location}>
+            {location}
+          </p>
+        )}
       </div>
       <FileMenu file={file} actions={actions} />
     </li>

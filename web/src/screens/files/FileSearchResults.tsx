@@ -3,7 +3,7 @@ import { graphql, useFragment } from 'react-relay';
 import { toast } from '../../ui/toast.tsx';
 import type { FileSearchResults_query$key } from './__generated__/FileSearchResults_query.graphql';
 import { FileRow, type FileRowActions } from './FileRow.tsx';
-import { type FileSort, searchCompleteText, sortFiles } from './options.ts';
+import { type FileSort, folderPathText, searchCompleteText, sortFiles } from './options.ts';
 
 /** Server search results (queries longer than 2 characters), in the chosen order. */
 export function FileSearchResults({
@@ -30,6 +30,7 @@ export function FileSearchResults({
               mimeType
               size
               createdAt
+              folderPath
               ...FileRow_file
             }
           }
@@ -66,7 +67,13 @@ export function FileSearchResults({
       }
     >
       {sorted.map((file) => (
-        <FileRow key={file.id} file={file} actions={actions} layout={layout} />
+        <FileRow
+          key={file.id}
+          file={file}
+          actions={actions}
+          layout={layout}
+          location={folderPathText(file.folderPath)}
+        />
       ))}
     </ul>
   );

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fileSortFrom, searchCompleteText, serverSearchTerm, sortFiles } from './options.ts';
+import {
+  fileSortFrom,
+  folderPathText,
+  searchCompleteText,
+  searchHint,
+  serverSearchTerm,
+  sortFiles,
+} from './options.ts';
 
 const files = [
   { name: 'b.png', mimeType: 'image/png', size: 10, createdAt: '2026-01-02T00:00:00Z' },
@@ -27,5 +34,22 @@ describe('file manager options', () => {
     expect(fileSortFrom('size')).toBe('size');
     expect(searchCompleteText(1)).toBe('Found 1 file matching your search.');
     expect(searchCompleteText(3)).toBe('Found 3 files matching your search.');
+  });
+});
+
+describe('search hint and result folders', () => {
+  it('asks for a third character while the query is too short for the server search', () => {
+    expect(searchHint('ab')).toBe('Type at least 3 characters to search all folders');
+    expect(searchHint(' a ')).toBe('Type at least 3 characters to search all folders');
+    expect(searchHint('')).toBeNull();
+    expect(searchHint('   ')).toBeNull();
+    expect(searchHint('abc')).toBeNull();
+  });
+
+  it('says where a result is, from the top level down', () => {
+    expect(folderPathText(['Scouting', 'Barns'])).toBe('Root › Scouting › Barns');
+    expect(folderPathText([])).toBe('Root');
+    // Another person's file, seen through a shared gallery: their folders are theirs.
+    expect(folderPathText(null)).toBe('Shared with you');
   });
 });

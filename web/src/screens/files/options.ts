@@ -18,6 +18,20 @@ export function serverSearchTerm(query: string | null | undefined): string | nul
   return term.length > 2 ? term : null;
 }
 
+/**
+ * Under 3 characters the list only narrows the open folder by name, so an empty result would say
+ * nothing about the other folders: say what it takes to search them all.
+ */
+export function searchHint(query: string): string | null {
+  const term = query.trim();
+  return term.length > 0 && serverSearchTerm(term) === null ? 'Type at least 3 characters to search all folders' : null;
+}
+
+/** Where a search result is ("Root › Scouting › Barns"), so two files of one name tell apart. */
+export function folderPathText(path: readonly string[] | null | undefined): string {
+  return path ? ['Root', ...path].join(' › ') : 'Shared with you';
+}
+
 interface Sortable {
   name: string;
   mimeType: string;
