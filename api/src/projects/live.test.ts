@@ -56,14 +56,12 @@ it('tells a crew member, live, about their invitation, joining, galleries shared
   await untilHeard(bystanderSub, () =>
     call(app, bystander.cookie, 'POST', `/api/projects/${theirs.id}/invitations`, { email: 'someone@example.com' }),
   );
-  const bystanderHeard = bystanderSub.results.length;
   let invitationId = '';
   await untilHeard(crewSub, async () => {
     invitationId = (
       await call(app, owner.cookie, 'POST', `/api/projects/${project.id}/invitations`, { email: crew.email })
     ).body.id;
   });
-  const heard = crewSub.results.length;
   expect(crewSub.results[0]?.data?.accessChanged).toEqual({
     kind: 'invitations',
     projectId,
@@ -71,10 +69,21 @@ it('tells a crew member, live, about their invitation, joining, galleries shared
     galleriesChanged: false,
     project: null,
   });
+  // A repeated invitation's event may still be on its way: each step looks for its own kind.
+  let seen = 0;
+  const nextOf = async (kind: string) => {
+    for (;;) {
+      const found = crewSub.results.findIndex((r, i) => i >= seen && r.data?.accessChanged.kind === kind);
+      if (found >= 0) {
+        seen = found + 1;
+        return crewSub.results[found]?.data?.accessChanged;
+      }
+      await crewSub.next(crewSub.results.length + 1, 15_000);
+    }
+  };
 
   expect((await call(app, crew.cookie, 'POST', `/api/invitations/${invitationId}/accept`)).status).toBe(200);
-  await crewSub.next(heard + 1);
-  expect(crewSub.results[heard]?.data?.accessChanged).toEqual({
+  expect(await nextOf('membership')).toEqual({
     kind: 'membership',
     projectId,
     galleryId: null,
@@ -87,24 +96,19 @@ it('tells a crew member, live, about their invitation, joining, galleries shared
     permission: 'write',
   });
   expect(shared.status).toBe(201);
-  await crewSub.next(heard + 2);
-  expect(crewSub.results[heard + 1]?.data?.accessChanged).toMatchObject({
+  expect(await nextOf('galleries')).toEqual({
     kind: 'galleries',
+    projectId,
     galleryId,
     galleriesChanged: true,
+    project: { name: 'Live Shoot' },
   });
 
   expect((await call(app, owner.cookie, 'DELETE', `/api/project-galleries/${shared.body.id}`)).status).toBe(200);
-  await crewSub.next(heard + 3);
-  expect(crewSub.results[heard + 2]?.data?.accessChanged).toMatchObject({
-    kind: 'galleries',
-    galleryId,
-    galleriesChanged: true,
-  });
+  expect(await nextOf('galleries')).toMatchObject({ kind: 'galleries', galleryId, galleriesChanged: true });
 
   expect((await call(app, owner.cookie, 'DELETE', `/api/projects/${project.id}/members/${crew.id}`)).status).toBe(200);
-  await crewSub.next(heard + 4);
-  expect(crewSub.results[heard + 3]?.data?.accessChanged).toEqual({
+  expect(await nextOf('membership')).toEqual({
     kind: 'membership',
     projectId,
     galleryId: null,
@@ -112,8 +116,7 @@ it('tells a crew member, live, about their invitation, joining, galleries shared
     project: null,
   });
 
-  // Someone with nothing to do with the project heard none of it.
-  expect(bystanderSub.results).toHaveLength(bystanderHeard);
+  // Someone with nothing to do with the project, listening all along, heard none of it.
   expect(bystanderSub.results.map((r) => r.data?.accessChanged.projectId)).not.toContain(projectId);
   await crewClient.dispose();
   await bystanderClient.dispose();

@@ -196,11 +196,13 @@ export async function inviteToProject(ctx: ViewerContext, projectId: string, inp
         : { role },
       include: invitationInclude,
     });
-    const invitee = renewed ? await tx.user.findUnique({ where: { email }, select: { id: true } }) : null;
-    const notification = invitee && (await writeNotification(tx, invitationNotice(invitee.id, invitation)));
+    const invitee = await tx.user.findUnique({ where: { email }, select: { id: true } });
+    const notification =
+      invitee && renewed ? await writeNotification(tx, invitationNotice(invitee.id, invitation)) : null;
     return { invitation, notification, inviteeId: invitee?.id, ownerIds: await ownerIdsOf(tx, projectId) };
   });
   if (notification) publishNotifications(ctx, [notification]);
+  // The invitee's list refreshes on a repeat too: the role may have changed.
   announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], { kind: 'invitations', projectId });
   return invitation;
 }
