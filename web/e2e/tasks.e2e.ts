@@ -1,6 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { seriousViolations } from './axe.ts';
+import {
+  baseURL,
+  DESKTOP,
+  launchBrowser,
+  MOBILE,
+  newUser,
+  screenshot,
+  signedInPage,
+  signUpAndSignIn,
+} from './support.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -86,4 +96,189 @@ describe('tasks', () => {
     await screenshot(page, 'tasks-mobile');
     await context.close();
   });
+
+  it('edits, assigns, sorts, reopens and deletes; overdue cards say by how long', async () => {
+    const { context, page, user: owner } = await signedInPage(browser, { path: '/tasks' });
+    const crewContext = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const crew = await signUpAndSignIn(crewContext, newUser('Avery Crew'));
+    await joinProject(context, crewContext, crew.email);
+    const gallery = await context.request.post('/api/galleries', { data: { name: 'Harbour' } });
+    expect(gallery.status()).toBe(201);
+
+    // Created in this order, so newest first and due date first differ.
+    const threeHoursAgo = new Date(Date.now() - 3 * 3600_000);
+    await createTask(page, 'Return the keys', threeHoursAgo);
+    await createTask(page, 'Scout the pier');
+    const inTwoDays = new Date();
+    inTwoDays.setDate(inTwoDays.getDate() + 2);
+    inTwoDays.setHours(12, 0, 0, 0);
+    await createTask(page, 'Book the crane', inTwoDays);
+
+    // Overdue since this morning: 'Overdue by 3 hours' in the Overdue tab, never 'Due today'.
+    await page.getByRole('tab', { name: 'Overdue (1)' }).click();
+    const overdueCard = page.getByRole('tabpanel').getByRole('article', { name: 'Return the keys' });
+    await overdueCard.getByText('Overdue by 3 hours').waitFor();
+    expect(await overdueCard.textContent()).not.toContain('Due today');
+    await page.getByRole('tab', { name: /^Pending/ }).click();
+
+    // Due date first by default (no due date last); Newest first on request, kept in the URL.
+    const pendingTitles = () =>
+      page
+        .getByRole('tabpanel')
+        .getByRole('article')
+        .evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label')));
+    await page.reload();
+    await page.getByRole('tab', { name: 'Pending (3)' }).waitFor();
+    expect(await pendingTitles()).toEqual(['Return the keys', 'Book the crane', 'Scout the pier']);
+    await page.getByLabel('Sort by').click();
+    await page.getByRole('option', { name: 'Newest first' }).click();
+    await page.waitForURL(/sort=newest/);
+    await expect.poll(pendingTitles).toEqual(['Book the crane', 'Scout the pier', 'Return the keys']);
+    await page.getByLabel('Sort by').click();
+    await page.getByRole('option', { name: 'Due date' }).click();
+    await expect.poll(pendingTitles).toEqual(['Return the keys', 'Book the crane', 'Scout the pier']);
+
+    // Edit: the create form, filled in, plus the assignee (yourself or your projects' crew) and gallery.
+    await page.getByRole('button', { name: 'Actions for Scout the pier' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Task' });
+    expect(await edit.getByLabel('Task Title').inputValue()).toBe('Scout the pier');
+    expect(await edit.getByLabel('Assigned To').textContent()).toContain('Unassigned');
+    expect(await seriousViolations(page), 'edit dialog, desktop').toEqual([]);
+    await edit.getByLabel('Assigned To').click();
+    const people = await page.getByRole('option').allTextContents();
+    expect(people).toEqual(['Unassigned', `${owner.name} (you)`, 'Avery Crew']);
+    await page.getByRole('option', { name: 'Avery Crew' }).click();
+    await edit.getByLabel('Related Gallery (Optional)').click();
+    await page.getByRole('option', { name: 'Harbour' }).click();
+    await edit.getByLabel('Task Title').fill('   ');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Task title is required.').waitFor();
+    await edit.getByLabel('Task Title').fill('Scout the north pier');
+    await edit.getByLabel('Description (Optional)').fill('Low tide at 6');
+    await edit.getByLabel('Priority').click();
+    await page.getByRole('option', { name: 'High' }).click();
+    const tomorrow = new Date();
+    tomorrow.setDate(tomorrow.getDate() + 1);
+    tomorrow.setHours(9, 30, 0, 0);
+    await edit.getByLabel('Due Date (Optional)').fill(localInput(tomorrow));
+    await screenshot(page, 'tasks-edit-desktop');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Task updated successfully!').waitFor();
+    await edit.waitFor({ state: 'detached' });
+    const edited = page.getByRole('article', { name: 'Scout the north pier' });
+    await edited.getByText('Assigned to Avery Crew').waitFor();
+    const editedText = await edited.textContent();
+    for (const text of ['High', 'Low tide at 6', 'Due tomorrow', 'Related to a gallery'])
+      expect(editedText).toContain(text);
+    const stored = (await (await context.request.get('/api/tasks')).json()) as { title: string; dueDate: string }[];
+    expect(stored.find((t) => t.title === 'Scout the north pier')?.dueDate).toBe(tomorrow.toISOString());
+
+    // The crew member was told, sees it without edit or delete, and completes it; the owner is told.
+    const crewNotes = (await (await crewContext.request.get('/api/notifications')).json()) as {
+      title: string;
+      message: string;
+    }[];
+    expect(crewNotes.some((n) => n.title === 'New task assigned' && n.message.includes('Scout the north pier'))).toBe(
+      true,
+    );
+    const crewPage = await crewContext.newPage();
+    await crewPage.goto('/tasks');
+    const crewCard = crewPage.getByRole('article', { name: 'Scout the north pier' });
+    await crewCard.waitFor();
+    expect(await crewCard.getByRole('button', { name: /^Actions for/ }).count()).toBe(0);
+    await crewCard.getByRole('button', { name: 'Mark Complete: Scout the north pier' }).click();
+    await crewPage.getByText('Task completed!').waitFor();
+    const ownerNotes = (await (await context.request.get('/api/notifications')).json()) as {
+      title: string;
+      message: string;
+    }[];
+    expect(ownerNotes.some((n) => n.title === 'Task completed' && n.message.includes('Avery Crew'))).toBe(true);
+
+    // Reopen: back to Pending, completedAt cleared, the crew member told.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Completed (1)' }).click();
+    await page.getByRole('button', { name: 'Reopen: Scout the north pier' }).click();
+    await page.getByText('Task reopened!').waitFor();
+    await page.getByRole('tab', { name: 'Completed (0)' }).waitFor();
+    await page.getByRole('tab', { name: 'Pending (3)' }).click();
+    await page.getByRole('tabpanel').getByRole('article', { name: 'Scout the north pier' }).waitFor();
+    const reopened = (await (await context.request.get('/api/tasks')).json()) as {
+      title: string;
+      status: string;
+      completedAt: string | null;
+    }[];
+    expect(reopened.find((t) => t.title === 'Scout the north pier')).toMatchObject({
+      status: 'pending',
+      completedAt: null,
+    });
+    const crewAgain = (await (await crewContext.request.get('/api/notifications')).json()) as { title: string }[];
+    expect(crewAgain.map((n) => n.title)).toContain('Task reopened');
+
+    // Delete asks first; Cancel keeps the task.
+    await page.getByRole('button', { name: 'Actions for Book the crane' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Task' });
+    await confirm.getByText('Delete "Book the crane"? This cannot be undone.').waitFor();
+    expect(await seriousViolations(page), 'delete confirmation, desktop').toEqual([]);
+    await screenshot(page, 'tasks-delete-desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByRole('article', { name: 'Book the crane' }).waitFor();
+
+    // Phone width: both dialogs stay axe-clean, then the delete goes through.
+    await page.setViewportSize(MOBILE);
+    await page.getByRole('button', { name: 'Actions for Scout the north pier' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await edit.waitFor();
+    expect(await edit.getByLabel('Assigned To').textContent()).toContain('Avery Crew');
+    expect(await edit.getByLabel('Related Gallery (Optional)').textContent()).toContain('Harbour');
+    expect(await seriousViolations(page), 'edit dialog, phone').toEqual([]);
+    await screenshot(page, 'tasks-edit-mobile');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Actions for Book the crane' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await confirm.waitFor();
+    expect(await seriousViolations(page), 'delete confirmation, phone').toEqual([]);
+    await screenshot(page, 'tasks-delete-mobile');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Task deleted successfully!').waitFor();
+    await page.getByRole('tab', { name: 'Pending (2)' }).waitFor();
+    expect(await page.getByRole('article', { name: 'Book the crane' }).count()).toBe(0);
+    const left = (await (await context.request.get('/api/tasks')).json()) as { title: string }[];
+    expect(left.map((t) => t.title).sort()).toEqual(['Return the keys', 'Scout the north pier']);
+    await screenshot(page, 'tasks-mobile-after');
+
+    // Dark mode, desktop: the list with an overdue card and the edit dialog.
+    expect((await context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
+    await page.setViewportSize(DESKTOP);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Pending (2)' }).waitFor();
+    await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+    await screenshot(page, 'tasks-dark');
+    await page.getByRole('button', { name: 'Actions for Scout the north pier' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await edit.waitFor();
+    await screenshot(page, 'tasks-edit-dark');
+
+    await crewContext.close();
+    await context.close();
+    // Two people, many steps: longer than one screen's test on a busy machine.
+  }, 400_000);
 });
+
+/** The owner's project with the crew member in it: invited by e-mail, accepted by the crew member. */
+async function joinProject(owner: BrowserContext, crew: BrowserContext, crewEmail: string) {
+  const project = await owner.request.post('/api/projects', { data: { name: 'Harbour Night Shoot' } });
+  expect(project.status()).toBe(201);
+  const { id } = (await project.json()) as { id: string };
+  const invited = await owner.request.post(`/api/projects/${id}/invitations`, {
+    data: { email: crewEmail, role: 'member' },
+  });
+  expect(invited.status()).toBe(201);
+  const mine = (await (await crew.request.get('/api/invitations')).json()) as { id: string }[];
+  expect(mine).toHaveLength(1);
+  const accepted = await crew.request.post(`/api/invitations/${mine[0]?.id}/accept`);
+  expect(accepted.ok()).toBe(true);
+}

@@ -4,16 +4,9 @@ import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime
 import { isUnauthorizedError } from '../../lib/http.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
-import { Field, Input, Textarea } from '../../ui/Field.tsx';
-import { Select } from '../../ui/Select.tsx';
 import { toast } from '../../ui/toast.tsx';
-import type { CreateTaskDialogMutation, TaskPriority } from './__generated__/CreateTaskDialogMutation.graphql';
-
-export const PRIORITY_OPTIONS = [
-  { value: 'low', label: 'Low' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High' },
-] as const satisfies readonly { value: TaskPriority; label: string }[];
+import type { CreateTaskDialogMutation } from './__generated__/CreateTaskDialogMutation.graphql';
+import { EMPTY_TASK_FORM, TaskFields, taskFormVariables } from './TaskForm.tsx';
 
 /** Connection record ids of the lists a new task may join. */
 export interface TaskConnections {
@@ -35,8 +28,6 @@ export function insertTaskIntoConnection(
   connection.setValue(((connection.getValue('totalCount') as number | undefined) ?? 0) + 1, 'totalCount');
 }
 
-const EMPTY = { title: '', description: '', priority: 'medium' as TaskPriority, dueDate: '' };
-
 export function CreateTaskDialog({
   open,
   onClose,
@@ -46,7 +37,7 @@ export function CreateTaskDialog({
   onClose: () => void;
   connections: TaskConnections;
 }) {
-  const [form, setForm] = useState(EMPTY);
+  const [form, setForm] = useState(EMPTY_TASK_FORM);
   const [commit, pending] = useMutation<CreateTaskDialogMutation>(graphql`
     mutation CreateTaskDialogMutation(
       $title: String!
@@ -72,19 +63,13 @@ export function CreateTaskDialog({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const title = form.title.trim();
-    if (!title) {
+    const variables = taskFormVariables(form);
+    if (!variables.title) {
       toast({ title: 'Error', description: 'Task title is required.', variant: 'destructive' });
       return;
     }
     commit({
-      variables: {
-        title,
-        description: form.description.trim() || null,
-        priority: form.priority,
-        // An empty due date is sent as null (SPEC.md section 5).
-        dueDate: form.dueDate ? new Date(form.dueDate).toISOString() : null,
-      },
+      variables,
       updater(store) {
         const task = store.getRootField('createTask')?.getLinkedRecord('data');
         if (!task) return;
@@ -96,7 +81,7 @@ export function CreateTaskDialog({
         const result = response.createTask;
         if (result.__typename === 'MutationCreateTaskSuccess') {
           toast({ title: 'Task Created', description: 'Task created successfully!' });
-          setForm(EMPTY);
+          setForm(EMPTY_TASK_FORM);
           onClose();
         } else {
           toast({
@@ -116,42 +101,7 @@ export function CreateTaskDialog({
   return (
     <Dialog open={open} onClose={() => !pending && onClose()} title="Create New Task">
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label="Task Title" htmlFor="task-title">
-          <Input
-            id="task-title"
-            value={form.title}
-            onChange={(e) => setForm({ ...form, title: e.target.value })}
-            placeholder="Enter task title"
-            autoFocus
-          />
-        </Field>
-        <Field label="Description (Optional)" htmlFor="task-description">
-          <Textarea
-            id="task-description"
-            rows={3}
-            value={form.description}
-            onChange={(e) => setForm({ ...form, description: e.target.value })}
-            placeholder="Add more details"
-          />
-        </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Priority" htmlFor="task-priority">
-            <Select
-              id="task-priority"
-              value={form.priority}
-              onChange={(priority) => setForm({ ...form, priority })}
-              options={PRIORITY_OPTIONS}
-            />
-          </Field>
-          <Field label="Due Date (Optional)" htmlFor="task-due">
-            <Input
-              id="task-due"
-              type="datetime-local"
-              value={form.dueDate}
-              onChange={(e) => setForm({ ...form, dueDate: e.target.value })}
-            />
-          </Field>
-        </div>
+        <TaskFields form={form} setForm={setForm} idPrefix="task" />
         <DialogActions>
           <Button variant="outline" onClick={onClose} disabled={pending}>
             Cancel

@@ -1,22 +1,26 @@
+import { MenuItem } from '@headlessui/react';
 import { graphql, useFragment } from 'react-relay';
 import { Link } from 'react-router-dom';
 import { formatDate, formatTaskDue } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
+import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { CalendarIcon, CheckIcon, GalleryIcon, UsersIcon } from '../../ui/icons.tsx';
+import { CalendarIcon, CheckIcon, ClockIcon, GalleryIcon, UsersIcon } from '../../ui/icons.tsx';
+import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { TaskCard_task$key } from './__generated__/TaskCard_task.graphql';
 
 const PRIORITY_TONE: Record<string, BadgeTone> = { high: 'red', medium: 'amber', low: 'slate' };
 const PRIORITY_LABEL: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
-export function TaskCard({
-  task: taskKey,
-  onComplete,
-}: {
-  task: TaskCard_task$key;
-  onComplete?: (task: { id: string; isOverdue: boolean }) => void;
-}) {
+export interface TaskCardActions {
+  onComplete: (task: { id: string; isOverdue: boolean }) => void;
+  onReopen: (task: { id: string }) => void;
+  onEdit: (task: EditTaskDialog_task$key) => void;
+  onDelete: (task: { id: string; title: string }) => void;
+}
+
+export function TaskCard({ task: taskKey, actions }: { task: TaskCard_task$key; actions: TaskCardActions }) {
   const task = useFragment(
     graphql`
       fragment TaskCard_task on Task {
@@ -28,10 +32,12 @@ export function TaskCard({
         dueDate
         completedAt
         isOverdue
+        viewerCanEdit
         relatedGalleryId
         assignee {
           displayName
         }
+        ...EditTaskDialog_task
       }
     `,
     taskKey,
@@ -93,17 +99,48 @@ export function TaskCard({
             )}
           </div>
         </div>
-        {!completed && onComplete && (
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={() => onComplete({ id: task.id, isOverdue: task.isOverdue })}
-            aria-label={`Mark Complete: ${task.title}`}
-          >
-            <CheckIcon className="h-4 w-4" />
-            Mark Complete
-          </Button>
-        )}
+        {/* At the start on phones: the assistant's round button floats over a card's right edge. */}
+        <div className="flex items-center gap-1 self-start">
+          {completed ? (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => actions.onReopen({ id: task.id })}
+              aria-label={`Reopen: ${task.title}`}
+            >
+              <ClockIcon className="h-4 w-4" />
+              Reopen
+            </Button>
+          ) : (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => actions.onComplete({ id: task.id, isOverdue: task.isOverdue })}
+              aria-label={`Mark Complete: ${task.title}`}
+            >
+              <CheckIcon className="h-4 w-4" />
+              Mark Complete
+            </Button>
+          )}
+          {task.viewerCanEdit && (
+            <ActionsMenu label={`Actions for ${task.title}`} marginClass="-mr-1">
+              <MenuItem>
+                <button type="button" onClick={() => actions.onEdit(task)} className={menuItemClass}>
+                  Edit
+                </button>
+              </MenuItem>
+              <MenuItem>
+                <button
+                  type="button"
+                  onClick={() => actions.onDelete({ id: task.id, title: task.title })}
+                  className={dangerMenuItemClass}
+                >
+                  Delete
+                </button>
+              </MenuItem>
+            </ActionsMenu>
+          )}
+        </div>
       </div>
     </article>
   );

@@ -1,23 +1,41 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { Suspense, useState } from 'react';
+import { Suspense, useState, useTransition } from 'react';
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
+import { useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
 import { isUnauthorizedError } from '../../lib/http.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { AlertIcon, CheckIcon, ClockIcon, PlusIcon, TasksIcon } from '../../ui/icons.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { CreateTaskDialog, insertTaskIntoConnection } from './CreateTaskDialog.tsx';
-import { TaskCard } from './TaskCard.tsx';
+import { EditTaskDialog } from './EditTaskDialog.tsx';
+import { TaskCard, type TaskCardActions } from './TaskCard.tsx';
+import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { TasksScreenCompleteMutation } from './__generated__/TasksScreenCompleteMutation.graphql';
+import type { TasksScreenDeleteMutation } from './__generated__/TasksScreenDeleteMutation.graphql';
+import type { TasksScreenReopenMutation } from './__generated__/TasksScreenReopenMutation.graphql';
 import type { TasksScreen_completed$key } from './__generated__/TasksScreen_completed.graphql';
 import type { TasksScreen_overdue$key } from './__generated__/TasksScreen_overdue.graphql';
 import type { TasksScreen_pending$key } from './__generated__/TasksScreen_pending.graphql';
-import type { TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
+import type { TaskSort, TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
 
 const PAGE_SIZE = 20;
+
+// Due date first by default: the list is a to-do list, and what is most overdue or due soonest is
+// what to do next. Newest first finds what was just added.
+const SORT_OPTIONS = [
+  { value: 'DUE_DATE', label: 'Due date' },
+  { value: 'NEWEST', label: 'Newest first' },
+] as const satisfies readonly { value: TaskSort; label: string }[];
+
+function sortFromUrl(value: string | null): TaskSort {
+  return value === 'newest' ? 'NEWEST' : 'DUE_DATE';
+}
 
 const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm dark:text-slate-400 dark:data-[selected]:bg-slate-800 dark:data-[selected]:text-slate-100';
@@ -34,7 +52,11 @@ function TaskSkeletons() {
 
 function removeTaskFromConnection(store: RecordSourceSelectorProxy, connectionId: string, taskId: string) {
   const connection = store.get(connectionId);
-  if (!connection) return;
+  // Only a list that holds the task counts one less.
+  const held = connection
+    ?.getLinkedRecords('edges')
+    ?.some((edge) => edge?.getLinkedRecord('node')?.getDataID() === taskId);
+  if (!connection || !held) return;
   ConnectionHandler.deleteNode(connection, taskId);
   connection.setValue(Math.max(0, ((connection.getValue('totalCount') as number | undefined) ?? 1) - 1), 'totalCount');
 }
@@ -59,24 +81,37 @@ function TasksContent({
   dialogOpen: boolean;
   closeDialog: () => void;
 }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const sort = sortFromUrl(searchParams.get('sort'));
+  const [sorting, startSorting] = useTransition();
+  // Bumped to read the lists again after an edit or a reopen: a new due date moves a task.
+  const [fetchKey, setFetchKey] = useState(0);
+  const refresh = () => startSorting(() => setFetchKey((k) => k + 1));
   const data = useLazyLoadQuery<TasksScreenQuery>(
     graphql`
-      query TasksScreenQuery {
-        ...TasksScreen_pending
-        ...TasksScreen_completed
-        ...TasksScreen_overdue
+      query TasksScreenQuery($sort: TaskSort!) {
+        ...TasksScreen_pending @arguments(sort: $sort)
+        ...TasksScreen_completed @arguments(sort: $sort)
+        ...TasksScreen_overdue @arguments(sort: $sort)
+        ...EditTaskDialog_choices
       }
     `,
-    {},
-    { fetchPolicy: 'store-and-network' },
+    { sort },
+    { fetchPolicy: 'store-and-network', fetchKey },
   );
+  const [editing, setEditing] = useState<EditTaskDialog_task$key | null>(null);
+  const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
 
   const pending = usePaginationFragment(
     graphql`
       fragment TasksScreen_pending on Query
       @refetchable(queryName: "TasksScreenPendingPaginationQuery")
-      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
-        pendingTasks: tasks(status: pending, first: $count, after: $cursor) @connection(key: "TasksScreenPending_pendingTasks") {
+      @argumentDefinitions(
+        count: { type: "Int", defaultValue: 20 }
+        cursor: { type: "String" }
+        sort: { type: "TaskSort", defaultValue: DUE_DATE }
+      ) {
+        pendingTasks: tasks(status: pending, sort: $sort, first: $count, after: $cursor) @connection(key: "TasksScreenPending_pendingTasks") {
           __id
           totalCount
           edges {
@@ -94,8 +129,12 @@ function TasksContent({
     graphql`
       fragment TasksScreen_completed on Query
       @refetchable(queryName: "TasksScreenCompletedPaginationQuery")
-      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
-        completedTasks: tasks(status: completed, first: $count, after: $cursor)
+      @argumentDefinitions(
+        count: { type: "Int", defaultValue: 20 }
+        cursor: { type: "String" }
+        sort: { type: "TaskSort", defaultValue: DUE_DATE }
+      ) {
+        completedTasks: tasks(status: completed, sort: $sort, first: $count, after: $cursor)
           @connection(key: "TasksScreenCompleted_completedTasks") {
           __id
           totalCount
@@ -114,8 +153,12 @@ function TasksContent({
     graphql`
       fragment TasksScreen_overdue on Query
       @refetchable(queryName: "TasksScreenOverduePaginationQuery")
-      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
-        overdueTasks: tasks(overdue: true, first: $count, after: $cursor)
+      @argumentDefinitions(
+        count: { type: "Int", defaultValue: 20 }
+        cursor: { type: "String" }
+        sort: { type: "TaskSort", defaultValue: DUE_DATE }
+      ) {
+        overdueTasks: tasks(overdue: true, sort: $sort, first: $count, after: $cursor)
           @connection(key: "TasksScreenOverdue_overdueTasks") {
           __id
           totalCount
@@ -186,6 +229,94 @@ function TasksContent({
     });
   }
 
+  const [commitReopen] = useMutation<TasksScreenReopenMutation>(graphql`
+    mutation TasksScreenReopenMutation($id: ID!) {
+      reopenTask(id: $id) {
+        __typename
+        ... on MutationReopenTaskSuccess {
+          data {
+            id
+            isOverdue
+            ...TaskCard_task
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function reopen(task: { id: string }) {
+    commitReopen({
+      variables: { id: task.id },
+      updater(store) {
+        const record = store.getRootField('reopenTask')?.getLinkedRecord('data');
+        if (record?.getValue('status') !== 'pending') return;
+        removeTaskFromConnection(store, completedList.__id, task.id);
+        insertTaskIntoConnection(store, pendingList.__id, task.id);
+        if (record.getValue('isOverdue') === true) insertTaskIntoConnection(store, overdueList.__id, task.id);
+      },
+      onCompleted(response) {
+        if (response.reopenTask.__typename === 'MutationReopenTaskSuccess') {
+          toast({ title: 'Success', description: 'Task reopened!' });
+          refresh();
+        } else {
+          toast({ title: 'Error', description: 'Failed to reopen task. Please try again.', variant: 'destructive' });
+        }
+      },
+      onError(error) {
+        if (isUnauthorizedError(error)) return;
+        toast({ title: 'Error', description: 'Failed to reopen task. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
+  const [commitDelete, deletePending] = useMutation<TasksScreenDeleteMutation>(graphql`
+    mutation TasksScreenDeleteMutation($id: ID!) {
+      deleteTask(id: $id) {
+        __typename
+        ... on MutationDeleteTaskSuccess {
+          data
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function confirmDelete() {
+    if (!deleting) return;
+    const { id } = deleting;
+    commitDelete({
+      variables: { id },
+      updater(store, response) {
+        if (response?.deleteTask.__typename !== 'MutationDeleteTaskSuccess') return;
+        for (const list of [pendingList, completedList, overdueList]) removeTaskFromConnection(store, list.__id, id);
+        store.delete(id);
+      },
+      onCompleted(response) {
+        if (response.deleteTask.__typename === 'MutationDeleteTaskSuccess') {
+          toast({ title: 'Success', description: 'Task deleted successfully!' });
+          setDeleting(null);
+        } else {
+          toast({ title: 'Error', description: 'Failed to delete task. Please try again.', variant: 'destructive' });
+        }
+      },
+      onError(error) {
+        if (isUnauthorizedError(error)) return;
+        toast({ title: 'Error', description: 'Failed to delete task. Please try again.', variant: 'destructive' });
+      },
+    });
+  }
+
+  const actions: TaskCardActions = {
+    onComplete: complete,
+    onReopen: reopen,
+    onEdit: setEditing,
+    onDelete: setDeleting,
+  };
   const overdueCount = overdueList.totalCount;
 
   return (
@@ -196,11 +327,37 @@ function TasksContent({
         <StatCard label="Overdue Tasks" value={overdueCount} icon={<AlertIcon className="h-8 w-8" />} />
       </div>
       <TabGroup>
-        <TabList className="mb-4 inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
-          <Tab className={tabClass}>Pending ({pendingList.totalCount})</Tab>
-          <Tab className={tabClass}>Completed ({completedList.totalCount})</Tab>
-          {overdueCount > 0 && <Tab className={tabClass}>Overdue ({overdueCount})</Tab>}
-        </TabList>
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <TabList className="inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-900">
+            <Tab className={tabClass}>Pending ({pendingList.totalCount})</Tab>
+            <Tab className={tabClass}>Completed ({completedList.totalCount})</Tab>
+            {overdueCount > 0 && <Tab className={tabClass}>Overdue ({overdueCount})</Tab>}
+          </TabList>
+          <div className="flex items-center gap-2" aria-busy={sorting}>
+            <label htmlFor="task-sort" className="text-sm text-slate-600 dark:text-slate-400">
+              Sort by
+            </label>
+            <Select
+              id="task-sort"
+              className="w-40"
+              value={sort}
+              options={SORT_OPTIONS}
+              onChange={(value) =>
+                startSorting(() =>
+                  setSearchParams(
+                    (params) => {
+                      const next = new URLSearchParams(params);
+                      if (value === 'NEWEST') next.set('sort', 'newest');
+                      else next.delete('sort');
+                      return next;
+                    },
+                    { replace: true },
+                  ),
+                )
+              }
+            />
+          </div>
+        </div>
         <TabPanels>
           <TabPanel className="space-y-3 focus:outline-none">
             {pendingList.edges.length === 0 ? (
@@ -215,7 +372,7 @@ function TasksContent({
                 }
               />
             ) : (
-              pendingList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} onComplete={complete} />)
+              pendingList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} actions={actions} />)
             )}
             <LoadMore
               hasNext={pending.hasNext}
@@ -231,7 +388,7 @@ function TasksContent({
                 text="Completed tasks will appear here"
               />
             ) : (
-              completedList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} />)
+              completedList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} actions={actions} />)
             )}
             <LoadMore
               hasNext={completed.hasNext}
@@ -242,7 +399,7 @@ function TasksContent({
           {overdueCount > 0 && (
             <TabPanel className="space-y-3 focus:outline-none">
               {overdueList.edges.map((edge) => (
-                <TaskCard key={edge.node.id} task={edge.node} onComplete={complete} />
+                <TaskCard key={edge.node.id} task={edge.node} actions={actions} />
               ))}
               <LoadMore
                 hasNext={overdue.hasNext}
@@ -257,6 +414,25 @@ function TasksContent({
         open={dialogOpen}
         onClose={closeDialog}
         connections={{ pending: pendingList.__id, overdue: overdueList.__id }}
+      />
+      {editing && (
+        <EditTaskDialog
+          task={editing}
+          choices={data}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            refresh();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => !deletePending && setDeleting(null)}
+        onConfirm={confirmDelete}
+        pending={deletePending}
+        title="Delete Task"
+        message={deleting ? `Delete "${deleting.title}"? This cannot be undone.` : ''}
       />
     </>
   );

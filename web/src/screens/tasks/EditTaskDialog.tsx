@@ -1,0 +1,194 @@
+import { type FormEvent, useState } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import { isUnauthorizedError } from '../../lib/http.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { Field } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { toast } from '../../ui/toast.tsx';
+import type { EditTaskDialog_choices$key } from './__generated__/EditTaskDialog_choices.graphql';
+import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
+import type { EditTaskDialogMutation } from './__generated__/EditTaskDialogMutation.graphql';
+import { TaskFields, type TaskFormValues, taskFormVariables, toLocalInput } from './TaskForm.tsx';
+
+const FAILED = 'Failed to update task. Please try again.';
+
+/** Edit Task: the Create New Task form plus who does it and which gallery it is about. */
+export function EditTaskDialog({
+  task: taskKey,
+  choices: choicesKey,
+  onClose,
+  onSaved,
+}: {
+  task: EditTaskDialog_task$key;
+  choices: EditTaskDialog_choices$key;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const task = useFragment(
+    graphql`
+      fragment EditTaskDialog_task on Task {
+        id
+        title
+        description
+        priority
+        dueDate
+        assignee {
+          id
+          displayName
+        }
+        relatedGallery {
+          id
+          name
+        }
+      }
+    `,
+    taskKey,
+  );
+  const choices = useFragment(
+    graphql`
+      fragment EditTaskDialog_choices on Query {
+        viewer {
+          id
+        }
+        assignableUsers(first: 100) {
+          edges {
+            node {
+              id
+              displayName
+            }
+          }
+        }
+        galleries(first: 100, sort: name) {
+          edges {
+            node {
+              id
+              name
+            }
+          }
+        }
+      }
+    `,
+    choicesKey,
+  );
+  const [form, setForm] = useState<TaskFormValues & { assigneeId: string; galleryId: string }>({
+    title: task.title,
+    description: task.description ?? '',
+    priority: task.priority === 'low' || task.priority === 'high' ? task.priority : 'medium',
+    dueDate: toLocalInput(task.dueDate as string | null),
+    assigneeId: task.assignee?.id ?? '',
+    galleryId: task.relatedGallery?.id ?? '',
+  });
+
+  // The people one may assign to: yourself and your projects' members. Someone who has since left
+  // stays listed while they are the assignee, so the form shows who it is.
+  const people = choices.assignableUsers.edges.map((e) => e.node);
+  if (task.assignee && !people.some((p) => p.id === task.assignee?.id)) people.push(task.assignee);
+  const assigneeOptions = [
+    { value: '', label: 'Unassigned' },
+    ...people
+      .map((p) => ({ value: p.id, label: p.id === choices.viewer.id ? `${p.displayName} (you)` : p.displayName }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
+  ];
+  const galleries = choices.galleries.edges.map((e) => e.node);
+  if (task.relatedGallery && !galleries.some((g) => g.id === task.relatedGallery?.id))
+    galleries.push(task.relatedGallery);
+  const galleryOptions = [{ value: '', label: 'None' }, ...galleries.map((g) => ({ value: g.id, label: g.name }))];
+
+  const [commit, pending] = useMutation<EditTaskDialogMutation>(graphql`
+    mutation EditTaskDialogMutation(
+      $id: ID!
+      $title: String!
+      $description: String
+      $priority: TaskPriority
+      $dueDate: DateTime
+      $assigneeId: ID
+      $galleryId: ID
+    ) {
+      updateTask(
+        id: $id
+        title: $title
+        description: $description
+        priority: $priority
+        dueDate: $dueDate
+        assigneeId: $assigneeId
+        galleryId: $galleryId
+      ) {
+        __typename
+        ... on MutationUpdateTaskSuccess {
+          data {
+            id
+            ...TaskCard_task
+            ...EditTaskDialog_task
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const fields = taskFormVariables(form);
+    if (!fields.title) {
+      toast({ title: 'Error', description: 'Task title is required.', variant: 'destructive' });
+      return;
+    }
+    commit({
+      variables: { id: task.id, ...fields, assigneeId: form.assigneeId || null, galleryId: form.galleryId || null },
+      onCompleted(response) {
+        const result = response.updateTask;
+        if (result.__typename === 'MutationUpdateTaskSuccess') {
+          toast({ title: 'Task Updated', description: 'Task updated successfully!' });
+          onSaved();
+        } else {
+          toast({
+            title: 'Error',
+            description: ('message' in result && result.message) || FAILED,
+            variant: 'destructive',
+          });
+        }
+      },
+      onError(error) {
+        if (isUnauthorizedError(error)) return;
+        toast({ title: 'Error', description: FAILED, variant: 'destructive' });
+      },
+    });
+  }
+
+  return (
+    <Dialog open onClose={() => !pending && onClose()} title="Edit Task">
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <TaskFields form={form} setForm={setForm} idPrefix="edit-task" />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Assigned To" htmlFor="edit-task-assignee">
+            <Select
+              id="edit-task-assignee"
+              value={form.assigneeId}
+              onChange={(assigneeId) => setForm({ ...form, assigneeId })}
+              options={assigneeOptions}
+            />
+          </Field>
+          <Field label="Related Gallery (Optional)" htmlFor="edit-task-gallery">
+            <Select
+              id="edit-task-gallery"
+              value={form.galleryId}
+              onChange={(galleryId) => setForm({ ...form, galleryId })}
+              options={galleryOptions}
+            />
+          </Field>
+        </div>
+        <DialogActions>
+          <Button variant="outline" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {pending ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,91 @@
+import type { Dispatch, SetStateAction } from 'react';
+import { Field, Input, Textarea } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Select.tsx';
+
+export type TaskPriority = 'low' | 'medium' | 'high';
+
+export const PRIORITY_OPTIONS = [
+  { value: 'low', label: 'Low' },
+  { value: 'medium', label: 'Medium' },
+  { value: 'high', label: 'High' },
+] as const satisfies readonly { value: TaskPriority; label: string }[];
+
+export interface TaskFormValues {
+  title: string;
+  description: string;
+  priority: TaskPriority;
+  /** The datetime-local input's value (local time, no zone), '' when none. */
+  dueDate: string;
+}
+
+export const EMPTY_TASK_FORM: TaskFormValues = { title: '', description: '', priority: 'medium', dueDate: '' };
+
+/** An ISO time as a datetime-local value in the browser's time zone. */
+export function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** What the form sends: a trimmed title, null for an empty description or due date (SPEC.md section 5). */
+export function taskFormVariables(form: TaskFormValues) {
+  return {
+    title: form.title.trim(),
+    description: form.description.trim() || null,
+    priority: form.priority,
+    dueDate: form.dueDate ? new Date(form.dueDate).toISOString() : null,
+  };
+}
+
+/** The fields of Create New Task, shared by the edit dialog; ids carry a prefix so both may exist. */
+export function TaskFields<T extends TaskFormValues>({
+  form,
+  setForm,
+  idPrefix,
+}: {
+  form: T;
+  setForm: Dispatch<SetStateAction<T>>;
+  idPrefix: string;
+}) {
+  return (
+    <>
+      <Field label="Task Title" htmlFor={`${idPrefix}-title`}>
+        <Input
+          id={`${idPrefix}-title`}
+          value={form.title}
+          onChange={(e) => setForm({ ...form, title: e.target.value })}
+          placeholder="Enter task title"
+          autoFocus
+        />
+      </Field>
+      <Field label="Description (Optional)" htmlFor={`${idPrefix}-description`}>
+        <Textarea
+          id={`${idPrefix}-description`}
+          rows={3}
+          value={form.description}
+          onChange={(e) => setForm({ ...form, description: e.target.value })}
+          placeholder="Add more details"
+        />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Priority" htmlFor={`${idPrefix}-priority`}>
+          <Select
+            id={`${idPrefix}-priority`}
+            value={form.priority}
+            onChange={(priority) => setForm({ ...form, priority })}
+            options={PRIORITY_OPTIONS}
+          />
+        </Field>
+        <Field label="Due Date (Optional)" htmlFor={`${idPrefix}-due`}>
+          <Input
+            id={`${idPrefix}-due`}
+            type="datetime-local"
+            value={form.dueDate}
+            onChange={(e) => setForm({ ...form, dueDate: e.target.value })}
+          />
+        </Field>
+      </div>
+    </>
+  );
+}
