@@ -93,7 +93,7 @@ describe('files like a drive', () => {
     await row(page, 'diner.jpg').waitFor({ state: 'detached' });
     expect(await filesIn(context.request, null)).toEqual(['diner.jpg']);
     await context.close();
-  });
+  }, 180_000);
 
   it('chooses several files and moves, downloads, adds to a gallery and deletes them together', async () => {
     const { context, page } = await signedInPage(browser, { path: '/files' });
@@ -199,5 +199,5 @@ describe('files like a drive', () => {
     expect(await filesIn(context.request, archive)).toEqual(['lighthouse.jpg', 'market.jpg']);
     await page.setViewportSize(DESKTOP);
     await context.close();
-  });
+  }, 180_000);
 });

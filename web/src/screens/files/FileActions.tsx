@@ -1,4 +1,4 @@
-import { type DragEvent, type FormEvent, Suspense, useEffect, useState } from 'react';
+import { type DragEvent, Suspense, useEffect, useState } from 'react';
 import { ConnectionHandler, graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
@@ -8,7 +8,7 @@ import type { FileActionsAddToGalleryMutation } from './__generated__/FileAction
 import type { FileActionsGalleriesQuery } from './__generated__/FileActionsGalleriesQuery.graphql';
 import type { FileActionsMoveMutation } from './__generated__/FileActionsMoveMutation.graphql';
 import type { FileActionsRenameMutation } from './__generated__/FileActionsRenameMutation.graphql';
-import { completion, FolderPicker, FormMessage, NameField } from './FolderActions.tsx';
+import { FolderPicker, FormMessage, RenameDialog } from './FolderActions.tsx';
 
 /** A file as the selection, the dialogs and a drag know it. */
 export interface FileRef {
@@ -104,8 +104,6 @@ export function useFileDrop(onDrop: (() => void) | undefined) {
 export const dropHighlight = 'bg-indigo-50 ring-2 ring-indigo-500 dark:bg-indigo-950/60';
 
 export function RenameFileDialog({ file, onClose }: { file: FileRef | null; onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [commit, pending] = useMutation<FileActionsRenameMutation>(graphql`
     mutation FileActionsRenameMutation($id: ID!, $name: String!) {
       updateFile(id: $id, name: $name) {
@@ -121,56 +119,20 @@ export function RenameFileDialog({ file, onClose }: { file: FileRef | null; onCl
       }
     }
   `);
-  useEffect(() => {
-    setName(file?.name ?? '');
-    setError(null);
-  }, [file]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!file) return;
-    const done = completion({
-      setError,
-      success: () => 'File renamed successfully!',
-      failure: 'Failed to rename file. Please try again.',
-      onClose,
-    });
-    commit({
-      variables: { id: file.id, name },
-      onCompleted: (result) => done.settle(result.updateFile),
-      onError: done.onError,
-    });
-  }
-
   return (
-    <Dialog
-      open={file !== null}
-      onClose={() => !pending && onClose()}
-      title="Rename File"
-      description={file?.name}
-      size="sm"
-    >
-      <form onSubmit={submit} noValidate className="space-y-3">
-        <NameField
-          id="rename-file-name"
-          label="File Name"
-          value={name}
-          onChange={(value) => {
-            setName(value);
-            setError(null);
-          }}
-          error={error}
-        />
-        <DialogActions>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Renaming...' : 'Rename'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <RenameDialog
+      target={file}
+      kind="File"
+      pending={pending}
+      rename={(id, name, done) =>
+        commit({
+          variables: { id, name },
+          onCompleted: (result) => done.settle(result.updateFile),
+          onError: done.onError,
+        })
+      }
+      onClose={onClose}
+    />
   );
 }
 
@@ -295,7 +257,7 @@ function GalleryChoices({ chosen, onChoose }: { chosen: string | null; onChoose:
                 className="h-4 w-4 accent-indigo-600"
               />
               <span className="min-w-0 flex-1 truncate">{g.name}</span>
-              <span className="text-xs text-slate-500 dark:text-slate-400">
+              <span className="text-xs text-slate-600 dark:text-slate-400">
                 {g.photoCount} {g.photoCount === 1 ? 'photo' : 'photos'}
               </span>
             </label>

@@ -156,6 +156,8 @@ export function FileRow({
       ? { draggable: true, onDragStart: (event: DragEvent) => actions.onDragStart?.(file, event) }
       : {};
   const chosen = selection?.selected ? 'bg-indigo-50 dark:bg-indigo-950/40' : '';
+  // On the chosen rows' tint the usual grey would be too faint to read.
+  const meta = selection?.selected ? 'text-slate-600 dark:text-slate-300' : 'text-slate-500 dark:text-slate-400';
   if (layout === 'grid') {
     return (
       <li
@@ -184,7 +186,7 @@ export function FileRow({
             <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100" title={file.name}>
               {file.name}
             </p>
-            <p className="text-xs text-slate-500 dark:text-slate-400">{formatFileSize(file.size)}</p>
+            <p className={`text-xs ${meta}`}>{formatFileSize(file.size)}</p>
             {location && (
               <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={location}>
                 {location}
@@ -214,7 +216,7 @@ export function FileRow({
         >
           {file.name}
         </a>
-        <p className="text-xs text-slate-500 dark:text-slate-400">
+        <p className={`text-xs ${meta}`}>
           {formatFileSize(file.size)} · {formatAge(file.createdAt as string)}
           {file.currentVersion > 1 ? ` · v${file.currentVersion}` : ''}
         </p>

@@ -1,6 +1,7 @@
 import { MenuItem } from '@headlessui/react';
 import { type FormEvent, Suspense, useEffect, useState } from 'react';
 import { ConnectionHandler, graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
@@ -151,57 +152,57 @@ export function FormMessage({ message }: { message: string | null }) {
   );
 }
 
-function RenameFolderDialog({ folder, onClose }: { folder: FolderRowData | null; onClose: () => void }) {
+/**
+ * The rename dialog of folders and files. `rename` sends the mutation; the server trims and
+ * validates, and its messages are shown as they are.
+ */
+export function RenameDialog({
+  target,
+  kind,
+  pending,
+  rename,
+  onClose,
+}: {
+  target: { id: string; name: string } | null;
+  kind: 'Folder' | 'File';
+  pending: boolean;
+  rename: (id: string, name: string, done: ReturnType<typeof completion>) => void;
+  onClose: () => void;
+}) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [commit, pending] = useMutation<FolderActionsRenameMutation>(graphql`
-    mutation FolderActionsRenameMutation($id: ID!, $name: String!) {
-      renameFolder(id: $id, name: $name) {
-        ... on MutationRenameFolderSuccess {
-          data {
-            id
-            name
-          }
-        }
-        ... on Error {
-          message
-        }
-      }
-    }
-  `);
   useEffect(() => {
-    setName(folder?.name ?? '');
+    setName(target?.name ?? '');
     setError(null);
-  }, [folder]);
+  }, [target]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!folder) return;
-    const done = completion({
-      setError,
-      success: () => 'Folder renamed successfully!',
-      failure: 'Failed to rename folder. Please try again.',
-      onClose,
-    });
-    // The server trims and validates; its messages are shown as they are.
-    commit({
-      variables: { id: folder.id, name },
-      onCompleted: (result) => done.settle(result.renameFolder),
-      onError: done.onError,
-    });
+    if (!target) return;
+    rename(
+      target.id,
+      name,
+      completion({
+        setError,
+        success: () => `${kind} renamed successfully!`,
+        failure: `Failed to rename ${kind.toLowerCase()}. Please try again.`,
+        onClose,
+      }),
+    );
   }
 
   return (
     <Dialog
-      open={folder !== null}
+      open={target !== null}
       onClose={() => !pending && onClose()}
-      title="Rename Folder"
-      description={folder?.name}
+      title={`Rename ${kind}`}
+      description={target?.name}
       size="sm"
     >
       <form onSubmit={submit} noValidate className="space-y-3">
-        <FolderNameField
-          id="rename-folder-name"
+        <NameField
+          id={`rename-${kind.toLowerCase()}-name`}
+          label={`${kind} Name`}
           value={name}
           onChange={(value) => {
             setName(value);
@@ -219,6 +220,39 @@ function RenameFolderDialog({ folder, onClose }: { folder: FolderRowData | null;
         </DialogActions>
       </form>
     </Dialog>
+  );
+}
+
+function RenameFolderDialog({ folder, onClose }: { folder: FolderRowData | null; onClose: () => void }) {
+  const [commit, pending] = useMutation<FolderActionsRenameMutation>(graphql`
+    mutation FolderActionsRenameMutation($id: ID!, $name: String!) {
+      renameFolder(id: $id, name: $name) {
+        ... on MutationRenameFolderSuccess {
+          data {
+            id
+            name
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  return (
+    <RenameDialog
+      target={folder}
+      kind="Folder"
+      pending={pending}
+      rename={(id, name, done) =>
+        commit({
+          variables: { id, name },
+          onCompleted: (result) => done.settle(result.renameFolder),
+          onError: done.onError,
+        })
+      }
+      onClose={onClose}
+    />
   );
 }
 
@@ -420,6 +454,7 @@ function DeleteFolderDialog({
   // (something may have been put into the folder since the list was read).
   const [withContents, setWithContents] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const refreshStorage = useRefreshStorageUsage();
   const [commit, pending] = useMutation<FolderActionsDeleteMutation>(graphql`
     mutation FolderActionsDeleteMutation($id: ID!, $recursive: Boolean!, $connections: [ID!]!) {
       deleteFolder(id: $id, recursive: $recursive) {
@@ -453,7 +488,11 @@ function DeleteFolderDialog({
     });
     commit({
       variables: { id: folder.id, recursive: withContents, connections: connectionId ? [connectionId] : [] },
-      onCompleted: (result) => done.settle(result.deleteFolder),
+      onCompleted: (result) => {
+        done.settle(result.deleteFolder);
+        // The files inside went with it.
+        refreshStorage();
+      },
       onError: done.onError,
     });
   }

@@ -25,7 +25,7 @@ export function SelectionToolbar({
   return (
     <section
       aria-label="Selected files"
-      className="sticky top-0 z-10 mb-2 flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 dark:border-indigo-900 dark:bg-indigo-950"
+      className="mb-2 flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 dark:border-indigo-900 dark:bg-indigo-950"
     >
       {/* The count is announced by the list's status line, which is there before the toolbar is. */}
       <p className="mr-auto text-sm font-medium text-indigo-900 dark:text-indigo-100">
