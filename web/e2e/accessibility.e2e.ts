@@ -18,6 +18,7 @@ const SCREENS: [string, string][] = [
   ['/galleries', 'Photo Galleries'],
   ['/files', 'File Manager'],
   ['/tasks', 'Task Management'],
+  ['/projects', 'Projects'],
   ['/settings', 'Account Settings'],
   ['/no-such-page', '404 Page Not Found'],
 ];

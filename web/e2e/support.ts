@@ -47,17 +47,18 @@ export async function signUpAndSignIn(
   return user;
 }
 
-/** A fresh signed-in user in its own context, with a page open on `path` (of another server when `server` is given). */
+/** A fresh signed-in user (`user`, else a new one) in its own context, with a page open on `path` (of another server when `server` is given). */
 export async function signedInPage(
   browser: Browser,
   {
     path: at = '/',
     viewport = DESKTOP,
     server = baseURL,
-  }: { path?: string; viewport?: { width: number; height: number }; server?: string } = {},
+    user: wanted = newUser(),
+  }: { path?: string; viewport?: { width: number; height: number }; server?: string; user?: TestUser } = {},
 ): Promise<{ context: BrowserContext; page: Page; user: TestUser }> {
   const context = await browser.newContext({ baseURL: server, viewport });
-  const user = await signUpAndSignIn(context, newUser(), server);
+  const user = await signUpAndSignIn(context, wanted, server);
   const page = await context.newPage();
   await page.goto(at);
   return { context, page, user };

@@ -15,6 +15,7 @@ const GalleriesScreen = lazy(() => import('./screens/galleries/GalleriesScreen.t
 const GalleryScreen = lazy(() => import('./screens/gallery/GalleryScreen.tsx'));
 const FilesScreen = lazy(() => import('./screens/files/FilesScreen.tsx'));
 const TasksScreen = lazy(() => import('./screens/tasks/TasksScreen.tsx'));
+const ProjectsScreen = lazy(() => import('./screens/projects/ProjectsScreen.tsx'));
 const SettingsScreen = lazy(() => import('./screens/settings/SettingsScreen.tsx'));
 const NotFound = lazy(() => import('./screens/notfound/NotFound.tsx'));
 
@@ -48,6 +49,7 @@ function AppRoutes() {
             <Route path="galleries/:id" element={<GalleryScreen />} />
             <Route path="files" element={<FilesScreen />} />
             <Route path="tasks" element={<TasksScreen />} />
+            <Route path="projects" element={<ProjectsScreen />} />
             <Route path="settings" element={<SettingsScreen />} />
             <Route path="*" element={<NotFound />} />
           </Route>

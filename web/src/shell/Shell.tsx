@@ -14,6 +14,7 @@ import {
   SettingsIcon,
   TasksIcon,
   UploadIcon,
+  UsersIcon,
 } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { isActivePath } from './navigation.ts';
@@ -30,6 +31,7 @@ export const NAV_ITEMS = [
   { to: '/', label: 'Dashboard', icon: HomeIcon },
   { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
   { to: '/files', label: 'File Manager', icon: FolderIcon },
+  { to: '/projects', label: 'Projects', icon: UsersIcon },
   { to: '/tasks', label: 'Tasks', icon: TasksIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ] as const;
@@ -37,6 +39,7 @@ export const NAV_ITEMS = [
 const MOBILE_ITEMS = [
   { to: '/', label: 'Home', icon: HomeIcon },
   { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
+  { to: '/projects', label: 'Projects', icon: UsersIcon },
   { to: '/tasks', label: 'Tasks', icon: TasksIcon },
 ] as const;
 

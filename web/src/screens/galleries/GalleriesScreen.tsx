@@ -2,6 +2,7 @@ import { Suspense, useCallback, useDeferredValue, useEffect, useState, useTransi
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
+import { useAccessChanges } from '../../live/useAccessChanges.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -111,6 +112,8 @@ function GalleryGrid({
       }),
     [refetch, search, sort],
   );
+  // A gallery shared with (or revoked from) one of the viewer's projects comes and goes without a reload.
+  useAccessChanges((change) => change.galleriesChanged && reloadList());
 
   const [editing, setEditing] = useState<GalleryCardData | null>(null);
   const [sharing, setSharing] = useState<GalleryCardData | null>(null);

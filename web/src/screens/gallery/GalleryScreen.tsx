@@ -1,10 +1,11 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { appPath, globalIdOf, rawIdOf, replacementForRawId } from '../../lib/globalId.ts';
+import { useAccessVersion } from '../../live/useAccessChanges.ts';
 import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
@@ -38,6 +39,9 @@ const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-selected:bg-white data-selected:text-slate-900 data-selected:shadow-sm dark:text-slate-400 dark:data-selected:bg-slate-800 dark:data-selected:text-slate-100';
 
 function GalleryContent({ galleryId }: { galleryId: string }) {
+  // Shared, revoked or left elsewhere: re-read the gallery, so a revoked one never stays on screen.
+  const fetchKey = useAccessVersion((change) => change.galleriesChanged);
+  const shownId = useRef<string | null>(null);
   const data = useLazyLoadQuery<GalleryScreenQuery>(
     graphql`
       query GalleryScreenQuery($id: ID!) {
@@ -69,15 +73,21 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       }
     `,
     { id: galleryId },
-    { fetchPolicy: 'store-and-network' },
+    { fetchPolicy: 'store-and-network', fetchKey },
   );
   const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
+  if (gallery) shownId.current = galleryId;
+  const lost = shownId.current === galleryId;
   if (!gallery?.photos || !gallery.form) {
     return (
       <EmptyState
         icon={<GalleryIcon className="h-10 w-10" />}
-        title="Gallery not found"
-        text="It may have been deleted, or it is not shared with you."
+        title={lost ? 'You no longer have access' : 'Gallery not found'}
+        text={
+          lost
+            ? 'This gallery is no longer shared with you.'
+            : 'It may have been deleted, or it is not shared with you.'
+        }
         action={
           <Link to="/galleries" className="text-sm font-medium text-indigo-600 hover:underline">
             Back to galleries

@@ -1,0 +1,167 @@
+import { useState } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { toast } from '../../ui/toast.tsx';
+import { labelOf, PROJECT_TYPES } from '../galleries/options.ts';
+import { showError } from './options.ts';
+import type { InvitationsForYou_query$key } from './__generated__/InvitationsForYou_query.graphql';
+import type { InvitationsForYouAcceptMutation } from './__generated__/InvitationsForYouAcceptMutation.graphql';
+import type { InvitationsForYouDeclineMutation } from './__generated__/InvitationsForYouDeclineMutation.graphql';
+
+/** Invitations waiting for the viewer: accepting puts the project in the list below at once. */
+export function InvitationsForYou({
+  query,
+  projectsConnectionId,
+}: {
+  query: InvitationsForYou_query$key;
+  projectsConnectionId: string;
+}) {
+  const data = useFragment(
+    graphql`
+      fragment InvitationsForYou_query on Query {
+        invitations(first: 10) @connection(key: "InvitationsForYou_invitations") {
+          __id
+          edges {
+            node {
+              id
+              projectName
+              projectType
+              role
+              invitedByName
+            }
+          }
+        }
+      }
+    `,
+    query,
+  );
+  const [answering, setAnswering] = useState<string | null>(null);
+  const [commitAccept] = useMutation<InvitationsForYouAcceptMutation>(graphql`
+    mutation InvitationsForYouAcceptMutation($id: ID!, $projects: [ID!]!) {
+      acceptInvitation(id: $id) {
+        ... on MutationAcceptInvitationSuccess {
+          data @prependNode(connections: $projects, edgeTypeName: "QueryProjectsConnectionEdge") {
+            id
+            name
+            ...ProjectCard_project
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const [commitDecline] = useMutation<InvitationsForYouDeclineMutation>(graphql`
+    mutation InvitationsForYouDeclineMutation($id: ID!, $invitations: [ID!]!) {
+      declineInvitation(id: $id) {
+        ... on MutationDeclineInvitationSuccess {
+          data {
+            id @deleteEdge(connections: $invitations)
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const connectionId = data.invitations.__id;
+
+  function accept(id: string) {
+    setAnswering(id);
+    const failed = () => showError('Failed to accept the invitation. Please try again.');
+    commitAccept({
+      variables: { id, projects: [projectsConnectionId] },
+      updater: (store, answer) => {
+        if (!answer?.acceptInvitation.data) return;
+        const invitations = store.get(connectionId);
+        if (invitations) {
+          const edges = invitations.getLinkedRecords('edges') ?? [];
+          invitations.setLinkedRecords(
+            edges.filter((edge) => edge?.getLinkedRecord('node')?.getDataID() !== id),
+            'edges',
+          );
+        }
+      },
+      onCompleted: ({ acceptInvitation }) => {
+        setAnswering(null);
+        if (!acceptInvitation.data) return failed();
+        toast({ title: 'Invitation Accepted', description: `You joined ${acceptInvitation.data.name}.` });
+      },
+      onError: () => {
+        setAnswering(null);
+        failed();
+      },
+    });
+  }
+
+  function decline(id: string) {
+    setAnswering(id);
+    const failed = () => showError('Failed to decline the invitation. Please try again.');
+    commitDecline({
+      variables: { id, invitations: [connectionId] },
+      onCompleted: ({ declineInvitation }) => {
+        setAnswering(null);
+        if (declineInvitation.message) return failed();
+        toast({ title: 'Invitation Declined', description: 'The project owner has been told.' });
+      },
+      onError: () => {
+        setAnswering(null);
+        failed();
+      },
+    });
+  }
+
+  const invitations = data.invitations.edges.map((edge) => edge.node);
+  if (invitations.length === 0) return null;
+  return (
+    <Card className="p-5">
+      <section aria-labelledby="invitations-for-you">
+        <h2 id="invitations-for-you" className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+          Invitations for you
+        </h2>
+        <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
+          {invitations.map((invitation) => (
+            <li
+              key={invitation.id}
+              className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center"
+              data-testid="invitation-for-you"
+            >
+              <div className="min-w-0 flex-1">
+                <p className="text-sm font-medium text-slate-900 dark:text-slate-100">
+                  {invitation.projectName} <Badge>{labelOf(PROJECT_TYPES, invitation.projectType)}</Badge>
+                </p>
+                <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">
+                  {invitation.invitedByName} invited you as {invitation.role === 'owner' ? 'an owner' : 'a crew member'}
+                  .
+                </p>
+              </div>
+              <div className="flex gap-2">
+                <Button
+                  size="sm"
+                  onClick={() => accept(invitation.id)}
+                  disabled={answering === invitation.id}
+                  aria-label={`Accept invitation to ${invitation.projectName}`}
+                >
+                  Accept
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => decline(invitation.id)}
+                  disabled={answering === invitation.id}
+                  aria-label={`Decline invitation to ${invitation.projectName}`}
+                >
+                  Decline
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,72 @@
+import { graphql, useFragment } from 'react-relay';
+import { Link } from 'react-router-dom';
+import { Badge } from '../../ui/Badge.tsx';
+import { GalleryIcon } from '../../ui/icons.tsx';
+import { labelOf, PERMISSIONS } from '../galleries/options.ts';
+import type { ProjectGalleries_project$key } from './__generated__/ProjectGalleries_project.graphql';
+
+/** The galleries shared with the project, each with what its members may do there. */
+export function ProjectGalleries({ project: key }: { project: ProjectGalleries_project$key }) {
+  const project = useFragment(
+    graphql`
+      fragment ProjectGalleries_project on Project {
+        name
+        viewerRole
+        galleryShares(first: 6) {
+          totalCount
+          edges {
+            node {
+              id
+              permission
+              gallery {
+                id
+                name
+                photoCount
+              }
+            }
+          }
+        }
+      }
+    `,
+    key,
+  );
+  const shares = project.galleryShares.edges.map((edge) => edge.node);
+  return (
+    <section aria-label={`Galleries shared with ${project.name}`}>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+        Shared galleries ({project.galleryShares.totalCount})
+      </h3>
+      {shares.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          No galleries shared with this project yet.
+          {project.viewerRole === 'owner' && ' Share one from its menu on the Galleries screen.'}
+        </p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
+          {shares.map((share) => (
+            <li key={share.id} className="flex items-center gap-3 py-2" data-testid="shared-gallery">
+              <GalleryIcon className="h-5 w-5 shrink-0 text-slate-400" />
+              <Link
+                to={`/galleries/${share.gallery.id}`}
+                className="min-w-0 flex-1 truncate text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+              >
+                {share.gallery.name}
+              </Link>
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                {share.gallery.photoCount === 1 ? '1 photo' : `${share.gallery.photoCount} photos`}
+              </span>
+              <Badge tone={share.permission === 'write' ? 'amber' : 'slate'}>
+                {labelOf(PERMISSIONS, share.permission)}
+              </Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+      {project.galleryShares.totalCount > shares.length && (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          and {project.galleryShares.totalCount - shares.length} more on the Galleries screen
+        </p>
+      )}
+    </section>
+  );
+}

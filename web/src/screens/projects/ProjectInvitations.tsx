@@ -1,0 +1,108 @@
+import { graphql, useFragment, useMutation } from 'react-relay';
+import { formatNotificationTime } from '../../lib/format.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { toast } from '../../ui/toast.tsx';
+import { labelOf } from '../galleries/options.ts';
+import type { ProjectInvitations_project$key } from './__generated__/ProjectInvitations_project.graphql';
+import type { ProjectInvitationsCancelMutation } from './__generated__/ProjectInvitationsCancelMutation.graphql';
+import { PROJECT_ROLES, showError } from './options.ts';
+
+/** Invitations nobody has answered yet (owners only), each of which the owner may cancel. */
+export function ProjectInvitations({ project: key }: { project: ProjectInvitations_project$key }) {
+  const project = useFragment(
+    graphql`
+      fragment ProjectInvitations_project on Project {
+        name
+        pendingInvitations(first: 6) {
+          totalCount
+          edges {
+            node {
+              id
+              email
+              role
+              createdAt
+            }
+          }
+        }
+      }
+    `,
+    key,
+  );
+  const [commitCancel, pending] = useMutation<ProjectInvitationsCancelMutation>(graphql`
+    mutation ProjectInvitationsCancelMutation($id: ID!) {
+      cancelInvitation(id: $id) {
+        ... on MutationCancelInvitationSuccess {
+          data {
+            id
+            status
+            # The project's list as the server has it now.
+            project {
+              id
+              ...ProjectInvitations_project
+            }
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function cancel(invitation: { id: string; email: string }) {
+    const failed = () => showError('Failed to cancel the invitation. Please try again.');
+    commitCancel({
+      variables: { id: invitation.id },
+      onCompleted: ({ cancelInvitation }) => {
+        if (cancelInvitation.message) return failed();
+        toast({
+          title: 'Invitation Cancelled',
+          description: `${invitation.email} can no longer join ${project.name}.`,
+        });
+      },
+      onError: failed,
+    });
+  }
+
+  const invitations = project.pendingInvitations.edges.map((edge) => edge.node);
+  if (invitations.length === 0) return null;
+  return (
+    <section aria-label={`Pending invitations to ${project.name}`}>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+        Pending invitations ({project.pendingInvitations.totalCount})
+      </h3>
+      <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
+        {invitations.map((invitation) => (
+          <li
+            key={invitation.id}
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2"
+            data-testid="pending-invitation"
+          >
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100">{invitation.email}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                Invited {formatNotificationTime(String(invitation.createdAt)).toLowerCase()}
+              </p>
+            </div>
+            <Badge tone="amber">{labelOf(PROJECT_ROLES, invitation.role)}</Badge>
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={pending}
+              onClick={() => cancel(invitation)}
+              aria-label={`Cancel invitation for ${invitation.email}`}
+            >
+              Cancel
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {project.pendingInvitations.totalCount > invitations.length && (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          and {project.pendingInvitations.totalCount - invitations.length} more
+        </p>
+      )}
+    </section>
+  );
+}
