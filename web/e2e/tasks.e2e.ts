@@ -95,7 +95,7 @@ describe('tasks', () => {
     await page.setViewportSize(MOBILE);
     await screenshot(page, 'tasks-mobile');
     await context.close();
-  });
+  }, 180_000);
 
   it('edits, assigns, sorts, reopens and deletes; overdue cards say by how long', async () => {
     const { context, page, user: owner } = await signedInPage(browser, { path: '/tasks' });
