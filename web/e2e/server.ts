@@ -27,7 +27,9 @@ function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, server: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 90_000;
+  // A busy machine (several test runs at once) may need longer: E2E_SERVER_START_SECONDS.
+  const seconds = Number(process.env.E2E_SERVER_START_SECONDS) || 90;
+  const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`API server exited (${server.exitCode}):\n${output()}`);
     try {
@@ -36,7 +38,7 @@ async function waitForHealth(url: string, server: ChildProcess, output: () => st
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`API server did not answer /api/health within 90 s:\n${output()}`);
+  throw new Error(`API server did not answer /api/health within ${seconds} s:\n${output()}`);
 }
 
 /** Production build of the web app into distDir (E2E_REUSE_BUILD=1 keeps an existing one). */

@@ -1,9 +1,13 @@
 import 'leaflet/dist/leaflet.css';
-import { useMemo, useState } from 'react';
-import { CircleMarker, MapContainer, TileLayer, Tooltip } from 'react-leaflet';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { CircleMarker, GeoJSON, MapContainer, TileLayer, Tooltip } from 'react-leaflet';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import land from 'world-atlas/land-110m.json';
+import { dataRequest } from '../../lib/http.ts';
 import { formatCoordinates, type Photo } from './photos.ts';
 
-/** The geotagged photos as a list of coordinates: the map's fallback, and its text alternative. */
+/** The geotagged photos as a list of coordinates: the map's text alternative. */
 export function CoordinateList({ photos, onOpen }: { photos: readonly Photo[]; onOpen: (photo: Photo) => void }) {
   return (
     <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-700" data-testid="coordinate-list">
@@ -25,54 +29,107 @@ export function CoordinateList({ photos, onOpen }: { photos: readonly Photo[]; o
   );
 }
 
+interface MapConfig {
+  tileUrl: string;
+  attribution: string;
+}
+
+// MAP_TILE_URL is read once by the server; one request per page load is enough.
+let mapConfig: Promise<MapConfig> | undefined;
+
+// Natural Earth's 1:110m land (public domain, via world-atlas), converted on first use.
+let outline: ReturnType<typeof feature> | undefined;
+function worldOutline() {
+  const topology = land as unknown as Topology<{ land: GeometryCollection }>;
+  outline ??= feature(topology, topology.objects.land);
+  return outline;
+}
+
 /**
- * OpenStreetMap with a marker per geotagged photo. When tiles cannot load (offline, blocked), it
- * shows the coordinates as a list instead of a grey box.
+ * A marker per geotagged photo over tiles from the server's MAP_TILE_URL. When no tile can be
+ * loaded (offline, behind a firewall), the markers stay, over a world outline shipped with the app.
  */
 export default function PhotoMap({ photos, onOpen }: { photos: readonly Photo[]; onOpen: (photo: Photo) => void }) {
   const located = useMemo(() => photos.filter((p) => p.gps), [photos]);
+  const [config, setConfig] = useState<MapConfig | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
+  // One failing tile at the edge of a map that otherwise loads is no reason to drop the tiles.
+  const anyTileLoaded = useRef(false);
   const bounds = useMemo(
     () => located.map((p) => [p.gps?.latitude ?? 0, p.gps?.longitude ?? 0] as [number, number]),
     [located],
   );
 
+  useEffect(() => {
+    let active = true;
+    mapConfig ??= dataRequest<MapConfig>('GET', '/api/map/config');
+    mapConfig.then(
+      (loaded) => active && setConfig(loaded),
+      () => {
+        mapConfig = undefined;
+        if (active) setTilesFailed(true);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, []);
+
   if (located.length === 0) {
     return <p className="text-sm text-slate-500 dark:text-slate-400">No photos in this gallery have GPS data.</p>;
   }
-  if (tilesFailed) {
-    return (
-      <div>
-        <p className="mb-2 text-sm text-slate-500 dark:text-slate-400">The map could not be loaded. Photo locations:</p>
-        <CoordinateList photos={located} onOpen={onOpen} />
-      </div>
-    );
-  }
+  // The outline is coarse: it is no use closer in than a country.
+  const closest = tilesFailed ? 5 : 14;
   return (
-    <div className="space-y-2">
-      <div
-        className="h-80 overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700"
-        data-testid="photo-map"
-      >
+    <div className="space-y-2" data-testid="photo-map">
+      {tilesFailed && (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Map tiles could not be loaded: showing a simple world outline.
+        </p>
+      )}
+      <div className="h-80 overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700">
         <MapContainer
+          // Bounds and zoom are only read when the map is made: a new map for the outline.
+          key={tilesFailed ? 'outline' : 'tiles'}
           bounds={bounds.length > 1 ? bounds : undefined}
           center={bounds.length === 1 ? bounds[0] : undefined}
-          zoom={bounds.length === 1 ? 14 : undefined}
-          boundsOptions={{ padding: [24, 24] }}
+          zoom={bounds.length === 1 ? closest : undefined}
+          boundsOptions={{ padding: [24, 24], maxZoom: closest }}
           scrollWheelZoom={false}
-          className="h-full w-full"
+          className={`h-full w-full ${tilesFailed ? 'bg-sky-100! dark:bg-slate-950!' : ''}`}
         >
-          <TileLayer
-            attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
-            url="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"
-            eventHandlers={{ tileerror: () => setTilesFailed(true) }}
-          />
+          {tilesFailed ? (
+            <GeoJSON
+              data={worldOutline()}
+              style={{
+                className: 'world-outline fill-slate-200 stroke-slate-400 dark:fill-slate-700 dark:stroke-slate-500',
+                weight: 1,
+                fillOpacity: 1,
+              }}
+              interactive={false}
+            />
+          ) : (
+            config && (
+              <TileLayer
+                url={config.tileUrl}
+                attribution={config.attribution}
+                eventHandlers={{
+                  tileload: () => {
+                    anyTileLoaded.current = true;
+                  },
+                  tileerror: () => {
+                    if (!anyTileLoaded.current) setTilesFailed(true);
+                  },
+                }}
+              />
+            )
+          )}
           {located.map((photo) => (
             <CircleMarker
               key={photo.id}
               center={[photo.gps?.latitude ?? 0, photo.gps?.longitude ?? 0]}
               radius={8}
-              pathOptions={{ color: '#4f46e5', fillOpacity: 0.8 }}
+              pathOptions={{ color: '#4f46e5', fillOpacity: 0.8, className: 'photo-marker' }}
               eventHandlers={{ click: () => onOpen(photo) }}
             >
               <Tooltip>{photo.name}</Tooltip>
