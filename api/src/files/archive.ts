@@ -39,7 +39,11 @@ export function fileArchiveRoutes(deps: Services & { store: ObjectStore }) {
         );
       });
     });
-    const length = await new Promise<number>((resolve) => zip.end({}, (total: number) => resolve(total)));
+    // The total is known at once (every size is); -1 would mean unknown. (@types/yazl leaves the
+    // callback's argument out.)
+    const length = await new Promise<number>((resolve) =>
+      zip.end(undefined, (...total: number[]) => resolve(total[0] ?? -1)),
+    );
     const headers = new Headers({
       'Content-Type': 'application/zip',
       'Content-Disposition': `attachment; filename="scoutbase-${entries.length}-files.zip"`,
