@@ -155,8 +155,50 @@ describe('projects and crew', () => {
     await c.getByRole('button', { name: 'Open booth.jpg' }).waitFor({ timeout: 20_000 });
     await screenshot(c, 'projects-09-crew-adds-photo');
 
-    // ── Tasks (added by the tasks part of issue #16): the owner assigns a task to the crew member,
-    // ── the crew member completes it, the owner sees the notification. Insert those steps here.
+    // 6b. Tasks: the owner assigns a task to the crew member, who completes it; the owner's bell has
+    // it. Each does it in a second tab, so the gallery pages above stay open for the revoke below.
+    const ownerTasks = await owner.context.newPage();
+    await ownerTasks.goto('/tasks');
+    await ownerTasks.getByRole('button', { name: 'New Task' }).click();
+    const newTask = ownerTasks.getByRole('dialog', { name: 'Create New Task' });
+    await newTask.getByLabel('Task Title').fill('Photograph the diner booth');
+    await newTask.getByRole('button', { name: 'Create Task' }).click();
+    await ownerTasks.getByText('Task created successfully!').waitFor();
+    await ownerTasks.getByRole('button', { name: 'Actions for Photograph the diner booth' }).click();
+    await ownerTasks.getByRole('menuitem', { name: 'Edit' }).click();
+    const editTask = ownerTasks.getByRole('dialog', { name: 'Edit Task' });
+    await editTask.getByLabel('Assigned To').click();
+    await ownerTasks.getByRole('option', { name: 'Marta Ruiz' }).click();
+    await editTask.getByLabel('Related Gallery (Optional)').click();
+    await ownerTasks.getByRole('option', { name: 'Diner on Route 9' }).click();
+    await screenshot(ownerTasks, 'projects-09b-owner-assigns-task');
+    await editTask.getByRole('button', { name: 'Save Changes' }).click();
+    await ownerTasks.getByText('Task updated successfully!').waitFor();
+    const assigned = ownerTasks.getByRole('article', { name: 'Photograph the diner booth' });
+    await assigned.getByText('Assigned to Marta Ruiz').waitFor();
+
+    const crewTasks = await crew.context.newPage();
+    await crewTasks.goto('/tasks');
+    const crewTask = crewTasks.getByRole('article', { name: 'Photograph the diner booth' });
+    await crewTask.getByText('Assigned to Marta Ruiz').waitFor();
+    expect(await crewTask.getByRole('button', { name: /^Actions for/ }).count()).toBe(0);
+    await screenshot(crewTasks, 'projects-09c-crew-has-task');
+    await crewTask.getByRole('button', { name: 'Mark Complete: Photograph the diner booth' }).click();
+    await crewTasks.getByText('Task completed!').waitFor();
+    await crewTasks.close();
+
+    await o
+      .getByRole('banner')
+      .getByRole('button', { name: /^Notifications/ })
+      .click();
+    await o.getByRole('button', { name: /Task completed/ }).waitFor({ timeout: 20_000 });
+    await o.getByText('Marta Ruiz completed "Photograph the diner booth".').waitFor();
+    await screenshot(o, 'projects-09d-owner-notified');
+    await o
+      .getByRole('banner')
+      .getByRole('button', { name: /^Notifications/ })
+      .click();
+    await ownerTasks.close();
 
     // 7. The owner revokes: the open gallery turns into 'no access' in the crew member's browser.
     share = await openShareDialog(o, 'Diner on Route 9');
