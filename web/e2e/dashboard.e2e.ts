@@ -59,4 +59,26 @@ describe('dashboard', () => {
     await page.waitForURL(/\/galleries\/[0-9a-f-]{36}$/);
     await context.close();
   });
+  it('the sidebar storage card follows uploads and deletes without a reload', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/' });
+    const card = page.getByTestId('storage-usage');
+    await card.getByText(/^0 Bytes of .* used$/).waitFor();
+    const bytes = Buffer.concat([PNG, Buffer.alloc(150 * 1024)]);
+    await page
+      .getByLabel('Choose files to upload')
+      .setInputFiles({ name: 'storage-check.png', mimeType: 'image/png', buffer: bytes });
+    await page.getByText('1 file(s) uploaded successfully').waitFor({ timeout: 30_000 });
+    await card.getByText(/^15\d(\.\d+)? KB of .* used$/).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'storage-card-after-upload-desktop');
+
+    // Deleting in the File Manager gives the space back, at once.
+    await page.getByRole('navigation').getByRole('link', { name: 'File Manager' }).first().click();
+    await page.getByRole('heading', { name: 'File Manager' }).waitFor();
+    await page.getByRole('button', { name: 'Actions for storage-check.png' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('File deleted successfully!').waitFor();
+    await card.getByText(/^0 Bytes of .* used$/).waitFor({ timeout: 15_000 });
+    await context.close();
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { Dialog, DialogActions } from '../ui/Dialog.tsx';
 import { SearchField } from '../ui/Field.tsx';
 import { AlertIcon, FileIcon, FolderIcon, HardDriveIcon, ImageIcon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
+import { useRefreshStorageUsage } from '../shell/StorageUsageSlot.tsx';
 import { toast } from '../ui/toast.tsx';
 import { ConflictQuestionView, useConflictQuestions } from '../uploads/ConflictDialog.tsx';
 import { type BatchResult, batchSummary, findConflicts } from '../uploads/conflicts.ts';
@@ -110,6 +111,7 @@ export function ImportDialog({
   const [selected, setSelected] = useState<Map<string, ImportItem>>(new Map());
   const [listing, setListing] = useState(false);
   const { ask, prompt } = useConflictQuestions();
+  const refreshStorage = useRefreshStorageUsage();
   const request = useRef(0);
   // What the list shows now (source|folder|search), so the search effect does not list it twice.
   const shown = useRef('');
@@ -292,6 +294,7 @@ export function ImportDialog({
         }),
       );
     }
+    refreshStorage();
     onImported?.(job);
     onClose();
   }

@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { Suspense, useCallback, useContext } from 'react';
+import { fetchQuery, graphql, ReactRelayContext, useLazyLoadQuery } from 'react-relay';
 import { formatFileSize } from '../lib/format.ts';
 import { HardDriveIcon } from '../ui/icons.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
@@ -24,23 +24,36 @@ export function StorageBar({ percent }: { percent: number }) {
   );
 }
 
-function Usage() {
-  const data = useLazyLoadQuery<StorageUsageSlotQuery>(
-    graphql`
-      query StorageUsageSlotQuery {
-        viewer {
-          id
-          storage {
-            usedBytes
-            quotaBytes
-            percentUsed
-          }
-        }
+const storageUsageQuery = graphql`
+  query StorageUsageSlotQuery {
+    viewer {
+      id
+      storage {
+        usedBytes
+        quotaBytes
+        percentUsed
       }
-    `,
-    {},
-    { fetchPolicy: 'store-and-network' },
-  );
+    }
+  }
+`;
+
+/**
+ * Reads the viewer's storage figures again into the Relay store, after anything that adds or frees
+ * bytes (uploads, imports, deletes); the card, and every other reader of these fields, shows them
+ * from the store at once. Outside a Relay environment (unit tests of upload parts) it does nothing.
+ */
+export function useRefreshStorageUsage() {
+  const environment = useContext(ReactRelayContext)?.environment;
+  return useCallback(() => {
+    if (!environment) return;
+    fetchQuery<StorageUsageSlotQuery>(environment, storageUsageQuery, {}, { fetchPolicy: 'network-only' }).subscribe({
+      error: (error: unknown) => console.warn('Could not read the storage usage again', error),
+    });
+  }, [environment]);
+}
+
+function Usage() {
+  const data = useLazyLoadQuery<StorageUsageSlotQuery>(storageUsageQuery, {}, { fetchPolicy: 'store-and-network' });
   const storage = data.viewer.storage;
   if (!storage) return null;
   return (

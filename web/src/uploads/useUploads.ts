@@ -1,4 +1,5 @@
 import { useCallback, useReducer, useRef } from 'react';
+import { useRefreshStorageUsage } from '../shell/StorageUsageSlot.tsx';
 import { toast } from '../ui/toast.tsx';
 import { useConflictQuestions } from './ConflictDialog.tsx';
 import { type BatchResult, batchSummary, type ConflictChoice, findConflicts } from './conflicts.ts';
@@ -33,6 +34,7 @@ export interface UseUploadsOptions {
 export function useUploads(options: UseUploadsOptions = {}) {
   const [items, dispatch] = useReducer(uploadsReducer, [] as UploadItem[]);
   const { ask, prompt } = useConflictQuestions();
+  const refreshStorage = useRefreshStorageUsage();
   // The latest options, so a batch started before a folder change still reports to current code.
   const optionsRef = useRef(options);
   optionsRef.current = options;
@@ -134,11 +136,12 @@ export function useUploads(options: UseUploadsOptions = {}) {
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, worker));
       const filed = stored.filter((file): file is StoredFile => file !== null);
+      if (filed.length > 0) refreshStorage();
       toast(batchSummary(results));
       optionsRef.current.onBatchDone?.(filed);
       return filed;
     },
-    [runOne, choicesFor],
+    [runOne, choicesFor, refreshStorage],
   );
 
   const dismiss = useCallback((id: string) => dispatch({ type: 'dismiss', id }), []);

@@ -6,6 +6,7 @@ import { rawIdOf, replacementForRawId } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
@@ -297,6 +298,7 @@ function FilesContent({
     }
   `);
 
+  const refreshStorage = useRefreshStorageUsage();
   const [folderConnection, setFolderConnection] = useState<string | null>(null);
   const onFolderConnection = useCallback((id: string) => setFolderConnection(id), []);
 
@@ -332,6 +334,7 @@ function FilesContent({
           return;
         }
         toast({ title: 'Success', description: 'File deleted successfully!' });
+        refreshStorage();
         setDeleting(null);
       },
       onError: () => {
@@ -351,6 +354,7 @@ function FilesContent({
           return;
         }
         toast({ title: 'Success', description: `${filesCount(count)} deleted.` });
+        refreshStorage();
         setDeletingChosen(false);
         clearChosen();
       },
