@@ -60,10 +60,10 @@ describe('signing up and in', () => {
     const page = await context.newPage();
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign In with Google' }).first().click();
-    await page.waitForURL(/\/api\/auth\/signin/);
+    await page.waitForURL(/\/signin/);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: /sign in with email and password/i }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     await context.close();
   });

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useSearchParams } from 'react-router-dom';
 import { AuthProvider, useAuth } from './auth/auth.tsx';
-import { goToSignIn } from './auth/signIn.ts';
+import { goToSignIn, safeCallbackUrl } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
 import { FullScreenSpinner } from './ui/Spinner.tsx';
 import { Toaster } from './ui/toast.tsx';
@@ -9,6 +9,7 @@ import { Toaster } from './ui/toast.tsx';
 // Every screen is its own chunk: signed-out visitors never download Relay or the signed-in shell.
 const LandingPage = lazy(() => import('./screens/landing/LandingPage.tsx'));
 const LegalPage = lazy(() => import('./screens/legal/LegalPage.tsx'));
+const SignInPage = lazy(() => import('./screens/signin/SignInPage.tsx'));
 const Shell = lazy(() => import('./shell/Shell.tsx'));
 const DashboardScreen = lazy(() => import('./screens/dashboard/DashboardScreen.tsx'));
 const GalleriesScreen = lazy(() => import('./screens/galleries/GalleriesScreen.tsx'));
@@ -32,6 +33,12 @@ function AuthError({ error }: { error: string }) {
   );
 }
 
+/** The sign-in pages have nothing to do for someone signed in: on to where they were going. */
+function AlreadySignedIn() {
+  const [params] = useSearchParams();
+  return <Navigate to={safeCallbackUrl(params.get('callbackUrl'))} replace />;
+}
+
 function AppRoutes() {
   const { state } = useAuth();
   if (state.status === 'loading') return <FullScreenSpinner />;
@@ -41,6 +48,13 @@ function AppRoutes() {
       <Routes>
         {LEGAL_PATHS.map((path) => (
           <Route key={path} path={path} element={<LegalPage />} />
+        ))}
+        {(['signin', 'signup'] as const).map((mode) => (
+          <Route
+            key={mode}
+            path={`/${mode}`}
+            element={state.status === 'signedIn' ? <AlreadySignedIn /> : <SignInPage mode={mode} />}
+          />
         ))}
         {state.status === 'signedIn' ? (
           <Route element={<Shell />}>

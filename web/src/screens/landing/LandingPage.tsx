@@ -1,8 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
-import { goToSignIn, signInWithPassword, signUp } from '../../auth/signIn.ts';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '../../ui/Button.tsx';
-import { Field, Input } from '../../ui/Field.tsx';
 import { FolderIcon, GalleryIcon, SearchIcon, ShieldIcon, UsersIcon } from '../../ui/icons.tsx';
 
 const FEATURES = [
@@ -38,97 +35,29 @@ const FEATURES = [
   },
 ];
 
-function signInError(): string | null {
-  const error = new URLSearchParams(window.location.search).get('error');
-  return error ? 'Failed to sign in with Google' : null;
-}
-
-function SignUpForm({ onCancel }: { onCancel: () => void }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const input = {
-      name: String(data.get('name') ?? ''),
-      email: String(data.get('email') ?? ''),
-      password: String(data.get('password') ?? ''),
-    };
-    setPending(true);
-    setError(null);
-    try {
-      await signUp(input);
-      await signInWithPassword(input.email, input.password);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'Sign-up failed');
-      setPending(false);
-    }
-  }
-
+/** The logo and name, as in the landing page's header. */
+export function Brand() {
   return (
-    <form
-      onSubmit={submit}
-      aria-label="Create your account"
-      className="mx-auto mt-8 w-full max-w-md space-y-4 rounded-xl border border-slate-200 bg-white p-6 text-left shadow-sm dark:border-slate-800 dark:bg-slate-900"
-    >
-      <h2 className="text-lg font-semibold text-slate-900 dark:text-slate-100">Create your account</h2>
-      <Field label="Full name" htmlFor="signup-name">
-        <Input id="signup-name" name="name" autoComplete="name" required />
-      </Field>
-      <Field label="Email" htmlFor="signup-email">
-        <Input id="signup-email" name="email" type="email" autoComplete="email" required />
-      </Field>
-      <Field label="Password" htmlFor="signup-password">
-        <Input
-          id="signup-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={8}
-          required
-        />
-      </Field>
-      {error && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
-      <div className="flex gap-2">
-        <Button type="submit" disabled={pending} className="flex-1">
-          {pending ? 'Getting Started...' : 'Create Account'}
-        </Button>
-        <Button variant="outline" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    <Link to="/" className="flex items-center gap-2">
+      <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 font-bold text-white">S</span>
+      <span className="text-lg font-semibold">Scoutbase</span>
+    </Link>
   );
 }
 
 export default function LandingPage() {
-  const [signingIn, setSigningIn] = useState(false);
-  const [signingUp, setSigningUp] = useState(false);
-  const error = signInError();
-
-  function signIn() {
-    setSigningIn(true);
-    goToSignIn(window.location.pathname === '/' ? '/' : window.location.pathname + window.location.search);
-  }
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  // A signed-out visitor on any other path signs in back to it.
+  const back = pathname === '/' ? '' : `?callbackUrl=${encodeURIComponent(pathname + search)}`;
+  const signIn = () => navigate(`/signin${back}`);
 
   return (
     <div className="min-h-screen bg-gradient-to-b from-slate-50 to-white text-slate-900 dark:from-slate-950 dark:to-slate-900 dark:text-slate-100">
       <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
         <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-4">
-          <div className="flex items-center gap-2">
-            <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 font-bold text-white">
-              S
-            </span>
-            <span className="text-lg font-semibold">Scoutbase</span>
-          </div>
-          <Button onClick={signIn} disabled={signingIn}>
-            {signingIn ? 'Signing in...' : 'Sign In with Google'}
-          </Button>
+          <Brand />
+          <Button onClick={signIn}>Sign In with Google</Button>
         </div>
       </header>
 
@@ -143,19 +72,11 @@ export default function LandingPage() {
           <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-400">
             Files, photo galleries, tasks and an AI assistant in one place, on set and in the office.
           </p>
-          {!signingUp && (
-            <div className="mt-8 flex justify-center">
-              <Button size="lg" onClick={() => setSigningUp(true)}>
-                Get Started
-              </Button>
-            </div>
-          )}
-          {signingUp && <SignUpForm onCancel={() => setSigningUp(false)} />}
-          {error && (
-            <p role="alert" className="mt-4 text-sm text-red-600 dark:text-red-400">
-              {error}
-            </p>
-          )}
+          <div className="mt-8 flex justify-center">
+            <Button size="lg" onClick={() => navigate(`/signup${back}`)}>
+              Get Started
+            </Button>
+          </div>
         </section>
 
         <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 pb-16">
@@ -179,8 +100,8 @@ export default function LandingPage() {
         <section className="mx-auto max-w-4xl px-4 pb-20 text-center">
           <h2 className="text-2xl font-semibold">Ready to scout?</h2>
           <p className="mt-2 text-slate-600 dark:text-slate-400">Sign in with your production account.</p>
-          <Button size="lg" className="mt-6" onClick={signIn} disabled={signingIn}>
-            {signingIn ? 'Signing in...' : 'Sign In with Google'}
+          <Button size="lg" className="mt-6" onClick={signIn}>
+            Sign In with Google
           </Button>
         </section>
       </main>
