@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
 import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
 
@@ -264,4 +265,49 @@ describe('file manager', () => {
     expect(await (await context.request.get('/api/files/recent')).json()).toEqual([]);
     await context.close();
   });
+  it('search: a hint under 3 characters, a tag found by its beginning, and each result’s folder', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const api = context.request;
+    const folder = async (name: string, parentId: string | null = null) =>
+      (await (await api.post('/api/folders', { data: { name, parentId } })).json()) as { id: string };
+    const scouting = await folder('Scouting');
+    const barns = await folder('Barns', scouting.id);
+    const photo = await makePhoto();
+    // Two files of one name in different folders, and one tagged with a camera.
+    await uploadThroughApi(api, 'hayloft.jpg', photo, 'image/jpeg', barns.id);
+    await uploadThroughApi(api, 'hayloft.jpg', photo, 'image/jpeg', null);
+    const tagged = await uploadThroughApi(api, 'IMG_2044.jpg', photo, 'image/jpeg', scouting.id);
+    expect((await api.patch(`/api/files/${tagged.id}`, { data: { tags: ['Canon EOS R5'] } })).status()).toBe(200);
+
+    await page.getByRole('heading', { name: 'File Manager' }).waitFor();
+    const search = page.getByRole('searchbox', { name: 'Search files', exact: true });
+    await search.fill('ha');
+    await page.getByText('Type at least 3 characters to search all folders').waitFor();
+
+    await search.fill('hayloft');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByTestId('file-row').nth(1).waitFor();
+    const rows = (await results.getByTestId('file-row').allTextContents()).join('\n');
+    expect(rows).toContain('Root › Scouting › Barns');
+    expect(rows).toMatch(/Root(?! ›)/);
+    expect(await page.getByText('Type at least 3 characters to search all folders').count()).toBe(0);
+    await screenshot(page, 'files-search-folders-desktop');
+
+    await search.fill('canon');
+    await results.getByTestId('file-row').filter({ hasText: 'IMG_2044.jpg' }).waitFor();
+    expect(await results.getByTestId('file-row').filter({ hasText: 'Root › Scouting' }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Phone width, dark.
+    await page.setViewportSize(MOBILE);
+    await page.evaluate(() => document.documentElement.classList.add('dark'));
+    await search.fill('hayloft');
+    await results.getByText('Root › Scouting › Barns').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'files-search-folders-phone-dark');
+    await search.fill('ha');
+    await page.getByText('Type at least 3 characters to search all folders').waitFor();
+    await screenshot(page, 'files-search-hint-phone-dark');
+    await context.close();
+  }, 180_000);
 });
