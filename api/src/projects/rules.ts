@@ -63,8 +63,15 @@ export async function projectForViewer(ctx: ViewerContext, projectId: string, db
 }
 
 /** Owners (the creator and anyone invited as owner) invite, cancel invitations and remove members. */
+const MANAGING_ROLE = 'owner' satisfies ProjectRole;
+
 export function managesMembers(role: ProjectRole) {
-  return role === 'owner';
+  return role === MANAGING_ROLE;
+}
+
+/** Projects whose members the user manages: managesMembers, as a query. */
+export function managedProjectWhere(userId: string): Prisma.ProjectWhereInput {
+  return { members: { some: { userId, role: MANAGING_ROLE } } };
 }
 
 /** A project the viewer belongs to as an owner: a 404 to outsiders, a 403 to plain members. */
@@ -137,7 +144,10 @@ export type InvitationRow = Prisma.InvitationGetPayload<{ include: typeof invita
 const roleWords = (role: ProjectRole) => (role === 'owner' ? 'an owner' : 'a member');
 
 async function ownerIdsOf(db: Prisma.TransactionClient, projectId: string) {
-  const owners = await db.projectMember.findMany({ where: { projectId, role: 'owner' }, select: { userId: true } });
+  const owners = await db.projectMember.findMany({
+    where: { projectId, role: MANAGING_ROLE },
+    select: { userId: true },
+  });
   return owners.map((o) => o.userId);
 }
 
@@ -233,10 +243,7 @@ export async function listProjectInvitations(ctx: ViewerContext, projectId: stri
 /** Who may see an invitation: the person it is addressed to, and the owners of its project. */
 export function invitationVisibleWhere(ctx: ViewerContext): Prisma.InvitationWhereInput {
   return {
-    OR: [
-      { email: ctx.viewer.email.toLowerCase() },
-      { project: { members: { some: { userId: ctx.viewer.id, role: 'owner' } } } },
-    ],
+    OR: [{ email: ctx.viewer.email.toLowerCase() }, { project: managedProjectWhere(ctx.viewer.id) }],
   };
 }
 

@@ -10,6 +10,7 @@ import {
   createProject,
   invitationVisibleWhere,
   inviteToProject,
+  managedProjectWhere,
   managesMembers,
   myPendingInvitationsWhere,
   nameOf,
@@ -71,7 +72,7 @@ builder.prismaNode('Project', {
       description:
         "Invitations nobody has answered yet, newest first. Empty unless you are one of the project's owners.",
       query: (_args, ctx) => ({
-        where: { status: 'pending', project: { members: { some: { userId: ctx.viewer.id, role: 'owner' } } } },
+        where: { status: 'pending', project: managedProjectWhere(ctx.viewer.id) },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       }),
       totalCount: true,
