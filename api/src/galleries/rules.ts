@@ -485,6 +485,11 @@ export function galleryItemJson(item: GalleryItemRow) {
   };
 }
 
+/** A gallery shows photos and videos; anything else would sit in it as a broken thumbnail. */
+export function isGalleryMedia(mimeType: string) {
+  return /^(image|video)\//.test(mimeType);
+}
+
 /**
  * Adds the viewer's own files to a gallery they may write, after the ones already there, in the
  * order given. Files already in the gallery are left where they are. The owner hears about files
@@ -506,8 +511,7 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
       select: { id: true, name: true, mimeType: true },
     });
     if (files.length !== ids.length) throw new NotFoundError('File');
-    // A gallery shows photos and videos; anything else would sit in it as a broken thumbnail.
-    const other = files.find((f) => !/^(image|video)\//.test(f.mimeType));
+    const other = files.find((f) => !isGalleryMedia(f.mimeType));
     if (other) {
       throw new ValidationError(
         `Only photos and videos can be added to a gallery: ${other.name} is not one.`,

@@ -196,10 +196,13 @@ describe('POST /api/imports from the server folder', () => {
       include: { file: true },
       orderBy: { position: 'asc' },
     });
-    expect(items.map((i) => [i.file.name, i.file.folderId])).toEqual([
-      ['Roof Access.png', null],
-      ['call-sheet.txt', null],
-    ]);
+    // Both are imported at the top level; only the photo joins the gallery (photos and videos only).
+    expect(items.map((i) => [i.file.name, i.file.folderId])).toEqual([['Roof Access.png', null]]);
+    const sheet = await app.database.prisma.file.findFirst({
+      where: { ownerId: owner.id, originalName: 'call-sheet.txt' },
+      orderBy: { createdAt: 'desc' },
+    });
+    expect(sheet?.folderId).toBeNull();
   });
 
   it('marks a job failed when no file could be imported', async () => {

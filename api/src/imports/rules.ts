@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ImportJob } from '../generated/prisma/client.ts';
 import type { Services, Viewer, ViewerContext } from '../context.ts';
 import { type ConflictChoice, createFileRecord, folderOfViewer, onConflictInput } from '../files/rules.ts';
-import { addFilesToGallery, galleryFor } from '../galleries/rules.ts';
+import { addFilesToGallery, galleryFor, isGalleryMedia } from '../galleries/rules.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { DomainError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
@@ -315,6 +315,8 @@ async function runJob(
 ) {
   const failed: { name: string; message: string }[] = [];
   const fileIds: string[] = [];
+  // The imported photos and videos join the gallery; other files stay in the file manager only.
+  const galleryFileIds: string[] = [];
   const publish = (status: ImportProgress['status'], done: number) =>
     ctx.events.publish('import:progress', ctx.viewer.id, { jobId, status, total: items.length, done, failed });
 
@@ -338,6 +340,7 @@ async function runJob(
         item.outcome = 'skipped';
       } else {
         fileIds.push(filed.file.id);
+        if (isGalleryMedia(filed.file.mimeType)) galleryFileIds.push(filed.file.id);
         item.outcome = filed.version > 1 ? 'replaced' : 'imported';
         item.storedAs = filed.file.name;
       }
@@ -353,9 +356,9 @@ async function runJob(
     });
     publish('running', index + 1);
   }
-  if (galleryId && fileIds.length > 0) {
+  if (galleryId && galleryFileIds.length > 0) {
     try {
-      await addFilesToGallery(ctx, galleryId, fileIds);
+      await addFilesToGallery(ctx, galleryId, galleryFileIds);
     } catch (error) {
       failed.push({
         name: 'Gallery',
