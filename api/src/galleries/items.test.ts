@@ -78,6 +78,26 @@ describe('gallery items', () => {
     expect(answer.body.message).toContain(message);
   });
 
+  it('takes photos and videos only: a text file is refused with a clear message and nothing is added', async () => {
+    const g = await makeGallery(app, owner.cookie);
+    const photo = await makeFile(app, owner.id, 'pier.jpg');
+    const clip = await makeFile(app, owner.id, 'pier.mp4');
+    const text = await makeFile(app, owner.id, 'notes.txt');
+    await app.database.prisma.file.update({ where: { id: clip.id }, data: { mimeType: 'video/mp4' } });
+    await app.database.prisma.file.update({ where: { id: text.id }, data: { mimeType: 'text/plain' } });
+    const refused = await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, {
+      fileIds: [photo.id, text.id],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Only photos and videos can be added to a gallery: notes.txt is not one.');
+    expect(await app.database.prisma.galleryItem.count({ where: { galleryId: g.id } })).toBe(0);
+    const added = await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, {
+      fileIds: [photo.id, clip.id],
+    });
+    expect(added.status).toBe(201);
+    expect(ids(added.body)).toEqual([photo.id, clip.id]);
+  });
+
   it('numbers concurrent additions without clashes', async () => {
     const g = await makeGallery(app, owner.cookie);
     const files = [];

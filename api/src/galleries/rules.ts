@@ -485,7 +485,7 @@ export function galleryItemJson(item: GalleryItemRow) {
   };
 }
 
-/** A gallery shows photos and videos; a text or document file would sit in it as a broken thumbnail. */
+/** A gallery shows photos and videos; anything else would sit in it as a broken thumbnail. */
 export function isGalleryMedia(mimeType: string) {
   return /^(image|video)\//.test(mimeType);
 }
@@ -508,9 +508,16 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
     );
     const files = await tx.file.findMany({
       where: { id: { in: ids }, ownerId: ctx.viewer.id },
-      select: { id: true, name: true },
+      select: { id: true, name: true, mimeType: true },
     });
     if (files.length !== ids.length) throw new NotFoundError('File');
+    const other = files.find((f) => !isGalleryMedia(f.mimeType));
+    if (other) {
+      throw new ValidationError(
+        `Only photos and videos can be added to a gallery: ${other.name} is not one.`,
+        'fileIds',
+      );
+    }
     const present = await tx.galleryItem.findMany({
       where: { galleryId, fileId: { in: ids } },
       select: { fileId: true },
