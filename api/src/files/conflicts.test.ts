@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
@@ -15,11 +17,17 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const photo = (words: string) => new TextEncoder().encode(`photo: ${words}\n`);
+// Real JPEGs, each its own picture (a gallery takes photos and videos only): the words pick the colour.
+async function photo(words: string) {
+  const hash = createHash('sha256').update(words).digest();
+  return sharp({ create: { width: 16, height: 16, channels: 3, background: { r: hash[0], g: hash[1], b: hash[2] } } })
+    .jpeg()
+    .toBuffer();
+}
 
 /** Sends bytes through the real upload protocol and files them under `name`. */
 async function upload(who: User, name: string, fields: Record<string, unknown> = {}, words = name) {
-  const bytes = await uploaded(app, who, photo(`${words} ${Math.random()}`));
+  const bytes = await uploaded(app, who, await photo(`${words} ${Math.random()}`));
   const answer = await send(app, who.cookie, 'POST', '/api/files', {
     name,
     objectUrl: bytes.uploadURL,
@@ -208,7 +216,7 @@ describe('GraphQL createFile(onConflict:) and fileNameConflicts', () => {
   }`;
 
   async function create(who: User, name: string, onConflict?: string) {
-    const bytes = await uploaded(app, who, photo(`${name} ${Math.random()}`));
+    const bytes = await uploaded(app, who, await photo(`${name} ${Math.random()}`));
     // biome-ignore lint/suspicious/noExplicitAny: the test reads whichever result type came back and asserts on it
     const result = await graphql<{ createFile: Record<string, any> }>(app, who.cookie, CREATE, {
       input: { name, objectUrl: bytes.uploadURL },

@@ -70,16 +70,15 @@ describe('folder of each result', () => {
       [inBarns.id, ['Scouting', 'Barns']],
     ]);
     const query = `{ searchFiles(query: "hayloft", first: 10) { edges { node { name folderPath } } } }`;
-    const mine = await graphql(app, owner.cookie, query);
-    expect(mine.data.searchFiles.edges.map((e: { node: unknown }) => e.node)).toEqual([
+    type Search = { searchFiles: { edges: { node: unknown }[] } };
+    const mine = await graphql<Search>(app, owner.cookie, query);
+    expect(mine.data?.searchFiles.edges.map((e) => e.node)).toEqual([
       { name: 'hayloft.jpg', folderPath: [] },
       { name: 'hayloft.jpg', folderPath: ['Scouting', 'Barns'] },
     ]);
     // The member sees the shared file, not the names of the owner's folders.
-    const theirs = await graphql(app, member.cookie, query);
-    expect(theirs.data.searchFiles.edges.map((e: { node: unknown }) => e.node)).toEqual([
-      { name: 'hayloft.jpg', folderPath: null },
-    ]);
+    const theirs = await graphql<Search>(app, member.cookie, query);
+    expect(theirs.data?.searchFiles.edges.map((e) => e.node)).toEqual([{ name: 'hayloft.jpg', folderPath: null }]);
     const theirsRest = await send(app, member.cookie, 'GET', '/api/files/search?q=hayloft');
     expect(theirsRest.body.map((f: { folderPath: unknown }) => f.folderPath)).toEqual([null]);
   });

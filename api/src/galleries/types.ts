@@ -63,7 +63,9 @@ const viewerAccessSelect = (_args: unknown, ctx: { viewer: { id: string } }) => 
   _count: { select: { shares: galleryCardCountsInclude(ctx.viewer.id)._count.select.shares } },
 });
 
-type GalleryFieldBuilder = Parameters<Parameters<typeof builder.prismaNode<'Gallery', never>>[1]['fields']>[0];
+type GalleryFieldBuilder = Parameters<
+  NonNullable<Parameters<typeof builder.prismaNode<'Gallery', never>>[1]['fields']>
+>[0];
 
 function viewerMay(t: GalleryFieldBuilder, action: keyof typeof GALLERY_ACTIONS, description: string) {
   return t.boolean({
