@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { createMailer, type MailTransport, outboxTransport } from '../infra/mail/mailer.ts';
 import { notificationEmail } from './email.ts';
+import { appLink } from '../shared/links.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -102,7 +103,8 @@ describe('notification e-mails through SMTP', () => {
     expect(from).toBe('scout@example.test');
     expect(to).toEqual([bob.email.toLowerCase()]);
     expect(mail.subject).toBe('New task assigned');
-    const link = `https://scout.example.test/tasks?task=${taskId}`;
+    // The web app's addresses carry global ids (shared/links.ts).
+    const link = `https://scout.example.test${appLink.task(taskId)}`;
     expect(mail.text).toContain('assigned you "Scout the harbour".');
     expect(mail.text).toContain(`Open in Scoutbase: ${link}`);
     expect(mail.html).toContain(`<a href="${link.replace('&', '&amp;')}">Open in Scoutbase</a>`);
@@ -155,7 +157,7 @@ describe('notification e-mails without SMTP', () => {
       const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
       expect(to?.value[0]?.address).toBe(bob.email);
       expect(mail.from?.value[0]?.address).toBe('scoutbase@localhost');
-      expect(mail.text).toContain(`/tasks?task=${taskId}`);
+      expect(mail.text).toContain(appLink.task(taskId));
       expect(mail.html).toContain('Open in Scoutbase');
     } finally {
       await app.close();

@@ -6,6 +6,7 @@ import { recordActivity } from '../activity/rules.ts';
 import { galleryAccessWhere, projectMemberWhere } from '../galleries/access.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 
 // ───────────────────────────── who sees what ─────────────────────────────
@@ -249,7 +250,7 @@ async function assignmentNotice(
     type: 'task',
     title: 'New task assigned',
     message: `${await personName(tx, viewer.id)} assigned you "${task.title}".`,
-    link: `/tasks?task=${task.id}`,
+    link: appLink.task(task.id),
   });
 }
 
@@ -387,7 +388,7 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
               type: 'task',
               title: 'Task completed',
               message: `${await personName(tx, viewer.id)} completed "${task.title}".`,
-              link: `/tasks?task=${task.id}`,
+              link: appLink.task(task.id),
             }),
           );
         }
@@ -426,7 +427,7 @@ export async function reopenTask(ctx: ViewerContext, id: string): Promise<TaskRe
             type: 'task',
             title: 'Task reopened',
             message: `${await personName(tx, viewer.id)} reopened "${task.title}".`,
-            link: `/tasks?task=${task.id}`,
+            link: appLink.task(task.id),
           }),
         );
       }
@@ -497,7 +498,7 @@ export async function sendDueReminders(services: Services, now: Date = new Date(
           message: overdue
             ? `"${task.title}" is overdue: it was due ${howLong(task.dueDate, now)}.`
             : `"${task.title}" is due ${howLong(task.dueDate, now)}.`,
-          link: `/tasks?task=${task.id}`,
+          link: appLink.task(task.id),
         });
       });
       if (notice) notices.push(notice);
