@@ -35,17 +35,25 @@ describe('accessibility', () => {
     await context.close();
   });
 
-  for (const viewport of [DESKTOP, MOBILE]) {
-    it(`signed-in screens have no serious violations at ${viewport.width}px`, async () => {
+  for (const [viewport, dark] of [
+    [DESKTOP, false],
+    [MOBILE, false],
+    [MOBILE, true],
+  ] as const) {
+    it(`signed-in screens have no serious violations at ${viewport.width}px${dark ? ' in dark mode' : ''}`, async () => {
       const { context, page } = await signedInPage(browser, { viewport });
+      if (dark) {
+        expect((await context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
+      }
       for (const [path, heading] of SCREENS) {
         await page.goto(path);
         await page.getByRole('heading', { name: heading }).first().waitFor();
         // Subscriptions keep a stream open, so wait for the skeletons to go instead of network idle.
         await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], [data-testid="skeleton"]'));
+        if (dark) await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
         expect(await seriousViolations(page), path).toEqual([]);
       }
       await context.close();
-    }, 120_000);
+    }, 180_000);
   }
 });

@@ -64,7 +64,7 @@ function Usage() {
       <div className="mt-3">
         <StorageBar percent={storage.percentUsed} />
       </div>
-      <p className="mt-1 text-right text-xs text-slate-500">{Math.round(storage.percentUsed)}%</p>
+      <p className="mt-1 text-right text-xs text-slate-500 dark:text-slate-400">{Math.round(storage.percentUsed)}%</p>
     </>
   );
 }

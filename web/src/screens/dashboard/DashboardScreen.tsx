@@ -116,7 +116,7 @@ function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$ke
           {ACTION_TEXT[activity.action] ?? activity.action} <span className="font-medium">{activity.resourceName}</span>
           {extra}
         </p>
-        <p className="text-xs text-slate-500">{formatActivityTime(activity.createdAt)}</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">{formatActivityTime(activity.createdAt)}</p>
       </div>
     </li>
   );
@@ -139,7 +139,7 @@ function TaskItem({ task: key }: { task: DashboardScreen_task$key }) {
       <span className="truncate text-slate-800 dark:text-slate-200">{task.title}</span>
       {task.dueDate && (
         <span
-          className={`shrink-0 text-xs ${task.isOverdue ? 'font-medium text-red-600 dark:text-red-400' : 'text-slate-500'}`}
+          className={`shrink-0 text-xs ${task.isOverdue ? 'font-medium text-red-600 dark:text-red-400' : 'text-slate-500 dark:text-slate-400'}`}
         >
           {formatTaskDue(task.dueDate)}
         </span>
@@ -283,7 +283,7 @@ function DashboardContent() {
         <Card className="p-5">
           <CardHeader title="Scouting Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
           {folders.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500">No folders yet</p>
+            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No folders yet</p>
           ) : (
             <ul className="divide-y divide-slate-100 dark:divide-slate-800">
               {folders.map(({ node }) => (
@@ -295,7 +295,7 @@ function DashboardContent() {
                     <span className="flex items-center gap-2 truncate">
                       <FolderIcon className="h-4 w-4 text-amber-500" /> {node.name}
                     </span>
-                    <span className="text-xs text-slate-500">
+                    <span className="text-xs text-slate-500 dark:text-slate-400">
                       {node.fileCount} {node.fileCount === 1 ? 'file' : 'files'}
                     </span>
                   </Link>
@@ -307,7 +307,7 @@ function DashboardContent() {
         <Card className="p-5">
           <CardHeader title="Project Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
           {projects.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500">No projects yet</p>
+            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No projects yet</p>
           ) : (
             <ul className="divide-y divide-slate-100 dark:divide-slate-800">
               {projects.map(({ node }) => (
@@ -322,7 +322,7 @@ function DashboardContent() {
         <Card className="p-5">
           <CardHeader title="Recent Activity" icon={<ActivityIcon className="h-5 w-5" />} />
           {activity.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500">No recent activity</p>
+            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No recent activity</p>
           ) : (
             <ul className="divide-y divide-slate-100 dark:divide-slate-800">
               {activity.map((edge) => (
@@ -334,12 +334,12 @@ function DashboardContent() {
         <Card className="p-5">
           <CardHeader title="Tasks" to="/tasks" icon={<TasksIcon className="h-5 w-5" />} />
           {stats && (
-            <p className="mb-1 text-xs text-slate-500">
+            <p className="mb-1 text-xs text-slate-500 dark:text-slate-400">
               {stats.pendingTasks} pending{stats.overdueTasks > 0 ? ` · ${stats.overdueTasks} overdue` : ''}
             </p>
           )}
           {tasks.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500">No pending tasks</p>
+            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No pending tasks</p>
           ) : (
             <ul className="divide-y divide-slate-100 dark:divide-slate-800">
               {tasks.map((edge) => (

@@ -1,5 +1,6 @@
 import { graphql, useFragment } from 'react-relay';
 import { Link } from 'react-router-dom';
+import { appPath } from '../../lib/globalId.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { GalleryIcon } from '../../ui/icons.tsx';
 import { labelOf, PERMISSIONS } from '../galleries/options.ts';
@@ -47,7 +48,7 @@ export function ProjectGalleries({ project: key }: { project: ProjectGalleries_p
             <li key={share.id} className="flex items-center gap-3 py-2" data-testid="shared-gallery">
               <GalleryIcon className="h-5 w-5 shrink-0 text-slate-400" />
               <Link
-                to={`/galleries/${share.gallery.id}`}
+                to={appPath.gallery(share.gallery.id)}
                 className="min-w-0 flex-1 truncate text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
               >
                 {share.gallery.name}
