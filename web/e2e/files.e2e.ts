@@ -108,7 +108,14 @@ describe('file manager', () => {
     const { context, page } = await signedInPage(browser, { path: '/files' });
     const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
     await uploadThroughApi(context.request, 'call-sheet.pdf', pdf('first draft'), 'application/pdf');
-    await uploadThroughApi(context.request, 'call-sheet.pdf', pdf('second draft, a little longer'), 'application/pdf');
+    await uploadThroughApi(
+      context.request,
+      'call-sheet.pdf',
+      pdf('second draft, a little longer'),
+      'application/pdf',
+      null,
+      'replace',
+    );
     await page.reload();
     const row = page.getByTestId('file-row').filter({ hasText: 'call-sheet.pdf' });
     await row.getByText(/v2/).waitFor();

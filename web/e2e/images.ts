@@ -71,6 +71,7 @@ export async function uploadThroughApi(
   bytes: Buffer,
   mimeType = 'image/jpeg',
   folderId: string | null = null,
+  onConflict: 'keepBoth' | 'replace' | 'skip' = 'keepBoth',
 ) {
   const { uploadURL } = (await (await request.post('/api/objects/upload', { data: {} })).json()) as {
     uploadURL: string;
@@ -88,6 +89,7 @@ export async function uploadThroughApi(
       isPublic: false,
       tags: [],
       metadata: {},
+      onConflict,
     },
   });
   if (record.status() !== 201) throw new Error(`POST /api/files failed: ${record.status()} ${await record.text()}`);
