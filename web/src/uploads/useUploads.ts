@@ -26,8 +26,13 @@ export interface UseUploadsOptions {
   onStored?: (file: StoredFile) => void | Promise<void>;
   /** Files each upload's bytes in place of a new file record (see UploadOptions.record). */
   record?: UploadOptions['record'];
-  /** Called once a batch has finished, with the files that were stored. */
-  onBatchDone?: (stored: StoredFile[]) => void;
+  /** Called once a batch has finished, with the files that were stored and what to tell the user. */
+  onBatchDone?: (stored: StoredFile[], summary: ReturnType<typeof batchSummary>) => void;
+  /**
+   * The caller tells the user about the batch itself (from onBatchDone's summary): one toast shows
+   * at a time, so a second one right after the batch's would hide it.
+   */
+  quiet?: boolean;
   transport?: Transport;
 }
 
@@ -137,8 +142,9 @@ export function useUploads(options: UseUploadsOptions = {}) {
       await Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, worker));
       const filed = stored.filter((file): file is StoredFile => file !== null);
       if (filed.length > 0) refreshStorage();
-      toast(batchSummary(results));
-      optionsRef.current.onBatchDone?.(filed);
+      const summary = batchSummary(results);
+      if (!optionsRef.current.quiet) toast(summary);
+      optionsRef.current.onBatchDone?.(filed, summary);
       return filed;
     },
     [runOne, choicesFor, refreshStorage],

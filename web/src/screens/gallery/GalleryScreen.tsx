@@ -217,7 +217,7 @@ function GalleryView({
   const updating = savingCover;
 
   const addFiles = useCallback(
-    (fileIds: string[]) =>
+    (fileIds: string[], uploadSummary?: string) =>
       new Promise<void>((resolve, reject) => {
         if (fileIds.length === 0) return resolve();
         commitAdd({
@@ -229,7 +229,8 @@ function GalleryView({
               reject(new Error(answer.message));
               return;
             }
-            toast({ title: 'Success', description: `${fileIds.length} photo(s) added to the gallery.` });
+            const added = `${fileIds.length} photo(s) added to the gallery.`;
+            toast({ title: 'Success', description: uploadSummary ? `${uploadSummary} ${added}` : added });
             setRefreshKey((k) => k + 1);
             resolve();
           },
@@ -272,8 +273,14 @@ function GalleryView({
 
   // Dropped or chosen files are uploaded to the top level of the file manager, then added here.
   const uploads = useUploads({
-    onBatchDone: (stored) => {
-      if (stored.length) void addFiles(stored.map((file) => globalIdOf('File', file.id))).catch(() => {});
+    quiet: true,
+    onBatchDone: (stored, summary) => {
+      if (stored.length === 0) toast(summary);
+      else
+        void addFiles(
+          stored.map((file) => globalIdOf('File', file.id)),
+          summary.description,
+        ).catch(() => {});
     },
   });
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
