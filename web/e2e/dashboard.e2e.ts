@@ -56,7 +56,10 @@ describe('dashboard', () => {
     await screenshot(page, 'dashboard-desktop');
 
     await gallery.click();
-    await page.waitForURL(/\/galleries\/[0-9a-f-]{36}$/);
+    // Addresses carry the gallery's global id, never its raw uuid.
+    await page.waitForURL(/\/galleries\/[^/?]+$/);
+    expect(page.url()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    await page.getByRole('tab', { name: /^Photos/ }).waitFor();
     await context.close();
   });
   it('the sidebar storage card follows uploads and deletes without a reload', async () => {

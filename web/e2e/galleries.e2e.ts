@@ -117,7 +117,10 @@ describe('galleries', () => {
 
     // A card opens its gallery.
     await page.getByRole('link', { name: 'Open gallery Warehouse District at Night' }).click();
-    await page.waitForURL(/\/galleries\/[0-9a-f-]{36}$/);
+    // Addresses carry the gallery's global id, never its raw uuid.
+    await page.waitForURL(/\/galleries\/[^/?]+$/);
+    expect(page.url()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    await page.getByRole('tab', { name: /^Photos/ }).waitFor();
     await context.close();
   });
 });
