@@ -15,6 +15,7 @@ import { ConfigError, type Config } from './config.ts';
 import type { Services } from './context.ts';
 import { createEvents } from './infra/events/pubsub.ts';
 import { mailerFromConfig } from './infra/mail/mailer.ts';
+import { createJobQueue } from './infra/jobs/queue.ts';
 import { analyzeRoutes } from './assistant/rest.ts';
 import { dataRoutes } from './rest.ts';
 import { createStorage, type Storage } from './storage/service.ts';
@@ -89,7 +90,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const db = database.prisma;
   const events = createEvents({ redisUrl: config.redisUrl, logger });
   const mailer = mailerFromConfig(config.mail, { logger });
-  const services: Services = { config, db, events, mailer, logger };
+  const jobs = await createJobQueue(database, { logger });
+  const services: Services = { config, db, events, jobs, mailer, logger };
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const storage = createStorage(services, { secret, logger });
 
@@ -256,6 +258,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     yoga,
     async close() {
       await stopImports(imports);
+      // First: running jobs finish or are handed back while what they use is still open.
+      await jobs.close();
       await storage.close();
       await stopDueReminders();
       await mailer.close();

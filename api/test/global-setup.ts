@@ -5,7 +5,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/infra/db/database.ts';
+import { type Database, openDatabase } from '../src/infra/db/database.ts';
+import { createJobQueue } from '../src/infra/jobs/queue.ts';
+
+// The job queue's tables too (pg-boss creates them at start, which takes seconds on PGlite).
+async function installJobQueue(db: Database) {
+  await (await createJobQueue(db, { workers: false })).close();
+}
 
 // Migrate once, then give every test file its own copy: a PGlite data-dir snapshot, or a
 // PostgreSQL database cloned from a template when TEST_DATABASE_URL is set.
@@ -20,6 +26,7 @@ export default async function setup(project: TestProject) {
     const url = new URL(serverUrl);
     url.pathname = `/${template}`;
     const db = await openDatabase({ kind: 'postgres', url: url.toString() }, { migrate: true });
+    await installJobQueue(db);
     await db.close();
     project.provide('postgresTemplate', template);
     return async () => {
@@ -30,6 +37,7 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(tmpdir(), 'scoutbase-test-'));
   const client = new PGlite({ extensions: { pg_trgm } });
   const db = await openDatabase({ kind: 'pglite', client }, { migrate: true });
+  await installJobQueue(db);
   const snapshot = await client.dumpDataDir('none');
   await db.close();
   const file = path.join(dir, 'migrated.tar');

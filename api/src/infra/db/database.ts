@@ -20,8 +20,19 @@ export type Sql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
 
 export type Db = PrismaClient & { $sql: Sql };
 
+/**
+ * Raw SQL for infrastructure that brings its own statements (the job queue): a script of several
+ * statements when no values are given, the rows of its last statement.
+ */
+export type SqlExecutor = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
 export interface Database {
   prisma: Db;
+  /** Which engine: the embedded one has a single connection (no second session, no session locks). */
+  kind: 'postgres' | 'pglite';
+  execute: SqlExecutor;
+  /** PostgreSQL only: a connection of its own, outside the pool (a session lock held for the process). */
+  connect?: () => Promise<pg.PoolClient>;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
 }
@@ -35,6 +46,8 @@ export async function openDatabase(
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   let closeDriver = async () => {};
   let sql: Sql;
+  let execute: SqlExecutor;
+  let connect: Database['connect'];
   if (source.kind === 'postgres') {
     // Our own pool, so close() really ends its connections (Prisma's disconnect leaves them idle).
     // JIT off: our statements are short, and PostgreSQL's cost guess for the file search on a large
@@ -57,6 +70,13 @@ export async function openDatabase(
       }) => string,
     });
     closeDriver = () => pool.end();
+    execute = async (text, values) => {
+      const result = (await pool.query(text, values?.length ? values : undefined)) as unknown as
+        | pg.QueryResult
+        | pg.QueryResult[];
+      return { rows: (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Record<string, unknown>[] };
+    };
+    connect = () => pool.connect();
     sql = async <Row>(text: string, values: unknown[]) =>
       (await pool.query({ name: preparedStatementName({ sql: text }, true), text, values })).rows as Row[];
   } else {
@@ -69,6 +89,12 @@ export async function openDatabase(
     }
     adapterFactory = new PrismaPGlite(client);
     sql = async <Row>(text: string, values: unknown[]) => (await client.query<Row>(text, values)).rows;
+    // PGlite's query() prepares one statement; a script of several runs through exec().
+    const embedded = client;
+    execute = async (text, values) =>
+      values?.length
+        ? { rows: (await embedded.query<Record<string, unknown>>(text, values)).rows }
+        : { rows: ((await embedded.exec(text)).at(-1)?.rows ?? []) as Record<string, unknown>[] };
     // prisma.$disconnect() leaves PGlite open, and an open file-backed PGlite keeps Node alive.
     closeDriver = () => client.close();
   }
@@ -77,6 +103,9 @@ export async function openDatabase(
   return {
     prisma,
     adapterFactory,
+    kind: source.kind === 'postgres' ? 'postgres' : 'pglite',
+    execute,
+    connect,
     async close() {
       await prisma.$disconnect();
       await closeDriver();

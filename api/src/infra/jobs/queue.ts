@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database, SqlExecutor } from '../db/database.ts';
+
+export interface SendOptions {
+  /** At most one job with this key per queue while one waits (or, with singletonSeconds, per time slot). */
+  singletonKey?: string;
+  /** With singletonKey: one job per slot of this many seconds, across every instance. */
+  singletonSeconds?: number;
+  /** Retries after the first attempt (default 3). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** Doubles the delay after each failed attempt (with jitter). */
+  retryBackoff?: boolean;
+  /** When to run it at the earliest: a time, or a delay in seconds. */
+  startAfter?: Date | number;
+  /** A running job taking longer than this is failed (and retried): its process is presumed dead. */
+  timeoutSeconds?: number;
+}
+
+export interface QueueStats {
+  name: string;
+  queued: number;
+  active: number;
+  failed: number;
+  /** How long the job waiting longest (due, not started) has waited; null when none waits. */
+  oldestQueuedSeconds: number | null;
+}
+
+export interface FailedJob {
+  id: string;
+  name: string;
+  error: string | null;
+  attempts: number;
+  failedAt: Date | null;
+  data: unknown;
+}
+
+export interface JobQueue {
+  /** Handlers must be idempotent: a job interrupted by a crash runs again after restart. */
+  work<T extends object>(
+    name: string,
+    handler: (data: T) => Promise<void>,
+    options?: { concurrency?: number },
+  ): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  stats(): Promise<QueueStats[]>;
+  /** Jobs that used up their retries, newest first. */
+  failures(limit?: number): Promise<FailedJob[]>;
+  /** Runs failed jobs again: every failed job of a queue, or one job by its id. Returns how many. */
+  retry(queueOrId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** false: send, stats and retry only (the `pnpm jobs` tool): no workers, no maintenance. */
+  workers?: boolean;
+  /** How often idle workers look for new jobs (pg-boss polls; seconds, at least 0.5). */
+  pollingIntervalSeconds?: number;
+  /** How often expired jobs are failed and old ones archived, and dead instances' jobs released. */
+  maintenanceIntervalSeconds?: number;
+  /** How long close() lets running handlers finish before it releases their jobs. */
+  closeTimeoutMs?: number;
+}
+
+const SCHEMA = 'pgboss';
+const DEFAULT_RETRY_LIMIT = 3;
+const DEFAULT_TIMEOUT_SECONDS = 5 * 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Session advisory locks held by live instances (first key of the pair: this module's namespace).
+const INSTANCE_LOCK_SPACE = "hashtext('scoutbase.jobs.instance')";
+
+/**
+ * The app's durable job queue: pg-boss, keeping its tables in the `pgboss` schema of the app's own
+ * database (PostgreSQL or the embedded PGlite), which it creates and migrates itself at start
+ * (Prisma's migrations and drift check cover `public` only).
+ *
+ * A job whose process died is run again: on the embedded database (one process at a time) at the
+ * next start; on PostgreSQL as soon as any instance sees the session lock of the instance that
+ * ran it released (each instance holds one for its life and writes its id on the jobs it starts),
+ * and by pg-boss's timeout otherwise.
+ */
+export async function createJobQueue(database: Database, options: JobQueueOptions = {}): Promise<JobQueue> {
+  const logger = options.logger;
+  const workers = options.workers ?? true;
+  const maintenanceIntervalSeconds = options.maintenanceIntervalSeconds ?? 10;
+  const execute: SqlExecutor = database.execute;
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => execute(text, values) },
+    schema: SCHEMA,
+    migrate: true,
+    supervise: workers,
+    schedule: false,
+    maintenanceIntervalSeconds,
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+    // Failed jobs stay listed (`pnpm jobs`) for a month; done ones for a day.
+    archiveCompletedAfterSeconds: 24 * 60 * 60,
+    archiveFailedAfterSeconds: 30 * 24 * 60 * 60,
+  } as PgBoss.ConstructorOptions);
+  boss.on('error', (err) => logger?.error({ err }, 'job queue error'));
+  await boss.start();
+
+  const instanceId = randomUUID();
+  let instanceLock: Awaited<ReturnType<NonNullable<Database['connect']>>> | null = null;
+  let sweepTimer: NodeJS.Timeout | null = null;
+  let sweeping: Promise<void> | null = null;
+  let closed = false;
+
+  if (workers) {
+    if (database.kind === 'pglite') {
+      // One process opens the embedded database at a time: whatever is still active was left by a
+      // process that is gone.
+      await releaseActive(`state = 'active'`, [], 'the server stopped while this job ran');
+    } else if (database.connect) {
+      instanceLock = await database.connect();
+      // A dropped lock connection (database restart) is logged; the instance's jobs then fall back
+      // to the timeout. Without a listener the error would end the process.
+      instanceLock.on('error', (err) => logger?.warn({ err }, 'job queue instance lock lost'));
+      await instanceLock.query(`SELECT pg_advisory_lock(${INSTANCE_LOCK_SPACE}, hashtext($1))`, [instanceId]);
+      await releaseDeadInstances();
+      sweepTimer = setInterval(() => {
+        if (sweeping) return;
+        sweeping = releaseDeadInstances()
+          .catch((err) => logger?.warn({ err }, 'job queue sweep failed'))
+          .finally(() => {
+            sweeping = null;
+          });
+      }, maintenanceIntervalSeconds * 1000);
+      sweepTimer.unref();
+    }
+  }
+
+  /** Fails (so retries, while retries remain) the active jobs a condition names. */
+  async function releaseActive(where: string, values: unknown[], message: string) {
+    const { rows } = await execute(`SELECT name, id FROM ${SCHEMA}.job WHERE ${where}`, values);
+    const byQueue = new Map<string, string[]>();
+    for (const row of rows as { name: string; id: string }[]) {
+      byQueue.set(row.name, [...(byQueue.get(row.name) ?? []), row.id]);
+    }
+    for (const [name, ids] of byQueue) {
+      // pg-boss keeps this object as the job's output (its type says connection options).
+      await boss.fail(name, ids, { message } as PgBoss.ConnectionOptions);
+      logger?.warn({ queue: name, jobs: ids.length }, 'released jobs left running by a stopped process');
+    }
+  }
+
+  async function releaseDeadInstances() {
+    if (!instanceLock) return;
+    const { rows } = await execute(
+      `SELECT DISTINCT output->>'instance' AS instance FROM ${SCHEMA}.job
+        WHERE state = 'active' AND output ? 'instance' AND output->>'instance' <> $1`,
+      [instanceId],
+    );
+    for (const { instance } of rows as { instance: string }[]) {
+      // Granted only when no live session holds it: that instance is gone.
+      const probe = await instanceLock.query<{ free: boolean }>(
+        `SELECT pg_try_advisory_lock(${INSTANCE_LOCK_SPACE}, hashtext($1)) AS free`,
+        [instance],
+      );
+      if (!probe.rows[0]?.free) continue;
+      await instanceLock.query(`SELECT pg_advisory_unlock(${INSTANCE_LOCK_SPACE}, hashtext($1))`, [instance]);
+      await releaseActive(
+        `state = 'active' AND output->>'instance' = $1`,
+        [instance],
+        'the server running this job stopped',
+      );
+    }
+  }
+
+  const known = new Set<string>();
+  async function ensureQueue(name: string) {
+    if (known.has(name)) return;
+    // Idempotent, also when two instances create it at once.
+    await boss.createQueue(name, { name, policy: 'standard' } as PgBoss.Queue);
+    known.add(name);
+  }
+
+  return {
+    async work<T extends object>(
+      name: string,
+      handler: (data: T) => Promise<void>,
+      workOptions: { concurrency?: number } = {},
+    ) {
+      await ensureQueue(name);
+      const concurrency = Math.max(1, workOptions.concurrency ?? 1);
+      // pg-boss runs one batch per worker at a time: N workers of one job each run N jobs at once.
+      for (let i = 0; i < concurrency; i++) {
+        await boss.work<T>(name, { batchSize: 1 }, async ([job]) => {
+          if (!job) return;
+          try {
+            if (instanceLock) {
+              await execute(
+                `UPDATE ${SCHEMA}.job SET output = jsonb_build_object('instance', $3::text)
+                  WHERE name = $1 AND id = $2 AND state = 'active'`,
+                [name, job.id, instanceId],
+              );
+            }
+            await handler(job.data);
+          } catch (err) {
+            logger?.warn({ err, queue: name, job: job.id }, 'job failed');
+            throw err;
+          }
+        });
+      }
+    },
+
+    async send<T extends object>(name: string, data: T, sendOptions: SendOptions = {}) {
+      await ensureQueue(name);
+      const startAfter = sendOptions.startAfter;
+      return boss.send(name, data, {
+        retryLimit: sendOptions.retryLimit ?? DEFAULT_RETRY_LIMIT,
+        retryDelay: sendOptions.retryDelaySeconds ?? 5,
+        retryBackoff: sendOptions.retryBackoff ?? false,
+        expireInSeconds: sendOptions.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+        ...(sendOptions.singletonKey !== undefined && { singletonKey: sendOptions.singletonKey }),
+        ...(sendOptions.singletonSeconds !== undefined && { singletonSeconds: sendOptions.singletonSeconds }),
+        ...(startAfter !== undefined && { startAfter }),
+      });
+    },
+
+    async stats() {
+      const { rows } = await execute(
+        `SELECT q.name,
+                count(j.id) FILTER (WHERE j.state IN ('created', 'retry'))::int AS queued,
+                count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
+                count(j.id) FILTER (WHERE j.state = 'failed')::int AS failed,
+                extract(epoch FROM now() - min(j.start_after) FILTER (
+                  WHERE j.state IN ('created', 'retry') AND j.start_after <= now()))::float8 AS oldest
+           FROM ${SCHEMA}.queue q LEFT JOIN ${SCHEMA}.job j ON j.name = q.name
+          GROUP BY q.name ORDER BY q.name`,
+        [],
+      );
+      return (rows as { name: string; queued: number; active: number; failed: number; oldest: number | null }[]).map(
+        (r) => ({
+          name: r.name,
+          queued: Number(r.queued),
+          active: Number(r.active),
+          failed: Number(r.failed),
+          oldestQueuedSeconds: r.oldest === null ? null : Math.max(0, Math.round(Number(r.oldest))),
+        }),
+      );
+    },
+
+    async failures(limit = 50) {
+      const { rows } = await execute(
+        `SELECT id, name, output, retry_count, completed_on, data FROM ${SCHEMA}.job
+          WHERE state = 'failed' ORDER BY completed_on DESC NULLS LAST LIMIT $1`,
+        [limit],
+      );
+      return (
+        rows as {
+          id: string;
+          name: string;
+          output: { message?: string; value?: { message?: string } } | null;
+          retry_count: number;
+          completed_on: Date | null;
+          data: unknown;
+        }[]
+      ).map((r) => ({
+        id: r.id,
+        name: r.name,
+        error: r.output?.message ?? r.output?.value?.message ?? (r.output ? JSON.stringify(r.output) : null),
+        attempts: Number(r.retry_count) + 1,
+        failedAt: r.completed_on ? new Date(r.completed_on) : null,
+        data: r.data,
+      }));
+    },
+
+    async retry(queueOrId) {
+      const { rows } = await execute(
+        UUID.test(queueOrId)
+          ? `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'failed' AND id = $1::uuid`
+          : `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'failed' AND name = $1`,
+        [queueOrId],
+      );
+      const ids = (rows as { name: string; id: string }[]).map((r) => r.id);
+      const name = (rows[0] as { name?: string } | undefined)?.name;
+      if (!name || ids.length === 0) return 0;
+      await boss.retry(name, ids);
+      return ids.length;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (sweepTimer) clearInterval(sweepTimer);
+      await sweeping;
+      // Stops fetching, waits for running handlers up to the timeout, then fails (so retries) the
+      // jobs still running, for another instance or the next start to pick up.
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: options.closeTimeoutMs ?? 3_000 });
+      if (instanceLock) {
+        // Released only now: until the jobs are handed back, another instance must not take them.
+        instanceLock.release(true);
+        instanceLock = null;
+      }
+    },
+  };
+}
