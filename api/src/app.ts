@@ -30,6 +30,7 @@ import { importDeps, prepareImportFolder, stopImports } from './imports/rules.ts
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
+import { clientAddressResolver } from './http/client-address.ts';
 import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
 
 export interface App {
@@ -136,12 +137,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
   });
 
+  const clientAddress = clientAddressResolver(config.trustProxy);
   const app = new Hono<AppEnv & { Bindings: Partial<HttpBindings> }>();
 
   app.use(async (c, next) => {
     const started = performance.now();
-    const forwarded = config.trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-    c.set('clientAddress', forwarded || c.env?.incoming?.socket.remoteAddress || '127.0.0.1');
+    c.set('clientAddress', clientAddress(c.env?.incoming?.socket.remoteAddress, c.req.header('x-forwarded-for')));
     c.set('requestId', c.req.header('x-request-id')?.slice(0, 100) || randomUUID());
     c.set('viewer', await viewerFor(c.req.raw.headers));
     await next();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_SCRYPT_COST } from './auth/passwords.ts';
+import { parseProxyTrust, type ProxyTrust } from './http/client-address.ts';
 
 // The only place that reads the environment. Everything else receives a Config.
 
@@ -66,7 +67,8 @@ const env = z.object({
   ALLOW_SIGNUP: bool.default(true),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().max(365).default(30),
   MIGRATE_ON_START: bool.default(true),
-  TRUST_PROXY: bool.default(false),
+  // The proxies in front of the server: a hop count or their addresses (src/http/client-address.ts).
+  TRUST_PROXY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
   // The web app's GraphQL operations, written by relay-compiler; production runs only these.
@@ -149,8 +151,8 @@ export interface Config {
   publicUrl: string | undefined;
   database: DatabaseConfig;
   migrateOnStart: boolean;
-  /** Take the client's address from X-Forwarded-For (only behind a proxy that sets it). */
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For entries are believed; undefined: the connection's peer is the client. */
+  trustProxy: ProxyTrust | undefined;
   logLevel: z.infer<typeof env>['LOG_LEVEL'];
   webDistDir: string;
   persistedOperationsFile: string;
@@ -313,6 +315,12 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       'Invalid configuration:\n  MAIL_FROM: required with SMTP_URL (the sender address your SMTP server accepts, such as Scoutbase <scout@example.com>)',
     );
   }
+  let trustProxy: ProxyTrust | undefined;
+  try {
+    trustProxy = parseProxyTrust(e.TRUST_PROXY);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${(error as Error).message}`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicHost = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : 'localhost';
   return {
@@ -325,7 +333,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'embedded', dataDir: path.join(dataDir, 'db') },
     migrateOnStart: e.MIGRATE_ON_START,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     persistedOperationsFile: path.resolve(e.PERSISTED_OPERATIONS_FILE),

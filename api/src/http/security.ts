@@ -86,7 +86,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    const appOrigin = config.publicUrl ?? requestOrigin(c.req.raw, config.trustProxy);
+    const appOrigin = config.publicUrl ?? requestOrigin(c.req.raw, config.trustProxy !== undefined);
     const site = c.req.header('sec-fetch-site');
     const origin = c.req.header('origin');
     const crossSite =

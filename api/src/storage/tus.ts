@@ -52,7 +52,7 @@ export function createTusServer(deps: StorageDeps) {
     path: TUS_PATH,
     datastore: new FileStore({ directory }),
     relativeLocation: true,
-    respectForwardedHeaders: deps.config.trustProxy,
+    respectForwardedHeaders: deps.config.trustProxy !== undefined,
     postReceiveInterval: 250,
     maxSize: async (_req, id) => {
       if (!id) return deps.config.storage.maxUploadSize;

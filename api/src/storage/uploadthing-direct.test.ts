@@ -89,7 +89,7 @@ beforeAll(async () => {
   });
   await fake.start();
   app = await testApp(
-    { UPLOADTHING_TOKEN: UT_TOKEN, MAX_UPLOAD_SIZE: '2MB', TRUST_PROXY: 'true', RATE_LIMITS: 'true' },
+    { UPLOADTHING_TOKEN: UT_TOKEN, MAX_UPLOAD_SIZE: '2MB', TRUST_PROXY: '1', RATE_LIMITS: 'true' },
     (config) => ({
       ...config,
       rateLimits: config.rateLimits && {

@@ -101,7 +101,7 @@ function expectRefusedResult(result: Awaited<ReturnType<typeof aiMutation>>) {
 describe('in memory (one instance)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await testApp({ TRUST_PROXY: 'true', RATE_LIMITS: 'true' }, tight);
+    app = await testApp({ TRUST_PROXY: '1', RATE_LIMITS: 'true' }, tight);
   });
   afterAll(() => app.close());
 
@@ -132,7 +132,7 @@ describe('in memory (one instance)', () => {
 describe('in memory, for signed-in users', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await testApp({ TRUST_PROXY: 'true', RATE_LIMITS: 'true' }, (config) => {
+    app = await testApp({ TRUST_PROXY: '1', RATE_LIMITS: 'true' }, (config) => {
       const c = tight(config);
       // The people these tests need sign up from the harness's one address.
       if (c.rateLimits) c.rateLimits.signUp.perAddress.limit = c.rateLimits.signIn.perAddress.limit = 1000;
@@ -204,7 +204,7 @@ describe('in Redis (shared by instances)', () => {
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    const env = { TRUST_PROXY: 'true', RATE_LIMITS: 'true', REDIS_URL: 'redis://127.0.0.1:6379' };
+    const env = { TRUST_PROXY: '1', RATE_LIMITS: 'true', REDIS_URL: 'redis://127.0.0.1:6379' };
     a = await testApp(env, tight);
     b = await testApp(env, tight);
   });

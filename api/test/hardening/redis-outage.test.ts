@@ -17,7 +17,7 @@ beforeAll(async () => {
   base = await testApp();
   const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
   app = await createApp(
-    { ...base.config, redisUrl: `redis://127.0.0.1:${proxy.port}`, trustProxy: true },
+    { ...base.config, redisUrl: `redis://127.0.0.1:${proxy.port}`, trustProxy: { hops: 1 } },
     { database: base.databaseSource, logger },
   );
   await app.services.events.ready();

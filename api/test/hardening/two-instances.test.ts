@@ -12,7 +12,7 @@ let b: Awaited<ReturnType<typeof secondInstance>>;
 let serverB: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
-  a = await testApp({ REDIS_URL, RATE_LIMITS: 'true', TRUST_PROXY: 'true' });
+  a = await testApp({ REDIS_URL, RATE_LIMITS: 'true', TRUST_PROXY: '1' });
   b = await secondInstance(a);
   await Promise.all([a.services.events.ready(), b.services.events.ready()]);
   serverB = await listen(b);
