@@ -1,8 +1,12 @@
 // pnpm user:create --email E --password P --name "First Last"
 // Creates a local account even when open sign-up is turned off (for administrators and scripts).
+// With the embedded database and a server running on the same DATA_DIR, the server creates it (over
+// its admin socket): only the process holding the database may write to it.
 import { parseArgs } from 'node:util';
-import { createLocalAccount } from '../src/auth/accounts.ts';
+import { createUserAsAdmin } from '../src/admin/commands.ts';
 import { ConfigError, readConfig } from '../src/config.ts';
+import { AdminCommandError, callAdmin, NoServerError } from '../src/infra/admin-socket.ts';
+import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
 import { openDatabase } from '../src/infra/db/database.ts';
 import { DomainError } from '../src/shared/errors.ts';
 
@@ -14,27 +18,55 @@ if (!values.email || !values.password || !values.name) {
   console.error('usage: pnpm user:create --email E --password P --name "First Last"');
   process.exit(2);
 }
+const input = { email: values.email, password: values.password, name: values.name };
 
 try {
   const config = readConfig(process.env);
-  const db = await openDatabase(config.database, {
-    migrate: config.migrateOnStart || config.database.kind === 'embedded',
+  const user = await viaServerOrDatabase(config, async () => {
+    const db = await openDatabase(config.database, {
+      migrate: config.migrateOnStart || config.database.kind === 'embedded',
+    });
+    try {
+      return await createUserAsAdmin(db.prisma, config, input);
+    } finally {
+      await db.close();
+    }
   });
-  try {
-    const user = await createLocalAccount(
-      db.prisma,
-      { allowSignup: config.auth.allowSignup, scryptCost: config.auth.scryptCost },
-      { email: values.email, password: values.password, name: values.name },
-      { bypassSignupSetting: true },
-    );
-    console.log(`Created ${user.email} (${user.id})`);
-  } finally {
-    await db.close();
-  }
+  console.log(`Created ${user.email} (${user.id})`);
 } catch (error) {
-  if (error instanceof DomainError || error instanceof ConfigError) {
+  if (
+    error instanceof DomainError ||
+    error instanceof ConfigError ||
+    error instanceof AdminCommandError ||
+    error instanceof DataDirInUseError
+  ) {
     console.error(error.message);
     process.exit(1);
   }
   throw error;
+}
+
+/**
+ * The running server's answer when one holds the embedded database, else the work done here. A
+ * server still starting holds the folder before its socket listens: ask again for a while.
+ */
+async function viaServerOrDatabase(
+  config: ReturnType<typeof readConfig>,
+  direct: () => Promise<{ id: string; email: string }>,
+): Promise<{ id: string; email: string }> {
+  if (config.database.kind !== 'embedded') return direct();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return (await callAdmin(config.dataDir, 'user:create', input)) as { id: string; email: string };
+    } catch (error) {
+      if (!(error instanceof NoServerError)) throw error;
+    }
+    try {
+      return await direct();
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError) || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

@@ -32,6 +32,8 @@ import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
 import { clientAddressResolver } from './http/client-address.ts';
 import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
+import { startAdminSocket } from './infra/admin-socket.ts';
+import { adminCommands } from './admin/commands.ts';
 
 export interface App {
   services: Services;
@@ -246,6 +248,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger.error({ err }, 'due reminder pass failed'),
   );
 
+  // Command-line tools reach the embedded database through this server while it runs (one writer).
+  const admin =
+    config.database.kind === 'embedded' && !options.database
+      ? await startAdminSocket(config.dataDir, adminCommands(services, database), logger)
+      : undefined;
+
   return {
     fetch: async (request, env = {}) => app.fetch(request, env),
     services,
@@ -258,6 +266,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     viewerFor,
     yoga,
     async close() {
+      await admin?.close();
       await stopImports(imports);
       // First: running jobs finish or are handed back while what they use is still open.
       await jobs.close();

@@ -9,6 +9,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { DatabaseConfig } from '../../config.ts';
 import { applyMigrations } from './migrations.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * Hand-written SQL on the connections Prisma uses. Each Prisma call costs about 0.4 ms of CPU
@@ -33,6 +34,8 @@ export interface Database {
   execute: SqlExecutor;
   /** PostgreSQL only: a connection of its own, outside the pool (a session lock held for the process). */
   connect?: () => Promise<pg.PoolClient>;
+  /** The embedded database's own client (backups dump its data directory); absent on PostgreSQL. */
+  pglite?: PGlite;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function openDatabase(
   let sql: Sql;
   let execute: SqlExecutor;
   let connect: Database['connect'];
+  let pglite: PGlite | undefined;
   if (source.kind === 'postgres') {
     // Our own pool, so close() really ends its connections (Prisma's disconnect leaves them idle).
     // JIT off: our statements are short, and PostgreSQL's cost guess for the file search on a large
@@ -81,12 +85,22 @@ export async function openDatabase(
       (await pool.query({ name: preparedStatementName({ sql: text }, true), text, values })).rows as Row[];
   } else {
     let client: PGlite;
+    let release = async () => {};
     if (source.kind === 'embedded') {
-      await mkdir(source.dataDir, { recursive: true });
-      client = await PGlite.create(source.dataDir, { extensions: { pg_trgm } });
+      // Before PGlite touches the folder: a second process must not open it at all.
+      const lock = await lockDataDir(source.dataDir);
+      release = () => lock.release();
+      try {
+        await mkdir(source.dataDir, { recursive: true });
+        client = await PGlite.create(source.dataDir, { extensions: { pg_trgm } });
+      } catch (error) {
+        await release();
+        throw error;
+      }
     } else {
       client = source.client;
     }
+    pglite = client;
     adapterFactory = new PrismaPGlite(client);
     sql = async <Row>(text: string, values: unknown[]) => (await client.query<Row>(text, values)).rows;
     // PGlite's query() prepares one statement; a script of several runs through exec().
@@ -96,12 +110,26 @@ export async function openDatabase(
         ? { rows: (await embedded.query<Record<string, unknown>>(text, values)).rows }
         : { rows: ((await embedded.exec(text)).at(-1)?.rows ?? []) as Record<string, unknown>[] };
     // prisma.$disconnect() leaves PGlite open, and an open file-backed PGlite keeps Node alive.
-    closeDriver = () => client.close();
+    closeDriver = async () => {
+      try {
+        await client.close();
+      } finally {
+        await release();
+      }
+    };
   }
-  if (options.migrate) await applyMigrations(adapterFactory);
+  if (options.migrate) {
+    try {
+      await applyMigrations(adapterFactory);
+    } catch (error) {
+      await closeDriver().catch(() => {});
+      throw error;
+    }
+  }
   const prisma = withoutEmptySelects(new PrismaClient({ adapter: adapterFactory }), sql);
   return {
     prisma,
+    pglite,
     adapterFactory,
     kind: source.kind === 'postgres' ? 'postgres' : 'pglite',
     execute,

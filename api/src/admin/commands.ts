@@ -1,0 +1,46 @@
+import { createLocalAccount } from '../auth/accounts.ts';
+import type { Services } from '../context.ts';
+import { AdminCommandError, type AdminCommand } from '../infra/admin-socket.ts';
+import type { Database } from '../infra/db/database.ts';
+import { DomainError } from '../shared/errors.ts';
+
+/**
+ * What command-line tools may ask the running server to do over its admin socket (see
+ * infra/admin-socket.ts). Each command calls the same domain code the tool runs when no server is
+ * running, so the rules live once. Add a tool's command here.
+ */
+export function adminCommands(services: Services, _database: Database): Record<string, AdminCommand> {
+  const { config, db } = services;
+  return {
+    ping: async () => ({ pid: process.pid }),
+    'user:create': (args) =>
+      domainErrorsAsMessages(async () => {
+        const user = await createUserAsAdmin(db, config, {
+          email: String(args.email ?? ''),
+          password: String(args.password ?? ''),
+          name: String(args.name ?? ''),
+        });
+        return { id: user.id, email: user.email };
+      }),
+  };
+}
+
+/** `pnpm user:create`: a local account even when open sign-up is off. */
+export function createUserAsAdmin(
+  db: Services['db'],
+  config: Services['config'],
+  input: { email: string; password: string; name: string },
+) {
+  return createLocalAccount(db, { allowSignup: config.auth.allowSignup, scryptCost: config.auth.scryptCost }, input, {
+    bypassSignupSetting: true,
+  });
+}
+
+async function domainErrorsAsMessages<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof DomainError) throw new AdminCommandError(error.message);
+    throw error;
+  }
+}
