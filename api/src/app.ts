@@ -16,6 +16,7 @@ import type { Services } from './context.ts';
 import { createEvents } from './infra/events/pubsub.ts';
 import { mailerFromConfig } from './infra/mail/mailer.ts';
 import { createJobQueue } from './infra/jobs/queue.ts';
+import { runEvery } from './infra/jobs/schedule.ts';
 import { analyzeRoutes } from './assistant/rest.ts';
 import { dataRoutes } from './rest.ts';
 import { createStorage, type Storage } from './storage/service.ts';
@@ -92,8 +93,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const db = database.prisma;
   const events = createEvents({ redisUrl: config.redisUrl, logger });
-  const mailer = mailerFromConfig(config.mail, { logger });
   const jobs = await createJobQueue(database, { logger });
+  const mailer = await mailerFromConfig(config.mail, jobs, { logger });
   const services: Services = { config, db, events, jobs, mailer, logger };
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const storage = createStorage(services, { secret, logger });
@@ -244,9 +245,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.get('*', serveStatic({ ...web, path: 'index.html' }));
   }
 
-  const stopDueReminders = startDueReminders(services, config.tasks.dueReminderIntervalMs, (err) =>
-    logger.error({ err }, 'due reminder pass failed'),
-  );
+  // Scheduled jobs: one pass per interval across every instance.
+  const stopDueReminders = await startDueReminders(services, config.tasks.dueReminderIntervalMs);
+  const stopCleanup = await runEvery(jobs, 'storage.cleanup', config.storage.cleanupIntervalSeconds, storage.cleanup, {
+    logger,
+    timeoutSeconds: 30 * 60,
+  });
 
   // Command-line tools reach the embedded database through this server while it runs (one writer).
   const admin =
@@ -268,10 +272,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       await admin?.close();
       await stopImports(imports);
+      stopDueReminders();
+      stopCleanup();
       // First: running jobs finish or are handed back while what they use is still open.
       await jobs.close();
       await storage.close();
-      await stopDueReminders();
       await mailer.close();
       await events.close();
       await limiter.close();

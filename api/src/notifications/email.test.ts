@@ -6,6 +6,9 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../infra/db/database.ts';
+import { createJobQueue } from '../infra/jobs/queue.ts';
 import { createMailer, type MailTransport, outboxTransport } from '../infra/mail/mailer.ts';
 import { notificationEmail } from './email.ts';
 import { appLink } from '../shared/links.ts';
@@ -196,9 +199,8 @@ describe('the notification e-mail', () => {
 describe('the mailer', () => {
   const message = { to: 'a@example.test', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };
 
-  it('retries a failed send, then logs it and carries on', async () => {
+  it('retries a failed send as a job, then lists it as failed and carries on', async () => {
     const attempts: string[] = [];
-    const errors: unknown[] = [];
     const flaky = (failures: number): MailTransport => ({
       kind: 'smtp',
       async send(m) {
@@ -207,20 +209,33 @@ describe('the mailer', () => {
       },
       close() {},
     });
-    const logger = { warn() {}, error: (details: unknown) => errors.push(details) };
-
-    const recovering = createMailer(flaky(2), { logger, retryDelaysMs: [1, 1] });
-    recovering.deliver(message);
-    await recovering.idle();
-    expect(attempts).toHaveLength(3);
-    expect(errors).toHaveLength(0);
+    const client = await PGlite.create();
+    const database = await openDatabase({ kind: 'pglite', client }, { migrate: false });
+    const jobs = await createJobQueue(database, { pollingIntervalSeconds: 0.5 });
+    try {
+      const recovering = await createMailer(flaky(2), jobs, { retryLimit: 2, retryDelaySeconds: 0 });
+      recovering.deliver(message);
+      await recovering.idle();
+      expect(attempts).toHaveLength(3);
+      expect(await jobs.failures()).toHaveLength(0);
+    } finally {
+      await jobs.close();
+    }
 
     attempts.length = 0;
-    const broken = createMailer(flaky(99), { logger, retryDelaysMs: [1, 1] });
-    expect(() => broken.deliver(message)).not.toThrow();
-    await broken.idle();
-    expect(attempts).toHaveLength(3);
-    expect(errors).toHaveLength(1);
+    const again = await createJobQueue(database, { pollingIntervalSeconds: 0.5 });
+    try {
+      const broken = await createMailer(flaky(99), again, { retryLimit: 2, retryDelaySeconds: 0 });
+      expect(() => broken.deliver(message)).not.toThrow();
+      await broken.idle();
+      expect(attempts).toHaveLength(3);
+      expect(await again.failures()).toEqual([
+        expect.objectContaining({ name: 'mail.send', error: '421 try again later', attempts: 3 }),
+      ]);
+    } finally {
+      await again.close();
+      await database.close();
+    }
   });
 
   it('an unreachable SMTP server fails neither the action nor the notification', async () => {

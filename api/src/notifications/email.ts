@@ -4,6 +4,9 @@ import { DEFAULT_SETTINGS } from '../settings/rules.ts';
 
 export type DeliveryServices = Pick<Services, 'db' | 'config' | 'mailer' | 'logger'>;
 
+/** One notification is one message, however often its delivery is retried. */
+const notificationMessageId = (id: string) => `<notification.${id}@scoutbase>`;
+
 interface EmailedNotice {
   title: string;
   message: string;
@@ -46,7 +49,8 @@ export function notificationEmail(notice: EmailedNotice, baseUrl: string): MailM
 /**
  * E-mails the people whose Email Notifications switch is on about notifications just written.
  * Call after the writing transaction committed. Runs in the background: a database or mail
- * failure is logged and never reaches the action that caused the notification.
+ * failure is logged and never reaches the action that caused the notification. Each message is
+ * a job of the mail queue (retried, and sent after a restart).
  */
 export function emailNotifications(services: DeliveryServices, ids: string[]) {
   if (ids.length === 0) return;
@@ -76,7 +80,11 @@ export function emailNotifications(services: DeliveryServices, ids: string[]) {
         },
       });
       const wanted = notice?.user.settings?.emailNotifications ?? DEFAULT_SETTINGS.emailNotifications;
-      if (notice && wanted) messages.push(notificationEmail(notice, appBaseUrl(services.config)));
+      if (notice && wanted)
+        messages.push({
+          ...notificationEmail(notice, appBaseUrl(services.config)),
+          messageId: notificationMessageId(id),
+        });
     }
     return messages;
   });

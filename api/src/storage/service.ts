@@ -17,7 +17,7 @@ export interface Storage {
   deps: StorageDeps;
   store: ObjectStore;
   routes: Hono<AppEnv>;
-  /** One cleanup pass now (the app also runs one every STORAGE_CLEANUP_INTERVAL). */
+  /** One cleanup pass now (the app runs one every STORAGE_CLEANUP_INTERVAL as a scheduled job). */
   cleanup(options?: { now?: Date }): Promise<CleanupReport>;
   close(): Promise<void>;
 }
@@ -69,11 +69,6 @@ export function createStorage(
     }
   }
 
-  const timer = setInterval(() => {
-    cleanup().catch((error) => logger.error({ err: error }, 'storage cleanup pass failed'));
-  }, services.config.storage.cleanupIntervalSeconds * 1000);
-  timer.unref();
-
   const routes = new Hono<AppEnv>();
   // With UploadThing the browser sends the bytes there directly (an UploadThing file route).
   if (store instanceof UploadThingObjectStore && uploadthingToken) {
@@ -97,7 +92,6 @@ export function createStorage(
     routes,
     cleanup,
     async close() {
-      clearInterval(timer);
       await running?.catch(() => {});
     },
   };

@@ -1,3 +1,4 @@
+import { runEvery } from '../infra/jobs/schedule.ts';
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Services, Viewer, ViewerContext } from '../context.ts';
@@ -509,25 +510,13 @@ export async function sendDueReminders(services: Services, now: Date = new Date(
   }
 }
 
-/** Runs the reminder pass every `intervalMs`; returns the function that stops it. */
-export function startDueReminders(
-  services: Services,
-  intervalMs: number,
-  onError: (error: unknown) => void,
-): () => Promise<void> {
-  if (intervalMs <= 0) return async () => {};
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sendDueReminders(services)
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+/**
+ * Runs the reminder pass as a job about every `intervalMs`, once per interval across all instances
+ * (each task is reminded once anyway: the pass claims it); returns the function that stops it.
+ */
+export function startDueReminders(services: Services, intervalMs: number): Promise<() => void> {
+  return runEvery(services.jobs, 'tasks.due-reminders', intervalMs / 1000, () => sendDueReminders(services), {
+    logger: services.logger,
+    timeoutSeconds: 10 * 60,
+  });
 }

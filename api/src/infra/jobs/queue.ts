@@ -169,12 +169,37 @@ export async function createJobQueue(database: Database, options: JobQueueOption
     }
   }
 
-  const known = new Set<string>();
-  async function ensureQueue(name: string) {
-    if (known.has(name)) return;
-    // Idempotent, also when two instances create it at once.
-    await boss.createQueue(name, { name, policy: 'standard' } as PgBoss.Queue);
-    known.add(name);
+  const localWorkers = new Map<string, string[]>();
+  const known = new Map<string, Promise<void>>();
+  function ensureQueue(name: string): Promise<void> {
+    let ready = known.get(name);
+    if (!ready) {
+      ready = createQueue(name);
+      known.set(name, ready);
+      ready.catch(() => known.delete(name));
+    }
+    return ready;
+  }
+
+  async function createQueue(name: string) {
+    if (!database.connect) {
+      await boss.createQueue(name, { name, policy: 'standard' } as PgBoss.Queue);
+      return;
+    }
+    // pg-boss's create_queue makes a partition per queue: two instances creating one queue at
+    // once deadlock on PostgreSQL, so they take turns.
+    const client = await database.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('scoutbase.jobs.create-queue'))");
+      await client.query(`SELECT ${SCHEMA}.create_queue($1, $2::json)`, [name, JSON.stringify({ policy: 'standard' })]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   return {
@@ -187,7 +212,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       const concurrency = Math.max(1, workOptions.concurrency ?? 1);
       // pg-boss runs one batch per worker at a time: N workers of one job each run N jobs at once.
       for (let i = 0; i < concurrency; i++) {
-        await boss.work<T>(name, { batchSize: 1 }, async ([job]) => {
+        const id = await boss.work<T>(name, { batchSize: 1 }, async ([job]) => {
           if (!job) return;
           try {
             if (instanceLock) {
@@ -203,13 +228,14 @@ export async function createJobQueue(database: Database, options: JobQueueOption
             throw err;
           }
         });
+        localWorkers.set(name, [...(localWorkers.get(name) ?? []), id]);
       }
     },
 
     async send<T extends object>(name: string, data: T, sendOptions: SendOptions = {}) {
       await ensureQueue(name);
       const startAfter = sendOptions.startAfter;
-      return boss.send(name, data, {
+      const id = await boss.send(name, data, {
         retryLimit: sendOptions.retryLimit ?? DEFAULT_RETRY_LIMIT,
         retryDelay: sendOptions.retryDelaySeconds ?? 5,
         retryBackoff: sendOptions.retryBackoff ?? false,
@@ -218,6 +244,9 @@ export async function createJobQueue(database: Database, options: JobQueueOption
         ...(sendOptions.singletonSeconds !== undefined && { singletonSeconds: sendOptions.singletonSeconds }),
         ...(startAfter !== undefined && { startAfter }),
       });
+      // This instance's idle workers of the queue look now rather than at their next poll.
+      if (id && startAfter === undefined) for (const worker of localWorkers.get(name) ?? []) boss.notifyWorker(worker);
+      return id;
     },
 
     async stats() {
