@@ -2,6 +2,7 @@ import { createLocalAccount } from '../auth/accounts.ts';
 import type { Services } from '../context.ts';
 import { AdminCommandError, type AdminCommand } from '../infra/admin-socket.ts';
 import type { Database } from '../infra/db/database.ts';
+import { jobsAdminCommands } from '../infra/jobs/admin.ts';
 import { DomainError } from '../shared/errors.ts';
 
 /**
@@ -13,6 +14,8 @@ export function adminCommands(services: Services, _database: Database): Record<s
   const { config, db } = services;
   return {
     ping: async () => ({ pid: process.pid }),
+    // `pnpm jobs`: queue counts and failures, and retrying failed jobs.
+    ...jobsAdminCommands(services.jobs),
     'user:create': (args) =>
       domainErrorsAsMessages(async () => {
         const user = await createUserAsAdmin(db, config, {
