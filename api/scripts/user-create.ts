@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { createUserAsAdmin } from '../src/admin/commands.ts';
 import { ConfigError, readConfig } from '../src/config.ts';
-import { AdminCommandError, callAdmin, NoServerError } from '../src/infra/admin-socket.ts';
+import { AdminCommandError, askServerOrRunHere } from '../src/infra/admin-socket.ts';
 import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
 import { openDatabase } from '../src/infra/db/database.ts';
 import { DomainError } from '../src/shared/errors.ts';
@@ -22,7 +22,7 @@ const input = { email: values.email, password: values.password, name: values.nam
 
 try {
   const config = readConfig(process.env);
-  const user = await viaServerOrDatabase(config, async () => {
+  const here = async () => {
     const db = await openDatabase(config.database, {
       migrate: config.migrateOnStart || config.database.kind === 'embedded',
     });
@@ -31,7 +31,11 @@ try {
     } finally {
       await db.close();
     }
-  });
+  };
+  const user =
+    config.database.kind === 'embedded'
+      ? await askServerOrRunHere<{ id: string; email: string }>(config.dataDir, 'user:create', input, here)
+      : await here();
   console.log(`Created ${user.email} (${user.id})`);
 } catch (error) {
   if (
@@ -44,29 +48,4 @@ try {
     process.exit(1);
   }
   throw error;
-}
-
-/**
- * The running server's answer when one holds the embedded database, else the work done here. A
- * server still starting holds the folder before its socket listens: ask again for a while.
- */
-async function viaServerOrDatabase(
-  config: ReturnType<typeof readConfig>,
-  direct: () => Promise<{ id: string; email: string }>,
-): Promise<{ id: string; email: string }> {
-  if (config.database.kind !== 'embedded') return direct();
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return (await callAdmin(config.dataDir, 'user:create', input)) as { id: string; email: string };
-    } catch (error) {
-      if (!(error instanceof NoServerError)) throw error;
-    }
-    try {
-      return await direct();
-    } catch (error) {
-      if (!(error instanceof DataDirInUseError) || Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }

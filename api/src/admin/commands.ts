@@ -1,6 +1,7 @@
 import { createLocalAccount } from '../auth/accounts.ts';
 import type { Services } from '../context.ts';
 import { AdminCommandError, type AdminCommand } from '../infra/admin-socket.ts';
+import { snapshotEmbedded } from '../infra/backup.ts';
 import type { Database } from '../infra/db/database.ts';
 import { jobsAdminCommands } from '../infra/jobs/admin.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -10,7 +11,7 @@ import { DomainError } from '../shared/errors.ts';
  * infra/admin-socket.ts). Each command calls the same domain code the tool runs when no server is
  * running, so the rules live once. Add a tool's command here.
  */
-export function adminCommands(services: Services, _database: Database): Record<string, AdminCommand> {
+export function adminCommands(services: Services, database: Database): Record<string, AdminCommand> {
   const { config, db } = services;
   return {
     ping: async () => ({ pid: process.pid }),
@@ -25,6 +26,11 @@ export function adminCommands(services: Services, _database: Database): Record<s
         });
         return { id: user.id, email: user.email };
       }),
+    // `pnpm backup`: the database and objects at one moment, in a folder the tool zips and removes.
+    'backup:snapshot': async () => {
+      if (!database.pglite) throw new AdminCommandError('This server does not run the embedded database.');
+      return { dir: await snapshotEmbedded(database.pglite, config) };
+    },
   };
 }
 

@@ -201,3 +201,31 @@ export async function callAdmin(
     socket.destroy();
   }
 }
+
+/**
+ * For a tool on the embedded database: the running server's answer when one holds the folder,
+ * else `here()`, which opens the folder itself (and takes its lock). A server still starting holds
+ * the folder before its socket listens, so a refusal with DataDirInUseError is retried for a while.
+ */
+export async function askServerOrRunHere<T>(
+  dataDir: string,
+  command: string,
+  args: Record<string, unknown>,
+  here: () => Promise<T>,
+  options: { waitMs?: number; stream?: (body: Socket) => Promise<void> } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.waitMs ?? 30_000);
+  for (;;) {
+    try {
+      return (await callAdmin(dataDir, command, args, { stream: options.stream })) as T;
+    } catch (error) {
+      if (!(error instanceof NoServerError)) throw error;
+    }
+    try {
+      return await here();
+    } catch (error) {
+      if ((error as Error).name !== 'DataDirInUseError' || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
