@@ -192,6 +192,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       db,
       secret,
       rules: { allowSignup: config.auth.allowSignup, scryptCost: config.auth.scryptCost },
+      limiter,
     }),
   );
 

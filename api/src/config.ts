@@ -217,8 +217,32 @@ export interface Config {
     sessionMaxAgeSeconds: number;
     /** scrypt's N for new password hashes. */
     scryptCost: number;
+    /** Failed password sign-ins each account and each address may have before waiting. */
+    signInThrottle: SignInThrottle;
   };
 }
+
+/** A count that drains by itself: at most `burst`, one less every `refillSeconds`. */
+export interface LeakyBucket {
+  burst: number;
+  refillSeconds: number;
+}
+
+/** Buckets of failed sign-ins; an attempt is refused while any bucket it would go into is full. */
+export interface SignInThrottle {
+  /** Per e-mail address tried, from anywhere: a few quick typos, and a slow ceiling on guessing. */
+  perAccount: LeakyBucket[];
+  /** Per client address, over every account: many people share one address (an office's NAT). */
+  perAddress: LeakyBucket[];
+}
+
+export const DEFAULT_SIGN_IN_THROTTLE: SignInThrottle = {
+  perAccount: [
+    { burst: 5, refillSeconds: 30 },
+    { burst: 20, refillSeconds: 600 },
+  ],
+  perAddress: [{ burst: 100, refillSeconds: 60 }],
+};
 
 export interface Budget {
   limit: number;
@@ -226,8 +250,6 @@ export interface Budget {
 }
 
 export interface RateLimits {
-  /** Password sign-in attempts (per address; per user = per e-mail address tried). */
-  signIn: { perAddress: Budget; perUser: Budget };
   signUp: { perAddress: Budget };
   /** POST /api/objects/upload. */
   uploadUrls: { perAddress: Budget; perUser: Budget };
@@ -236,7 +258,6 @@ export interface RateLimits {
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
-  signIn: { perAddress: { limit: 30, windowSeconds: 900 }, perUser: { limit: 10, windowSeconds: 900 } },
   signUp: { perAddress: { limit: 10, windowSeconds: 3600 } },
   // A shoot's card can hold hundreds of photos, each needing its own upload URL.
   uploadUrls: { perAddress: { limit: 3000, windowSeconds: 600 }, perUser: { limit: 1500, windowSeconds: 600 } },
@@ -398,6 +419,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       allowSignup: e.ALLOW_SIGNUP,
       sessionMaxAgeSeconds: Math.round(e.SESSION_MAX_AGE_DAYS * 86400),
       scryptCost: DEFAULT_SCRYPT_COST,
+      signInThrottle: structuredClone(DEFAULT_SIGN_IN_THROTTLE),
     },
   };
 }

@@ -4,6 +4,7 @@ import { noticeWaitingInvitations } from '../projects/rules.ts';
 import { ConflictError, ForbiddenError, TooManyRequestsError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
+import type { SignInGate } from './throttle.ts';
 
 export interface AccountRules {
   allowSignup: boolean;
@@ -62,57 +63,29 @@ export async function createLocalAccount(
 
 // ───────────── sign-in with a password, slowed down after repeated failures ─────────────
 
-const FREE_FAILURES = 5;
-const BASE_LOCK_SECONDS = 30;
-const MAX_LOCK_SECONDS = 15 * 60;
-
 export class SignInLockedError extends TooManyRequestsError {}
-
-async function lockedFor(db: Db, keys: string[], now: Date): Promise<number> {
-  const rows = await db.signInThrottle.findMany({ where: { key: { in: keys }, lockedUntil: { gt: now } } });
-  return Math.max(0, ...rows.map((row) => Math.ceil(((row.lockedUntil?.getTime() ?? 0) - now.getTime()) / 1000)));
-}
-
-async function recordFailure(db: Db, key: string, now: Date) {
-  const row = await db.signInThrottle.upsert({
-    where: { key },
-    create: { key, failures: 1 },
-    update: { failures: { increment: 1 } },
-  });
-  if (row.failures >= FREE_FAILURES) {
-    const seconds = Math.min(MAX_LOCK_SECONDS, BASE_LOCK_SECONDS * 2 ** (row.failures - FREE_FAILURES));
-    await db.signInThrottle.update({
-      where: { key },
-      data: { lockedUntil: new Date(now.getTime() + seconds * 1000) },
-    });
-  }
-}
 
 /**
  * Checks an e-mail and password. Returns the user, or null for wrong credentials; throws
- * SignInLockedError while the account or the address is locked after repeated failures.
+ * SignInLockedError while the account or the address has too many recent failures (throttle.ts).
  */
 export async function authenticateWithPassword(
   db: Db,
   rules: AccountRules,
+  gate: SignInGate,
   credentials: { email: unknown; password: unknown },
   clientAddress: string | undefined,
 ) {
   if (typeof credentials.email !== 'string' || typeof credentials.password !== 'string') return null;
   const email = credentials.email.trim().toLowerCase();
-  const keys = [`email:${email}`, ...(clientAddress ? [`ip:${clientAddress}`] : [])];
-  const now = new Date();
-  const wait = await lockedFor(db, keys, now);
+  const wait = await gate.enter(email, clientAddress);
   if (wait > 0) {
     throw new SignInLockedError(`Too many failed sign-in attempts. Try again in ${wait} seconds.`, wait);
   }
   const user = await db.user.findUnique({ where: { email } });
   const ok = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash(rules.scryptCost)));
-  if (!user?.passwordHash || !ok) {
-    await Promise.all(keys.map((key) => recordFailure(db, key, now)));
-    return null;
-  }
-  await db.signInThrottle.deleteMany({ where: { key: `email:${email}` } });
+  if (!user?.passwordHash || !ok) return null;
+  await gate.succeeded(email, clientAddress);
   return user;
 }
 

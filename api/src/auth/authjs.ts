@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../infra/db/database.ts';
 import { authenticateWithPassword, SignInLockedError, userForIdentity, type AccountRules } from './accounts.ts';
 import { endSession, startSession, viewerForSession } from './sessions.ts';
+import type { SignInGate } from './throttle.ts';
 
 /** Set by the HTTP layer on every request it hands to Auth.js; a client's own value is replaced. */
 export const CLIENT_ADDRESS_HEADER = 'x-scoutbase-client-address';
@@ -25,7 +26,7 @@ class LockedSignIn extends CredentialsSignin {
  * Auth.js keeps the session in a signed, encrypted cookie that carries only a session id; the
  * session row is the truth, so signing out or deleting the row ends the session everywhere.
  */
-export function authConfig(config: Config, db: Db, secret: string, rules: AccountRules): AuthConfig {
+export function authConfig(config: Config, db: Db, secret: string, rules: AccountRules, gate: SignInGate): AuthConfig {
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const google = config.auth.google;
   return {
@@ -47,6 +48,7 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
             const user = await authenticateWithPassword(
               db,
               rules,
+              gate,
               { email: credentials.email, password: credentials.password },
               request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined,
             );

@@ -8,9 +8,12 @@ import type { Db } from '../infra/db/database.ts';
 import { createLocalAccount, type AccountRules } from './accounts.ts';
 import { authConfig, CLIENT_ADDRESS_HEADER, SIGN_IN_PAGE } from './authjs.ts';
 import { issueAccessToken } from './sessions.ts';
+import { signInGate } from './throttle.ts';
+import type { RateLimiter } from '../infra/ratelimit.ts';
 
 export function authRoutes(deps: AuthDeps) {
-  const config = authConfig(deps.config, deps.db, deps.secret, deps.rules);
+  const gate = signInGate(deps.limiter, deps.config.auth.signInThrottle);
+  const config = authConfig(deps.config, deps.db, deps.secret, deps.rules, gate);
   const routes = new Hono<AppEnv>();
 
   // The spec's entry point for signing in: the app's sign-in page, then back to where the user was.
@@ -46,6 +49,8 @@ export interface AuthDeps {
   db: Db;
   secret: string;
   rules: AccountRules;
+  /** Where sign-in failures are counted (Redis when configured, so every instance sees them). */
+  limiter: RateLimiter;
 }
 
 /** A path on this site, or '/': another site's address (also `//host`, `/\\host`) is never a way back. */

@@ -12,34 +12,10 @@ type Rule = {
   matches(method: string, path: string, headers: Headers): boolean;
   perAddress?: Budget;
   perUser?: Budget;
-  /** Who the request is about when nobody is signed in yet (the e-mail address tried). */
-  subject?: (request: Request) => Promise<string | undefined>;
 };
-
-async function emailTried(request: Request): Promise<string | undefined> {
-  try {
-    const type = request.headers.get('content-type') ?? '';
-    if (type.includes('application/json')) {
-      const body = (await request.clone().json()) as { email?: unknown };
-      return typeof body?.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : undefined;
-    }
-    const form = await request.clone().formData();
-    const email = form.get('email');
-    return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 320) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function rulesFor(limits: RateLimits): Rule[] {
   return [
-    {
-      name: 'sign-in',
-      matches: (m, p) => m === 'POST' && p === '/api/auth/callback/credentials',
-      perAddress: limits.signIn.perAddress,
-      perUser: limits.signIn.perUser,
-      subject: emailTried,
-    },
     {
       name: 'sign-up',
       matches: (m, p) => m === 'POST' && p === '/api/auth/signup',
@@ -91,16 +67,17 @@ export function aiBudget(limits: RateLimits | undefined, limiter: RateLimiter) {
 }
 
 /**
- * Budgets for the endpoints worth abusing: guessing passwords, making accounts, asking for upload
- * URLs and spending AI credits. Each request counts against its address and, when known, its
- * user; the first budget exhausted answers 429 with Retry-After.
+ * Budgets for the endpoints worth abusing: making accounts, asking for upload URLs and spending AI
+ * credits (guessing passwords has its own throttle that forgives, auth/throttle.ts). Each request
+ * counts against its address and, when known, its user; the first budget exhausted answers 429
+ * with Retry-After.
  */
 export function rateLimits(limits: RateLimits, limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   const rules = rulesFor(limits);
   return async (c, next) => {
     const rule = rules.find((r) => r.matches(c.req.method, c.req.path, c.req.raw.headers));
     if (!rule) return next();
-    const user = rule.perUser ? (c.get('viewer')?.id ?? (await rule.subject?.(c.req.raw))) : undefined;
+    const user = rule.perUser ? c.get('viewer')?.id : undefined;
     const refused = await spend(limiter, rule.name, rule, { address: c.get('clientAddress'), user });
     if (refused) {
       c.header('Retry-After', String(refused.retryAfterSeconds));

@@ -94,7 +94,6 @@ beforeAll(async () => {
       ...config,
       rateLimits: config.rateLimits && {
         ...config.rateLimits,
-        signIn: { perAddress: { limit: 1000, windowSeconds: 60 }, perUser: { limit: 1000, windowSeconds: 60 } },
         signUp: { perAddress: { limit: 1000, windowSeconds: 60 } },
         // Tight enough that counting UploadThing's callbacks (one address) would refuse them.
         uploadUrls: {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, readConfig } from '../../src/config.ts';
-import { person, testApp, type TestApp } from '../harness.ts';
+import { person, testApp } from '../harness.ts';
 import { listen } from '../live.ts';
 
 // The client's address decides every per-address budget (sign-up, sign-in throttling, upload URLs,

@@ -7,7 +7,6 @@ import { person, signedInUser, testApp, type TestApp } from '../harness.ts';
 function tight(config: Config): Config {
   const w = { windowSeconds: 60 };
   config.rateLimits = {
-    signIn: { perAddress: { limit: 4, ...w }, perUser: { limit: 2, ...w } },
     signUp: { perAddress: { limit: 2, ...w } },
     uploadUrls: { perAddress: { limit: 5, ...w }, perUser: { limit: 3, ...w } },
     ai: { perAddress: { limit: 3, ...w }, perUser: { limit: 2, ...w } },
@@ -30,21 +29,6 @@ function signUp(app: TestApp, from: string) {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
     body: JSON.stringify(person()),
-  });
-}
-
-async function signInAttempt(app: TestApp, from: string, email: string, password = 'wrong password here') {
-  const csrf = await app.request('/api/auth/csrf', { headers: { 'x-forwarded-for': from } });
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return app.request('/api/auth/callback/credentials', {
-    method: 'POST',
-    cookie,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
-    body: new URLSearchParams({ email, password, csrfToken }),
   });
 }
 
@@ -112,21 +96,7 @@ describe('in memory (one instance)', () => {
     await expectRefused(await signUp(app, from));
     expect((await signUp(app, address())).status).toBe(201);
   });
-
-  it('limits sign-in attempts per e-mail address across addresses, and per address across e-mails', async () => {
-    const email = `${randomBytes(4).toString('hex')}@example.com`;
-    expect((await signInAttempt(app, address(), email)).status).not.toBe(429);
-    expect((await signInAttempt(app, address(), email)).status).not.toBe(429);
-    await expectRefused(await signInAttempt(app, address(), email));
-
-    const from = address();
-    for (let i = 0; i < 4; i++) {
-      expect((await signInAttempt(app, from, `${i}-${randomBytes(4).toString('hex')}@example.com`)).status).not.toBe(
-        429,
-      );
-    }
-    await expectRefused(await signInAttempt(app, from, `x-${randomBytes(4).toString('hex')}@example.com`));
-  });
+  // Password sign-in has its own throttle that forgives: signin-throttle.test.ts.
 });
 
 describe('in memory, for signed-in users', () => {
@@ -135,7 +105,7 @@ describe('in memory, for signed-in users', () => {
     app = await testApp({ TRUST_PROXY: '1', RATE_LIMITS: 'true' }, (config) => {
       const c = tight(config);
       // The people these tests need sign up from the harness's one address.
-      if (c.rateLimits) c.rateLimits.signUp.perAddress.limit = c.rateLimits.signIn.perAddress.limit = 1000;
+      if (c.rateLimits) c.rateLimits.signUp.perAddress.limit = 1000;
       return c;
     });
   });

@@ -1,0 +1,46 @@
+import type { LeakyBucket, SignInThrottle } from '../config.ts';
+import type { BucketEntry, RateLimiter } from '../infra/ratelimit.ts';
+
+/**
+ * Password sign-in throttling that forgives. Every attempt goes into its account's buckets and
+ * its address's buckets before the password is checked (so attempts arriving together cannot
+ * slip past), and is refused while one of them is full. The buckets drain with time, and a
+ * successful sign-in takes back what that person put in from that address: their typos stop
+ * counting against the colleagues who share the address. Only their own: signing in to an
+ * account of one's own gives back nothing spent guessing other accounts.
+ */
+export interface SignInGate {
+  /** Counts an attempt; 0 to go ahead, or the seconds to wait (nothing counted then). */
+  enter(email: string, address: string | undefined): Promise<number>;
+  /** The attempt was right: its account and address get back what this pair put in. */
+  succeeded(email: string, address: string | undefined): Promise<void>;
+}
+
+export function signInGate(limiter: RateLimiter, rules: SignInThrottle): SignInGate {
+  // What one account put in from one address. It drains as fast as the fastest bucket, so it
+  // never gives back more than is still counted anywhere.
+  const pairBucket: LeakyBucket = {
+    burst: 1e6,
+    refillSeconds: Math.min(...[...rules.perAccount, ...rules.perAddress].map((b) => b.refillSeconds)),
+  };
+  const keys = (email: string, address = 'unknown') => {
+    const account = email.slice(0, 320);
+    const counted: BucketEntry[] = [
+      ...rules.perAccount.map((bucket, i) => ({ key: `sign-in:account:${i}:${account}`, bucket })),
+      ...rules.perAddress.map((bucket, i) => ({ key: `sign-in:address:${i}:${address}`, bucket })),
+    ];
+    return { counted, pair: { key: `sign-in:pair:${address}:${account}`, bucket: pairBucket } };
+  };
+  return {
+    async enter(email, address) {
+      const { counted, pair } = keys(email, address);
+      const verdict = await limiter.fill([...counted, pair]);
+      return verdict.allowed ? 0 : verdict.retryAfterSeconds;
+    },
+    async succeeded(email, address) {
+      const { counted, pair } = keys(email, address);
+      const [mine = 1] = await limiter.drain([{ ...pair, amount: Number.POSITIVE_INFINITY }]);
+      await limiter.drain(counted.map((entry) => ({ ...entry, amount: mine })));
+    },
+  };
+}
