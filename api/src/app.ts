@@ -33,6 +33,10 @@ import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
 import { clientAddressResolver } from './http/client-address.ts';
 import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
+import { routePath } from 'hono/route';
+import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
+import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
+import { LocalObjectStore } from './storage/store.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
 import { adminCommands } from './admin/commands.ts';
 
@@ -51,6 +55,12 @@ export interface App {
   viewerFor(headers: Headers): Promise<Viewer | null>;
   /** The GraphQL server (the WebSocket transport of subscriptions runs operations through it). */
   yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string }, GraphQLContext>;
+  metrics: Metrics;
+  /**
+   * The first step of a shutdown: /api/ready answers 503, and every open SSE stream ends with a
+   * `retry:` hint so its browser reconnects (to another instance, or to this one once restarted).
+   */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -98,6 +108,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const services: Services = { config, db, events, jobs, mailer, logger };
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const storage = createStorage(services, { secret, logger });
+  const metrics = createMetrics({
+    pool: database.poolStats,
+    jobs: () => services.jobs.stats(),
+  });
 
   async function viewerFor(headers: Headers): Promise<Viewer | null> {
     const bearer = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
@@ -123,6 +137,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // graphql-js's own executor: yoga's default (@graphql-tools/executor) adds @defer/@stream,
       // which the app does not use, and cost about a fifth more CPU on the gallery list (bench/api.ts).
       graphqlJsExecutor,
+      metrics.graphqlPlugin,
     ],
     graphqlEndpoint: '/graphql',
     // The door (refuseNulCharacters) reads and limits every GraphQL body; yoga's own limit would pipe
@@ -161,6 +176,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
       'request',
     );
+    const status = c.env?.outgoing?.headersSent ? c.env.outgoing.statusCode : c.res.status;
+    metrics.observeRequest(c.req.method, routePath(c) || '(none)', status, (performance.now() - started) / 1000);
   });
 
   app.use(securityHeaders(config));
@@ -184,7 +201,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return c.json({ message: 'Something went wrong on our side. Please try again.' }, 500);
   });
 
-  app.get('/api/health', (c) => c.json({ ok: true }));
+  let draining = false;
+  const readiness: Record<string, ReadinessCheck> = { database: () => db.$sql('SELECT 1', []) };
+  if (config.redisUrl) readiness.redis = () => events.ping();
+  readiness.storage =
+    storage.store instanceof LocalObjectStore
+      ? localFolderCheck(storage.store.root)
+      : () => storage.store.stat('readiness-probe');
+  app.route('/', healthRoutes({ checks: readiness, logger, draining: () => draining }));
+  app.get('/metrics', metricsRoute(metrics, { token: config.metricsToken, production: config.env === 'production' }));
   app.route(
     '/',
     authRoutes({
@@ -210,6 +235,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const context = { viewer: viewer as Viewer, clientAddress: c.get('clientAddress') };
     const body = c.get('bodyText');
     const { incoming, outgoing } = c.env ?? {};
+    if (incoming && outgoing && body && (c.req.header('accept') ?? '').includes('text/event-stream')) {
+      trackStream(outgoing);
+    }
     if (incoming && outgoing && body) {
       // On a Node server yoga takes the request and answers on the socket itself: going through web
       // Request and Response objects both ways cost a fifth of a list query's CPU (bench/api.ts).
@@ -247,6 +275,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 
   // Scheduled jobs: one pass per interval across every instance.
+  const streams = new Set<NonNullable<HttpBindings['outgoing']>>();
+  function trackStream(outgoing: NonNullable<HttpBindings['outgoing']>) {
+    streams.add(outgoing);
+    metrics.sseOpened();
+    outgoing.once('close', () => {
+      streams.delete(outgoing);
+      metrics.sseClosed();
+    });
+  }
+
   const stopDueReminders = await startDueReminders(services, config.tasks.dueReminderIntervalMs);
   const stopCleanup = await runEvery(jobs, 'storage.cleanup', config.storage.cleanupIntervalSeconds, storage.cleanup, {
     logger,
@@ -270,6 +308,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     viewerFor,
     yoga,
+    metrics,
+    drain() {
+      draining = true;
+      for (const outgoing of streams) {
+        // SSE's own reconnect hint (EventSource obeys it; the web app's reader too), then the end
+        // of the stream: not `event: complete`, so the client knows to subscribe again.
+        if (!outgoing.writableEnded) outgoing.end('retry: 1000\n\n');
+      }
+    },
     async close() {
       await admin?.close();
       await stopImports(imports);

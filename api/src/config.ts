@@ -81,6 +81,8 @@ const env = z.object({
       .regex(/^rediss?:\/\/[^/\s]+/, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379')
       .optional(),
   ),
+  // Who may read /metrics: a bearer token; without one /metrics is off in production.
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   // `false` turns the rate limits off (a private instance behind its own gateway). Off by default
   // only under NODE_ENV=test, where one address signs up hundreds of people.
   RATE_LIMITS: bool.optional(),
@@ -164,6 +166,8 @@ export interface Config {
   rateLimits: RateLimits | undefined;
   /** Live updates go through Redis when set, so several instances share them; in-process otherwise. */
   redisUrl: string | undefined;
+  /** The bearer token /metrics asks for; unset, /metrics is open outside production and off in it. */
+  metricsToken?: string;
   ai: {
     /** Without a key the assistant runs offline (no Claude). */
     anthropicApiKey: string | undefined;
@@ -360,6 +364,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
     persistedOperationsFile: path.resolve(e.PERSISTED_OPERATIONS_FILE),
     tasks: { dueReminderIntervalMs: Math.round(e.DUE_REMINDER_INTERVAL_SECONDS * 1000) },
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
     rateLimits: (e.RATE_LIMITS ?? e.NODE_ENV !== 'test') ? structuredClone(DEFAULT_RATE_LIMITS) : undefined,
     ai: {
       anthropicApiKey: e.ANTHROPIC_API_KEY,

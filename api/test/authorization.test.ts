@@ -20,7 +20,7 @@ function dataRoutes(): string[] {
     ...new Set(
       app.routes
         .filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && !r.path.startsWith('/api/auth/'))
-        .filter((r) => r.path !== '/api/login' && r.path !== '/api/health')
+        .filter((r) => r.path !== '/api/login' && r.path !== '/api/health' && r.path !== '/api/ready')
         .map((r) => `${r.method} ${r.path}`),
     ),
   ].sort();

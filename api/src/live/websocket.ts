@@ -35,6 +35,10 @@ export function attachSubscriptions(
 ) {
   const wss = new WebSocketServer({ server: server as Server, path: '/graphql' });
   const viewers = new WeakMap<object, Viewer>();
+  wss.on('connection', (socket) => {
+    app.metrics.websocketOpened();
+    socket.once('close', () => app.metrics.websocketClosed());
+  });
 
   // A socket outlives the request that opened it: once its session ends (sign-out, expiry, a
   // deleted account) it is closed, so a signed-out browser stops hearing the user's events.
@@ -107,6 +111,9 @@ export function attachSubscriptions(
   return {
     async close() {
       clearInterval(sessionCheck);
+      // 1012 Service Restart: graphql-ws's client (and any other) reconnects after its backoff;
+      // its default of 1001 Going Away reads as "this server is gone" to some clients.
+      for (const socket of wss.clients) socket.close(1012, 'Service restart');
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

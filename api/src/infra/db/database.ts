@@ -37,6 +37,8 @@ export interface Database {
   /** The embedded database's own client (backups dump its data directory); absent on PostgreSQL. */
   pglite?: PGlite;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The PostgreSQL pool's figures (metrics); none for the embedded database. */
+  poolStats(): { totalCount: number; idleCount: number; waitingCount: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function openDatabase(
 ): Promise<Database> {
   let adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   let closeDriver = async () => {};
+  let poolStats: Database['poolStats'] = () => undefined;
   let sql: Sql;
   let execute: SqlExecutor;
   let connect: Database['connect'];
@@ -74,6 +77,7 @@ export async function openDatabase(
       }) => string,
     });
     closeDriver = () => pool.end();
+    poolStats = () => ({ totalCount: pool.totalCount, idleCount: pool.idleCount, waitingCount: pool.waitingCount });
     execute = async (text, values) => {
       const result = (await pool.query(text, values?.length ? values : undefined)) as unknown as
         | pg.QueryResult
@@ -134,6 +138,7 @@ export async function openDatabase(
     kind: source.kind === 'postgres' ? 'postgres' : 'pglite',
     execute,
     connect,
+    poolStats,
     async close() {
       await prisma.$disconnect();
       await closeDriver();

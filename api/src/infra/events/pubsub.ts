@@ -159,6 +159,10 @@ function resilientRedisTarget(redisUrl: string, logger: EventsOptions['logger'])
         ),
       );
     },
+    /** Rejects at once while Redis is away (the publisher queues nothing offline). */
+    async ping() {
+      await publisher.ping();
+    },
     async close() {
       publisher.disconnect();
       subscriber.disconnect();
@@ -170,12 +174,14 @@ export function createEvents(options: EventsOptions = {}) {
   if (!options.redisUrl) {
     return Object.assign(createPubSub<Channels>(), {
       ready: async () => {},
+      ping: async () => {},
       close: async () => {},
     });
   }
   const redis = resilientRedisTarget(options.redisUrl, options.logger);
   return Object.assign(createPubSub<Channels>({ eventTarget: redis.target }), {
     ready: redis.ready,
+    ping: redis.ping,
     close: redis.close,
   });
 }
