@@ -59,6 +59,11 @@ export interface RunningServer {
   /** The server's import folder (IMPORT_DIR): tests put files there to import them. */
   importDir: string;
   log(): string;
+  /**
+   * Stops the server as a supervisor does (SIGTERM) and starts it again on the same port and data:
+   * how the stop went (its exit code, how long it took), for tests of what an open tab sees.
+   */
+  restart(): Promise<{ exitCode: number | null; stopMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -66,53 +71,67 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scoutbase-e2e-'));
   const port = await freePort();
   let log = '';
-  const server = spawn(
-    process.execPath,
-    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: apiDir,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        IMPORT_DIR: path.join(dataDir, 'import'),
-        WEB_DIST_DIR: distDir,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-        ALLOW_SIGNUP: 'true',
-        ...extraEnv,
+  const spawnServer = () => {
+    const child = spawn(
+      process.execPath,
+      ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'],
+      {
+        cwd: apiDir,
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          IMPORT_DIR: path.join(dataDir, 'import'),
+          WEB_DIST_DIR: distDir,
+          LOG_LEVEL: 'warn',
+          DATABASE_URL: '',
+          ALLOW_SIGNUP: 'true',
+          ...extraEnv,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  server.stdout?.on('data', (chunk) => {
-    log += chunk;
-  });
-  server.stderr?.on('data', (chunk) => {
-    log += chunk;
-  });
+    );
+    child.stdout?.on('data', (chunk) => {
+      log += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      log += chunk;
+    });
+    return child;
+  };
+  let server = spawnServer();
   const baseURL = `http://127.0.0.1:${port}`;
   await waitForHealth(baseURL, server, () => log);
+  /** SIGTERM, then SIGKILL after 15 s; the exit code (null when it had to be killed). */
+  const terminate = () =>
+    new Promise<number | null>((resolve) => {
+      if (server.exitCode !== null) return resolve(server.exitCode);
+      const timer = setTimeout(() => {
+        server.kill('SIGKILL');
+        resolve(null);
+      }, 15_000);
+      server.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+      server.kill('SIGTERM');
+    });
   return {
     baseURL,
     importDir: path.join(dataDir, 'import'),
     log: () => log,
+    async restart() {
+      const started = Date.now();
+      const exitCode = await terminate();
+      const stopMs = Date.now() - started;
+      server = spawnServer();
+      await waitForHealth(baseURL, server, () => log);
+      return { exitCode, stopMs };
+    },
     async stop() {
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            server.kill('SIGKILL');
-            resolve();
-          }, 15_000);
-          server.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
+      await terminate();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
 import { isUnauthorizedError } from '../lib/http.ts';
+import { onLiveReconnect } from '../relay/sse.ts';
 import { notifySystem } from '../lib/push.ts';
 import { BellIcon } from '../ui/icons.tsx';
 import { toast } from '../ui/toast.tsx';
@@ -102,6 +103,18 @@ function Bell() {
       error: () => setRefreshing(false),
     });
   }
+
+  // Back from a server restart or a network drop: notifications may have arrived meanwhile. (The
+  // count subscription sends the current count when it resubscribes; the list is read again here.)
+  useEffect(
+    () =>
+      onLiveReconnect(() => {
+        fetchQuery<NotificationBellSlotQuery>(environment, bellQuery, {}, { fetchPolicy: 'network-only' }).subscribe(
+          {},
+        );
+      }),
+    [environment],
+  );
 
   // Live: the unread count as it changes, and the list when a notification arrives.
   useSubscription<NotificationBellSlotCountSubscription>(
