@@ -52,6 +52,8 @@ export function storageRoutes(deps: StorageDeps) {
   routes.get(`${TUS_PATH}/:id`, tus);
   routes.patch(`${TUS_PATH}/:id`, tus);
   routes.delete(`${TUS_PATH}/:id`, tus);
+  routes.options(TUS_PATH, tus);
+  routes.options(`${TUS_PATH}/:id`, tus);
 
   routes.put('/objects/uploads/:id', async (c) => {
     const viewer = requireViewer(c);

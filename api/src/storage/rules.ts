@@ -65,8 +65,29 @@ export interface StorageUsage {
  * current version counts once) plus uploads that arrived but are not filed yet.
  */
 export async function storageUsage(services: Pick<Services, 'db' | 'config'>, userId: string): Promise<StorageUsage> {
-  const rows = await services.db.$queryRaw<{ used: string }[]>`
-    SELECT COALESCE(SUM(size), 0)::text AS used FROM (
+  const { usedBytes, quotaBytes } = await quotaState(services.db, services.config, userId);
+  return { usedBytes, quotaBytes };
+}
+
+interface QuotaState extends StorageUsage {
+  /** Room held by uploads whose bytes are arriving (all but `except`). */
+  reservedBytes: number;
+}
+
+type Queryable = Pick<Db, '$queryRaw'>;
+
+async function quotaState(
+  db: Queryable,
+  config: Services['config'],
+  userId: string,
+  except: string | null = null,
+): Promise<QuotaState> {
+  const rows = await db.$queryRaw<{ used: string; reserved: string }[]>`
+    SELECT COALESCE(SUM(size), 0)::text AS used,
+      (SELECT COALESCE(SUM("reservedBytes"), 0)::text FROM "Upload"
+        WHERE "userId" = ${userId}::uuid AND status = 'pending' AND "expiresAt" > now()
+          AND (${except}::uuid IS NULL OR id <> ${except}::uuid)) AS reserved
+    FROM (
       SELECT "objectPath", size FROM "File" WHERE "ownerId" = ${userId}::uuid
       UNION
       SELECT v."objectPath", v.size FROM "FileVersion" v JOIN "File" f ON f.id = v."fileId"
@@ -75,7 +96,66 @@ export async function storageUsage(services: Pick<Services, 'db' | 'config'>, us
       SELECT '/objects/uploads/' || id::text, size FROM "Upload"
         WHERE "userId" = ${userId}::uuid AND status = 'uploaded' AND size IS NOT NULL
     ) AS held`;
-  return { usedBytes: Number(rows[0]?.used ?? 0), quotaBytes: services.config.storage.quotaBytes };
+  return {
+    usedBytes: Number(rows[0]?.used ?? 0),
+    reservedBytes: Number(rows[0]?.reserved ?? 0),
+    quotaBytes: config.storage.quotaBytes,
+  };
+}
+
+/** How much more room a stream of unknown length asks for at a time. */
+const RESERVE_STEP = 4 * 1024 * 1024;
+
+/**
+ * Holds room in the owner's quota for an upload whose bytes are arriving: at least `atLeast`
+ * bytes, up to `upTo` if that fits, never less than it holds already. Reading the quota is not
+ * enough (uploads racing each other all see the same free room), so one user's reservations take
+ * turns on a lock of their User row; on PGlite and PostgreSQL alike. The hold lasts until the
+ * upload's expiresAt, which this moves on (a reservation is renewed while bytes keep coming), and
+ * ends sooner when the upload finishes (its size counts instead) or fails (releaseReservation).
+ * Answers the bytes now held.
+ */
+export async function reserveQuota(
+  deps: Pick<Services, 'db' | 'config'>,
+  upload: { id: string; userId: string },
+  atLeast: number,
+  upTo = atLeast,
+): Promise<number> {
+  return deps.db.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${upload.userId}::uuid FOR UPDATE`;
+      const row = await tx.upload.findUnique({
+        where: { id: upload.id },
+        select: { status: true, reservedBytes: true },
+      });
+      if (row?.status !== 'pending') throw new ForbiddenError(INVALID_URL);
+      // A fresh read under the lock: every reservation committed before it is counted.
+      const state = await quotaState(tx, deps.config, upload.userId, upload.id);
+      const room = state.quotaBytes - state.usedBytes - state.reservedBytes;
+      if (atLeast > room) {
+        throw quotaExceeded(
+          { usedBytes: state.usedBytes + state.reservedBytes, quotaBytes: state.quotaBytes },
+          atLeast,
+        );
+      }
+      const held = Math.max(atLeast, Math.min(Math.max(upTo, Number(row.reservedBytes)), room));
+      await tx.upload.update({
+        where: { id: upload.id },
+        data: {
+          reservedBytes: BigInt(held),
+          expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000),
+        },
+      });
+      return held;
+    },
+    // Uploads of one user queue here; each turn is three short statements.
+    { maxWait: 15_000, timeout: 15_000 },
+  );
+}
+
+/** Gives back the room a pending upload held (it failed or was refused; it may be sent again). */
+export async function releaseReservation(db: Db, uploadId: string) {
+  await db.upload.updateMany({ where: { id: uploadId, status: 'pending' }, data: { reservedBytes: 0n } });
 }
 
 export function quotaExceeded(usage: StorageUsage, needed: number) {
@@ -93,8 +173,9 @@ export function tooLarge(maxSize: number) {
 
 /** The URL the bytes go to with PUT: /objects/uploads/<id>?token=…, valid for a short while. */
 export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin: string) {
-  const usage = await storageUsage(deps, viewer.id);
-  if (usage.usedBytes >= usage.quotaBytes) throw quotaExceeded(usage, 1);
+  const state = await quotaState(deps.db, deps.config, viewer.id);
+  const held = state.usedBytes + state.reservedBytes;
+  if (held >= state.quotaBytes) throw quotaExceeded({ usedBytes: held, quotaBytes: state.quotaBytes }, 1);
   const id = randomUUID();
   const maxSize = BigInt(deps.config.storage.maxUploadSize);
   const expiresAt = new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000);
@@ -177,20 +258,34 @@ export async function takeBytes(
   const progress = progressReporter(deps, upload, declaredLength);
   const hash = createHash('sha256');
   let received = 0;
+  const renewEvery = (deps.config.storage.uploadUrlTtlSeconds * 1000) / 2;
   try {
-    const usage = await storageUsage(deps, upload.userId);
-    const room = usage.quotaBytes - usage.usedBytes;
     if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
-    if (declaredLength !== null && declaredLength > room) throw quotaExceeded(usage, declaredLength);
+    // The room is held before the first byte is written: the declared length, or a step at a
+    // time (grown below) for a body of unknown length.
+    let reserved = await reserveQuota(
+      deps,
+      upload,
+      declaredLength ?? 1,
+      declaredLength ?? Math.min(maxSize, RESERVE_STEP),
+    );
+    let renewAt = Date.now() + renewEvery;
     await mkdir(deps.scratchDir, { recursive: true });
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         received += chunk.length;
         if (received > maxSize) return done(tooLarge(maxSize));
-        if (received > room) return done(quotaExceeded(usage, received));
-        hash.update(chunk);
-        progress(received, 'uploading');
-        done(null, chunk);
+        const pass = () => {
+          hash.update(chunk);
+          progress(received, 'uploading');
+          done(null, chunk);
+        };
+        if (received <= reserved && Date.now() < renewAt) return pass();
+        reserveQuota(deps, upload, received, Math.min(maxSize, received + RESERVE_STEP)).then((held) => {
+          reserved = held;
+          renewAt = Date.now() + renewEvery;
+          pass();
+        }, done);
       },
     });
     await pipeline(source, meter, createWriteStream(scratch, { flags: 'wx' }));
@@ -206,6 +301,10 @@ export async function takeBytes(
     return finished;
   } catch (error) {
     progress(received, 'failed', true);
+    await releaseReservation(deps.db, upload.id).catch((failure: unknown) => {
+      // It lapses with the upload's expiresAt anyway.
+      deps.logger.warn({ err: failure, uploadId: upload.id }, 'could not release a quota reservation');
+    });
     throw error;
   } finally {
     deps.receiving.delete(upload.id);
@@ -278,6 +377,8 @@ export async function finishUpload(
     where: { id: upload.id, status: 'pending' },
     data: {
       status: 'uploaded',
+      // The size counts from now on instead of the room held for it (one update: never both, never neither).
+      reservedBytes: 0n,
       size: BigInt(size),
       checksum,
       mimeType: detected.mimeType,

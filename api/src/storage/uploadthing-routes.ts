@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env.ts';
 import { requireViewer } from '../http/helpers.ts';
 import { ConflictError, DomainError } from '../shared/errors.ts';
 import { ACCEPTED_EXTENSIONS, describeAccepted } from './filetypes.ts';
-import { quotaExceeded, storageUsage, takeBytes, tooLarge, type StorageDeps } from './rules.ts';
+import { reserveQuota, takeBytes, tooLarge, type StorageDeps } from './rules.ts';
 import type { UploadThingObjectStore } from './uploadthing-store.ts';
 import { objectPathFor } from './uploads.ts';
 
@@ -81,10 +81,6 @@ function fileRouter(
         if (!ACCEPTED_EXTENSIONS.includes(extension)) {
           throw refuse('BAD_REQUEST', `File type must be one of ${describeAccepted()}.`);
         }
-        const usage = await storageUsage(deps, viewer.id);
-        if (usage.usedBytes + file.size > usage.quotaBytes) {
-          throw refuse('TOO_LARGE', quotaExceeded(usage, file.size).message);
-        }
         const id = randomUUID();
         const objectKey = `uploads/${id}`;
         await deps.db.upload.create({
@@ -97,6 +93,14 @@ function fileRouter(
             expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000),
           },
         });
+        // The room is held before UploadThing hands out its URL, so files racing there cannot all fit.
+        try {
+          await reserveQuota(deps, { id, userId: viewer.id }, file.size);
+        } catch (error) {
+          await deps.db.upload.delete({ where: { id } });
+          if (error instanceof DomainError) throw refuse('TOO_LARGE', error.message);
+          throw error;
+        }
         // The object lands under the custom id the store derives from our key, so reads, serving
         // and deletion find it like any object the server wrote itself.
         return { userId: viewer.id, uploadId: id, [UTFiles]: [{ ...file, customId: store.customId(objectKey) }] };

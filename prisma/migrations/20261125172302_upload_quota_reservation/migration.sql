@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Upload" ADD COLUMN     "reservedBytes" BIGINT NOT NULL DEFAULT 0;
