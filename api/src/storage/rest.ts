@@ -99,17 +99,41 @@ export function storageRoutes(deps: StorageDeps) {
         "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
       );
     }
-    if (matchesEtag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    // HTTP dates have whole seconds; the comparisons below are made on what the client was sent.
+    const modified = Math.floor((upload.completedAt ?? upload.createdAt).getTime() / 1000) * 1000;
+    headers.set('Last-Modified', new Date(modified).toUTCString());
+    const refuse = (status: 412 | 416, message: string) => {
+      headers.set('Content-Type', 'application/json');
+      headers.delete('Content-Disposition');
+      const body = c.req.method === 'HEAD' ? null : JSON.stringify({ message });
+      return new Response(body, { status, headers });
+    };
 
-    const ifRange = c.req.header('if-range');
-    const rangeHeader = ifRange === undefined || ifRange === etag ? c.req.header('range') : undefined;
+    // RFC 9110 section 13.2.2: the preconditions in this order.
+    const ifMatch = c.req.header('if-match');
+    const ifUnmodifiedSince = httpDate(c.req.header('if-unmodified-since'));
+    if (
+      ifMatch !== undefined
+        ? !matchesEtag(ifMatch, etag, true)
+        : ifUnmodifiedSince !== null && modified > ifUnmodifiedSince
+    ) {
+      return refuse(412, 'The file is not the version the request was made for.');
+    }
+    const ifNoneMatch = c.req.header('if-none-match');
+    const ifModifiedSince = httpDate(c.req.header('if-modified-since'));
+    if (
+      ifNoneMatch !== undefined
+        ? matchesEtag(ifNoneMatch, etag)
+        : ifModifiedSince !== null && modified <= ifModifiedSince
+    ) {
+      return new Response(null, { status: 304, headers });
+    }
+
+    const rangeHeader = ifRangeHolds(c.req.header('if-range'), etag, modified) ? c.req.header('range') : undefined;
     const range = rangeHeader ? parseRange(rangeHeader, info.size) : undefined;
     if (range === 'unsatisfiable') {
       headers.set('Content-Range', `bytes */${info.size}`);
-      return new Response(JSON.stringify({ message: 'The requested range is outside the file.' }), {
-        status: 416,
-        headers: { ...Object.fromEntries(headers), 'Content-Type': 'application/json' },
-      });
+      return refuse(416, 'The requested range is outside the file.');
     }
     const status = range ? 206 : 200;
     if (range) headers.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
@@ -123,10 +147,30 @@ export function storageRoutes(deps: StorageDeps) {
   return routes;
 }
 
-function matchesEtag(header: string | undefined, etag: string) {
+/** If-None-Match compares weakly (W/"x" matches "x"); If-Match and If-Range strongly (a weak tag never matches). */
+function matchesEtag(header: string | undefined, etag: string, strong = false) {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return header.split(',').some((raw) => {
+    const tag = raw.trim();
+    if (strong) return tag === etag;
+    return tag.replace(/^W\//, '') === etag;
+  });
+}
+
+/** Milliseconds of an HTTP date, or null for anything else (an invalid date is ignored, RFC 9110 13.1.3). */
+function httpDate(header: string | undefined) {
+  if (!header || !/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(header.trim())) return null;
+  const time = Date.parse(header);
+  return Number.isNaN(time) ? null : time;
+}
+
+/** Whether a Range applies: no If-Range, or one naming exactly these bytes (a strong ETag, or the exact Last-Modified). */
+function ifRangeHolds(header: string | undefined, etag: string, modified: number) {
+  if (header === undefined) return true;
+  const value = header.trim();
+  if (value.startsWith('"') || value.startsWith('W/')) return value === etag;
+  return httpDate(value) === modified;
 }
 
 /**
