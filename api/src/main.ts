@@ -2,7 +2,7 @@ import { serve, type HttpBindings } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { attachSubscriptions } from './live/websocket.ts';
-import { startupErrorLine } from './startup-errors.ts';
+import { configErrorLine, startupErrorLine } from './startup-errors.ts';
 
 /** Start-up failed: one line on stderr that says what to do, not a stack (LOG_LEVEL=debug adds it). */
 function failToStart(error: unknown): never {
@@ -16,7 +16,7 @@ try {
   config = readConfig(process.env);
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(error.message);
+    console.error(configErrorLine(error.message));
     process.exit(1);
   }
   throw error;

@@ -21,6 +21,12 @@ function codeOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A configuration error lists one setting a line; at start-up it is said in one line. */
+export function configErrorLine(message: string): string {
+  const [head = '', ...problems] = message.split('\n').map((line) => line.trim());
+  return problems.length > 0 ? `${head} ${problems.filter(Boolean).join('; ')}` : head;
+}
+
 /**
  * One line an operator can act on, for anything that stops the server from starting: a wrong
  * setting, a database that does not answer or refuses us, a port in use, a data folder held by
@@ -29,7 +35,8 @@ function codeOf(error: unknown): string | undefined {
 export function startupErrorLine(error: unknown, config: Pick<Config, 'database' | 'port' | 'host'>): string {
   const message = error instanceof Error ? error.message : String(error);
   // These already say what to do (a wrong setting, a data folder in use).
-  if (error instanceof ConfigError || (error instanceof Error && error.name === 'DataDirInUseError')) return message;
+  if (error instanceof ConfigError) return configErrorLine(message);
+  if (error instanceof Error && error.name === 'DataDirInUseError') return message;
   const code = codeOf(error);
   if (code === 'EADDRINUSE') {
     return `Cannot listen on ${config.host}:${config.port}: the port is in use by another program. Stop it, or set PORT to a free port.`;
