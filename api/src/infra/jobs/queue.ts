@@ -142,6 +142,11 @@ export async function createJobQueue(database: Database, options: JobQueueOption
     for (const [name, ids] of byQueue) {
       // pg-boss keeps this object as the job's output (its type says connection options).
       await boss.fail(name, ids, { message } as PgBoss.ConnectionOptions);
+      // Interrupted, not failed: it runs again now rather than after its retry delay.
+      await execute(
+        `UPDATE ${SCHEMA}.job SET start_after = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'retry'`,
+        [name, ids],
+      );
       logger?.warn({ queue: name, jobs: ids.length }, 'released jobs left running by a stopped process');
     }
   }
