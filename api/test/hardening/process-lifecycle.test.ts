@@ -142,6 +142,10 @@ describe('a graceful shutdown', () => {
       const ws = wsClient(`ws://127.0.0.1:${port}/graphql`, { cookie });
       const live = collect<{ unreadNotificationCount: number }>(ws, 'subscription { unreadNotificationCount }');
       await live.next(1);
+      // Both are counted in /metrics while open.
+      const metrics = await (await fetch(`${server.origin}/metrics`)).text();
+      expect(metrics).toMatch(/^scoutbase_sse_connections 1$/m);
+      expect(metrics).toMatch(/^scoutbase_websocket_connections 1$/m);
 
       // A request under way: half its body is sent before the stop, the rest after.
       const body = JSON.stringify(person());
