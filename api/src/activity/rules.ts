@@ -2,6 +2,7 @@ import type { ActivityAction, Prisma, ResourceType } from '../generated/prisma/c
 import type { Db } from '../infra/db/database.ts';
 import type { ViewerContext } from '../context.ts';
 import { projectMemberWhere } from '../galleries/access.ts';
+import { emailFor, nameToShow } from '../users/rules.ts';
 
 export interface ActivityInput {
   userId: string;
@@ -58,6 +59,34 @@ export async function activityFeedWhere(ctx: ViewerContext): Promise<Prisma.Acti
   return { OR: [{ userId }, { resourceType: 'gallery', resourceId: { in: shared.map((g) => g.id) } }] };
 }
 
+// The shares list shows a member only the shares of their own projects (listShares); a share in
+// the feed says as much. Only a gallery's owner shares it, so another's share row never concerns
+// a gallery of the viewer's own. Asked once per request context.
+const viewerProjects = new WeakMap<object, Promise<Set<string>>>();
+
+/** An activity row's details as the viewer may know them: another's share names its project only to its members. */
+export async function activityDetailsFor(
+  ctx: Pick<ViewerContext, 'db' | 'viewer'>,
+  row: { userId: string; metadata: Prisma.JsonValue },
+): Promise<Prisma.JsonValue> {
+  const details = row.metadata;
+  if (row.userId === ctx.viewer.id || !details || typeof details !== 'object' || Array.isArray(details)) {
+    return details;
+  }
+  if (!('projectId' in details || 'projectName' in details)) return details;
+  let mine = viewerProjects.get(ctx);
+  if (!mine) {
+    mine = ctx.db.projectMember
+      .findMany({ where: { userId: ctx.viewer.id }, select: { projectId: true } })
+      .then((rows) => new Set(rows.map((row) => row.projectId)));
+    viewerProjects.set(ctx, mine);
+  }
+  if (typeof details.projectId === 'string' && (await mine).has(details.projectId)) return details;
+  // The project's member count says which project it is as well as its name does.
+  const { projectId: _id, projectName: _name, sharedWith: _count, ...rest } = details;
+  return rest;
+}
+
 export async function listActivity(ctx: ViewerContext, options: { limit?: number } = {}) {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 20), 1), ACTIVITY_LIMIT);
   const rows = await ctx.db.activity.findMany({
@@ -72,14 +101,15 @@ export async function listActivity(ctx: ViewerContext, options: { limit?: number
       resourceName: true,
       metadata: true,
       createdAt: true,
+      userId: true,
       user: { select: { id: true, email: true, displayName: true, firstName: true, lastName: true } },
     },
   });
-  return rows.map(({ user, ...row }) => ({
-    ...row,
-    user: {
-      id: user.id,
-      displayName: user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email),
-    },
-  }));
+  return Promise.all(
+    rows.map(async ({ user, userId, ...row }) => ({
+      ...row,
+      metadata: await activityDetailsFor(ctx, { userId, metadata: row.metadata }),
+      user: { id: user.id, displayName: nameToShow(user, await emailFor(ctx, user)) },
+    })),
+  );
 }

@@ -1,6 +1,6 @@
 import { ActivityAction, ResourceType } from '../generated/prisma/enums.ts';
 import { builder } from '../graphql/builder.ts';
-import { activityFeedWhere, activityOrder } from './rules.ts';
+import { activityDetailsFor, activityFeedWhere, activityOrder } from './rules.ts';
 
 export const ActivityActionEnum = builder.enumType(ActivityAction, {
   name: 'ActivityAction',
@@ -25,9 +25,12 @@ export const ActivityObject = builder.prismaNode('Activity', {
       description: 'The raw id of the resource (it may have been deleted since).',
     }),
     resourceName: t.exposeString('resourceName', { description: 'Its name at the time.' }),
-    metadata: t.expose('metadata', {
+    metadata: t.field({
       type: 'JSON',
-      description: 'Details: size in bytes for files, sharedWith count for shares.',
+      description:
+        "Details: size in bytes for files; for shares the permission, and the project only to the project's members.",
+      select: { userId: true, metadata: true },
+      resolve: (row, _args, ctx) => activityDetailsFor(ctx, row),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     actor: t.relation('user', { description: 'Who did it.' }),

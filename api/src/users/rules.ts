@@ -11,6 +11,36 @@ export function visibleUsersWhere(viewer: Viewer): Prisma.UserWhereInput {
   };
 }
 
+// What a viewer may know of other people. Anyone reachable through something shared (who added a
+// photo, who did something in a shared gallery) has a name on it; the e-mail address, which can
+// be written to, goes only to the people visibleUsersWhere lets the viewer see.
+const knownPeople = new WeakMap<object, Promise<Set<string>>>();
+
+/** Whether the viewer may know this person's e-mail address. Asked once per request context. */
+export async function mayKnowEmailOf(ctx: { db: Db; viewer: Viewer }, userId: string): Promise<boolean> {
+  if (userId === ctx.viewer.id) return true;
+  let known = knownPeople.get(ctx);
+  if (!known) {
+    known = ctx.db.user
+      .findMany({ where: visibleUsersWhere(ctx.viewer), select: { id: true } })
+      .then((rows) => new Set(rows.map((row) => row.id)));
+    knownPeople.set(ctx, known);
+  }
+  return (await known).has(userId);
+}
+
+/** A person's e-mail address, or null when the viewer may not know it. */
+export async function emailFor(ctx: { db: Db; viewer: Viewer }, user: { id: string; email: string }) {
+  return (await mayKnowEmailOf(ctx, user.id)) ? user.email : null;
+}
+
+type Named = { displayName: string | null; firstName: string | null; lastName: string | null };
+
+/** The name to show: the display name, else first and last name, else the e-mail when it may be known. */
+export function nameToShow(user: Named, email: string | null) {
+  return user.displayName || [user.firstName, user.lastName].filter(Boolean).join(' ') || email || 'Someone';
+}
+
 /** The shape of GET /api/auth/user. */
 export async function profileOf(db: Db, userId: string) {
   const user = await db.user.findUniqueOrThrow({

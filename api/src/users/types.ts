@@ -1,5 +1,5 @@
 import { builder } from '../graphql/builder.ts';
-import { updateProfile, visibleUsersWhere } from './rules.ts';
+import { emailFor, nameToShow, updateProfile, visibleUsersWhere } from './rules.ts';
 
 export const UserType = builder.prismaNode('User', {
   description: 'A person with an account.',
@@ -7,11 +7,17 @@ export const UserType = builder.prismaNode('User', {
   // node(id:) may only reach users the viewer can see.
   findUnique: (id, ctx) => ({ id, AND: [visibleUsersWhere(ctx.viewer)] }),
   fields: (t) => ({
-    email: t.exposeString('email'),
+    email: t.string({
+      nullable: true,
+      description: 'Only for the signed-in user and the people who share a project with them; null otherwise.',
+      select: { id: true, email: true },
+      resolve: (user, _args, ctx) => emailFor(ctx, user),
+    }),
     displayName: t.string({
-      description: 'The name to show: the display name, else first and last name, else the e-mail.',
-      select: { displayName: true, firstName: true, lastName: true, email: true },
-      resolve: (user) => user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email),
+      description:
+        'The name to show: the display name, else first and last name, else the e-mail (when it may be known).',
+      select: { id: true, displayName: true, firstName: true, lastName: true, email: true },
+      resolve: async (user, _args, ctx) => nameToShow(user, await emailFor(ctx, user)),
     }),
     firstName: t.exposeString('firstName', { nullable: true }),
     lastName: t.exposeString('lastName', { nullable: true }),

@@ -229,7 +229,7 @@ function SettingsForm() {
           </Field>
           <div className="sm:col-span-2">
             <Field label="Email" htmlFor="settings-email">
-              <Input id="settings-email" value={viewer.email} disabled readOnly />
+              <Input id="settings-email" value={viewer.email ?? ''} disabled readOnly />
             </Field>
           </div>
         </div>
