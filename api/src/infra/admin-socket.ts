@@ -70,10 +70,16 @@ export async function startAdminSocket(
         resolve();
       });
     });
+    await chmod(socketPath, 0o600);
+  } catch (error) {
+    // A DATA_DIR path longer than a socket address may be (about 100 bytes), a file system without
+    // sockets: the server still runs; commands then say the folder is in use instead.
+    logger.warn({ err: error, path: socketPath }, 'admin socket not available: commands cannot reach this server');
+    server.close();
+    return { path: socketPath, close: async () => {} };
   } finally {
     process.umask(umask);
   }
-  await chmod(socketPath, 0o600);
   return {
     path: socketPath,
     async close() {
