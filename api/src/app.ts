@@ -27,7 +27,7 @@ import type { GraphQLContext } from './graphql/builder.ts';
 import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 import { startDueReminders } from './tasks/rules.ts';
 import { importRoutes } from './imports/rest.ts';
-import { importDeps, prepareImportFolder, stopImports } from './imports/rules.ts';
+import { importDeps, prepareImportFolder, startImportWorkers, stopImports } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
@@ -259,6 +259,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Imports copy bytes in through the storage layer, so they are built with it.
   const imports = importDeps(services, storage.deps, secret);
   await prepareImportFolder(services);
+  // Background work of uploads (thumbnails, EXIF) and imports runs as durable jobs.
+  await storage.startWorkers();
+  await startImportWorkers(imports);
   app.route('/', importRoutes(imports));
   app.route('/', analyzeRoutes(services, { store: storage.store }));
   app.route('/', dataRoutes(services));

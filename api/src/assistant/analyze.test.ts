@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { fakeAnthropic } from '../../test/fake-anthropic.ts';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { graphql, signedInUser, type TestApp, testApp } from '../../test/harness.ts';
-import { fileRecord, uploaded } from '../storage/testing.ts';
+import { fileRecord, processed, uploaded } from '../storage/testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -57,8 +57,10 @@ describe('image tags without an API key (facts from the photo)', () => {
   afterAll(() => app?.close());
 
   it('tags orientation, dominant colour, time of day, camera and place, and saves them on the file', async () => {
-    const file = await photo(app, alice, { r: 30, g: 70, b: 210 });
-    // What storage reads from EXIF (contracts: File.metadata.image).
+    const filed = await photo(app, alice, { r: 30, g: 70, b: 210 });
+    // What storage reads from EXIF (contracts: File.metadata.image), once its processing is done.
+    await processed(app, filed.objectPath);
+    const file = await app.database.prisma.file.findUniqueOrThrow({ where: { id: filed.id } });
     await app.database.prisma.file.update({
       where: { id: file.id },
       data: {
@@ -98,6 +100,26 @@ describe('image tags without an API key (facts from the photo)', () => {
     expect(metadata.aiAnalysis).toMatchObject({ source: 'photo', place: '40.67820, -73.94420', timeOfDay: 'evening' });
     // Storage's facts stay as they were.
     expect(metadata.image).toMatchObject({ camera: 'Canon EOS R5' });
+  });
+
+  it('analysed right after its upload, a photo is processed first: its own EXIF facts make the tags', async () => {
+    const bytes = await sharp({ create: { width: 400, height: 640, channels: 3, background: '#1e46d2' } })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS R5' }, IFD2: { DateTimeOriginal: '2024:05:01 19:42:00' } })
+      .toBuffer();
+    const { uploadURL, metadata } = await uploaded(app, alice, new Uint8Array(bytes));
+    expect(metadata).toEqual({ processing: true });
+    const file = await fileRecord(app, alice, uploadURL, { name: 'fresh.jpg' });
+    const { status, body } = await analyze(app, alice, { fileId: file.id });
+    expect(status).toBe(200);
+    expect(body.tags).toEqual(expect.arrayContaining(['portrait', 'evening', 'canon eos r5']));
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.metadata).toMatchObject({
+      image: { camera: 'Canon EOS R5' },
+      thumbnails: { grid: true },
+      autoTagged: true,
+    });
+    expect(saved.metadata).not.toHaveProperty('processing');
   });
 
   it('says only what the photo shows when it has no EXIF facts', async () => {

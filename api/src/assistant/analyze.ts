@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { z } from 'zod';
@@ -7,6 +8,7 @@ import type { File } from '../generated/prisma/client.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { variantKey } from '../storage/images.ts';
+import { isProcessing, processUpload } from '../storage/processing.ts';
 import type { ObjectStore } from '../storage/store.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
 import { anthropicFor } from './claude.ts';
@@ -260,6 +262,30 @@ function cleanTags(tags: string[]) {
     .slice(0, TAG_LIMIT);
 }
 
+const quiet = { info() {}, warn() {}, error() {} };
+
+/**
+ * The file once its upload's processing is done: the analysis reads the EXIF facts and the
+ * preview that processing makes. Asked right after an upload, it does that work now rather than
+ * wait for the queue (the job, running too, finds it done or repeats it harmlessly).
+ */
+async function processedFile(deps: AnalysisDeps, ctx: ViewerContext, file: File): Promise<File> {
+  const uploadId = uploadIdFrom(file.objectPath);
+  if (!uploadId || !isProcessing(file.metadata)) return file;
+  await processUpload(
+    {
+      db: ctx.db,
+      events: ctx.events,
+      jobs: ctx.jobs,
+      store: deps.store,
+      scratchDir: path.join(ctx.config.dataDir, 'tmp', 'processing'),
+      logger: ctx.logger ?? quiet,
+    },
+    uploadId,
+  );
+  return (await ctx.db.file.findUnique({ where: { id: file.id } })) ?? file;
+}
+
 /**
  * Analyses one of the viewer's own photos and saves the tags (added to the file's own), the
  * analysis (metadata.aiAnalysis) and metadata.autoTagged. Someone else's file is a 404. A failure
@@ -268,11 +294,12 @@ function cleanTags(tags: string[]) {
 export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input: unknown) {
   const { fileId } = parse(analyzeInput, input ?? {});
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const file = uuid.test(fileId)
+  const found = uuid.test(fileId)
     ? await ctx.db.file.findFirst({ where: { id: fileId, ownerId: ctx.viewer.id } })
     : null;
-  if (!file) throw new NotFoundError('File');
-  if (!file.mimeType.startsWith('image/')) throw new NotAnalysableError('Only images can be analysed.');
+  if (!found) throw new NotFoundError('File');
+  if (!found.mimeType.startsWith('image/')) throw new NotAnalysableError('Only images can be analysed.');
+  const file = await processedFile(deps, ctx, found);
 
   // The upload's progress stream tells the browser the photo is being analysed (the spec's 90 %).
   const uploadId = uploadIdFrom(file.objectPath);

@@ -84,7 +84,7 @@ export const tagsInput = z
 const metadataInput = z.record(z.string(), z.unknown(), { error: 'metadata must be an object.' });
 
 // Facts the server derived from the bytes (storage writes them); a client cannot overwrite them.
-const SERVER_METADATA_KEYS = ['image', 'thumbnails'];
+const SERVER_METADATA_KEYS = ['image', 'thumbnails', 'processing'];
 
 function clientMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   const copy = { ...(metadata ?? {}) };
@@ -778,11 +778,24 @@ export async function updateFile(ctx: ViewerContext, id: string, input: unknown)
         ...(data.tags !== undefined && { tags: data.tags }),
         ...(data.isPublic !== undefined && { isPublic: data.isPublic }),
         ...(data.metadata !== undefined && {
-          metadata: { ...asObject(file.metadata), ...clientMetadata(data.metadata) } as Prisma.InputJsonObject,
+          metadata: {
+            ...(await lockedMetadata(tx, file.id)),
+            ...clientMetadata(data.metadata),
+          } as Prisma.InputJsonObject,
         }),
       },
     });
   }, TX);
+}
+
+/**
+ * The file's metadata read under a row lock: the upload-processing job writes the server's keys
+ * (image, thumbnails) into the same JSON, and a merge from an earlier read would undo them.
+ */
+async function lockedMetadata(tx: Tx, fileId: string) {
+  const rows = await tx.$queryRaw<{ metadata: Prisma.JsonValue }[]>`
+    SELECT metadata FROM "File" WHERE id = ${fileId}::uuid FOR UPDATE`;
+  return asObject(rows[0]?.metadata);
 }
 
 type RemovableFile = Pick<File, 'id' | 'name' | 'size' | 'objectPath'> & { versions: { objectPath: string }[] };
@@ -988,8 +1001,12 @@ export async function restoreVersion(ctx: ViewerContext, fileId: string, version
     }
     // What storage learned about those bytes (dimensions, EXIF) stays with their upload.
     const uploadId = uploadIdFrom(chosen.objectPath);
+    // Locked, so a processing job finishing right now either is seen here or sees this record.
     const upload = uploadId
-      ? await tx.upload.findUnique({ where: { id: uploadId }, select: { metadata: true } })
+      ? (
+          await tx.$queryRaw<{ metadata: Prisma.JsonValue }[]>`
+            SELECT metadata FROM "Upload" WHERE id = ${uploadId}::uuid FOR UPDATE`
+        )[0]
       : null;
     const metadata = { ...clientMetadata(asObject(file.metadata)), ...asObject(upload?.metadata) };
     const restored = await tx.fileVersion.create({

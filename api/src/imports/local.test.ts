@@ -7,6 +7,7 @@ import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { call, finished, jpeg } from './testing.ts';
 import { sseResults } from '../../test/sse.ts';
+import { processed } from '../storage/testing.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -156,10 +157,13 @@ describe('POST /api/imports from the server folder', () => {
       ['call-sheet.txt', 'text/plain', 38],
       ['warehouse.jpg', 'image/jpeg', photo.length],
     ]);
-    const picture = files[1];
+    let picture = files[1];
     expect(picture?.checksum).toBe(createHash('sha256').update(photo).digest('hex'));
+    // Its thumbnails and EXIF facts come from the upload's processing job, as for any upload.
+    await processed(app, picture?.objectPath as string);
+    picture = await app.database.prisma.file.findUniqueOrThrow({ where: { id: picture?.id } });
     expect(picture?.metadata).toMatchObject({
-      importedFrom: { source: 'local', itemId: 'scouting/warehouse.jpg' },
+      importedFrom: { source: 'local', itemId: 'scouting/warehouse.jpg', importId: started.body.id },
       image: { width: 320, height: 200 },
       thumbnails: { grid: true, preview: true },
     });

@@ -28,16 +28,44 @@ import { SOURCE_IDS, SOURCE_NAMES, type SourceConnector, type SourceId } from '.
 export interface ImportDeps extends Services {
   storage: StorageDeps;
   keys: ImportKeys;
-  /** Jobs running in this process (the app waits for them on close). */
+  /** Imports running in this process (the app waits for them on close). */
   running: Set<Promise<void>>;
-  /** Set when the app closes: jobs stop after the file they are on. */
+  /** Set when the app closes: imports stop after the file they are on, and resume on a restart. */
   stopping: { value: boolean };
 }
 
-/** Lets running jobs finish the file they are on, marks the rest as not imported, and waits. */
+/**
+ * Each import is a durable job (IMPORT_JOB): a restart, even a crash, resumes it at the first
+ * file it had not finished, and a file it had filed is never filed twice.
+ */
+export const IMPORT_JOB = 'imports.run';
+// Downloads are slow and run one at a time within an import; a few imports may run side by side.
+const IMPORT_CONCURRENCY = 3;
+// A live import writes its progress after every file; pg-boss fails (and so retries) a job that
+// runs past this, so it must outlast the slowest single file.
+const IMPORT_TIMEOUT_SECONDS = 2 * 60 * 60;
+
+/** Lets running imports finish the file they are on and waits; their jobs resume after a restart. */
 export async function stopImports(deps: ImportDeps) {
   deps.stopping.value = true;
   await Promise.allSettled([...deps.running]);
+}
+
+/** Starts this process's import workers on the job queue. */
+export async function startImportWorkers(deps: ImportDeps) {
+  await deps.jobs.work<{ importId: string }>(
+    IMPORT_JOB,
+    async ({ importId }) => {
+      const run = runImport(deps, importId);
+      deps.running.add(run);
+      try {
+        await run;
+      } finally {
+        deps.running.delete(run);
+      }
+    },
+    { concurrency: IMPORT_CONCURRENCY },
+  );
 }
 
 /** How many imports one person may have running at once. */
@@ -188,9 +216,13 @@ interface JobItem {
   name: string;
   size: number | null;
   onConflict: ConflictChoice;
-  /** What became of it, once handled: filed under storedAs (a number added by keepBoth), a new version, or skipped. */
-  outcome?: 'imported' | 'replaced' | 'skipped';
+  /** What became of it, once handled: filed under storedAs (a number added by keepBoth), a new version, skipped, or failed. */
+  outcome?: 'imported' | 'replaced' | 'skipped' | 'failed';
   storedAs?: string;
+  /** The file record it became (imported or replaced). */
+  fileId?: string;
+  /** It joins the job's gallery (a photo or video). */
+  galleryMedia?: boolean;
 }
 
 export interface ImportJobJson {
@@ -291,10 +323,23 @@ export async function startImport(deps: ImportDeps, ctx: ViewerContext, input: u
       fileIds: [],
     },
   });
-  const run = runJob(deps, ctx, job.id, data.source, connector, items, folderId, galleryId)
-    .catch((error) => deps.logger?.error({ err: error, jobId: job.id }, 'import job stopped'))
-    .finally(() => deps.running.delete(run));
-  deps.running.add(run);
+  try {
+    await deps.jobs.send(
+      IMPORT_JOB,
+      { importId: job.id },
+      {
+        singletonKey: job.id,
+        retryLimit: 20,
+        retryDelaySeconds: 2,
+        retryBackoff: true,
+        timeoutSeconds: IMPORT_TIMEOUT_SECONDS,
+      },
+    );
+  } catch (error) {
+    // Without its job the import would never run: it did not start.
+    await ctx.db.importJob.delete({ where: { id: job.id } }).catch(() => {});
+    throw error;
+  }
   return jobJson(job);
 }
 
@@ -303,62 +348,106 @@ function failureMessage(error: unknown) {
   return 'Import failed';
 }
 
-async function runJob(
-  deps: ImportDeps,
-  ctx: ViewerContext,
-  jobId: string,
-  source: string,
-  connector: SourceConnector,
-  items: JobItem[],
-  folderId: string | null,
-  galleryId: string | null,
-) {
-  const failed: { name: string; message: string }[] = [];
-  const fileIds: string[] = [];
-  // The imported photos and videos join the gallery; other files stay in the file manager only.
-  const galleryFileIds: string[] = [];
-  const publish = (status: ImportProgress['status'], done: number) =>
-    ctx.events.publish('import:progress', ctx.viewer.id, { jobId, status, total: items.length, done, failed });
+/** Thrown when the app stops mid-import: the job is handed back and resumes after the restart. */
+class ImportInterrupted extends Error {}
 
-  for (const [index, item] of items.entries()) {
-    if (deps.stopping.value) {
-      for (const rest of items.slice(index)) failed.push({ name: rest.name, message: SHUTDOWN_MESSAGE });
-      break;
+/** The file an earlier run of this import already filed for an item (it crashed before noting it). */
+async function alreadyFiled(deps: Services, userId: string, importId: string, itemId: string) {
+  return deps.db.file.findFirst({
+    where: {
+      ownerId: userId,
+      AND: [
+        { metadata: { path: ['importedFrom', 'importId'], equals: importId } },
+        { metadata: { path: ['importedFrom', 'itemId'], equals: itemId } },
+      ],
+    },
+    select: { id: true, name: true, mimeType: true, _count: { select: { versions: true } } },
+  });
+}
+
+/**
+ * Runs (or resumes) one import: every item not handled yet is copied in and noted on the import's
+ * row at once, so a run cut short anywhere goes on from the first item not noted. An item filed
+ * just before a crash is recognised by the import's id in the file's metadata and not filed again.
+ */
+export async function runImport(deps: ImportDeps, importId: string) {
+  const job = await deps.db.importJob.findUnique({ where: { id: importId } });
+  if (!job || job.status !== 'running') return;
+  const user = await deps.db.user.findUnique({ where: { id: job.userId }, select: { id: true, email: true } });
+  if (!user) return;
+  const ctx: ViewerContext = { ...deps, viewer: { id: user.id, email: user.email, sessionId: `import:${job.id}` } };
+  const items = (Array.isArray(job.items) ? job.items : []) as unknown as JobItem[];
+  const failed = [...(job.failed as { name: string; message: string }[])];
+  const fileIds = [...job.fileIds];
+  const handled = () => items.filter((i) => i.outcome !== undefined).length;
+  const publish = (status: ImportProgress['status'], done: number) =>
+    ctx.events.publish('import:progress', ctx.viewer.id, { jobId: job.id, status, total: items.length, done, failed });
+
+  let connector: SourceConnector | null = null;
+  try {
+    connector = await connectorFor(deps, ctx.viewer, job.source);
+  } catch (error) {
+    // The source went away (disconnected, no longer offered): nothing more can come from it.
+    if (!(error instanceof DomainError)) throw error;
+    for (const item of items.filter((i) => i.outcome === undefined)) {
+      item.outcome = 'failed';
+      failed.push({ name: item.name, message: failureMessage(error) });
     }
+  }
+
+  for (const item of items) {
+    if (item.outcome !== undefined || !connector) continue;
+    if (deps.stopping.value) throw new ImportInterrupted('the server is stopping; the import resumes after restart');
     try {
-      const download = await connector.download(item.id);
-      const stored = await ingestStream(deps.storage, ctx.viewer, download.body, download.size);
-      const filed = await createFileRecord(ctx, {
-        name: item.name,
-        originalName: item.name,
-        objectUrl: stored.objectPath,
-        folderId,
-        onConflict: item.onConflict,
-        metadata: { uploadedAt: new Date().toISOString(), importedFrom: { source, itemId: item.id } },
-      });
-      if (filed.skipped) {
-        item.outcome = 'skipped';
+      const earlier = await alreadyFiled(deps, user.id, job.id, item.id);
+      if (earlier) {
+        item.outcome = earlier._count.versions > 1 && item.onConflict === 'replace' ? 'replaced' : 'imported';
+        item.storedAs = earlier.name;
+        item.fileId = earlier.id;
+        item.galleryMedia = isGalleryMedia(earlier.mimeType);
       } else {
-        fileIds.push(filed.file.id);
-        if (isGalleryMedia(filed.file.mimeType)) galleryFileIds.push(filed.file.id);
-        item.outcome = filed.version > 1 ? 'replaced' : 'imported';
-        item.storedAs = filed.file.name;
+        const download = await connector.download(item.id);
+        const stored = await ingestStream(deps.storage, ctx.viewer, download.body, download.size);
+        const filed = await createFileRecord(ctx, {
+          name: item.name,
+          originalName: item.name,
+          objectUrl: stored.objectPath,
+          folderId: job.folderId,
+          onConflict: item.onConflict,
+          metadata: {
+            uploadedAt: new Date().toISOString(),
+            importedFrom: { source: job.source, itemId: item.id, importId: job.id },
+          },
+        });
+        if (filed.skipped) {
+          item.outcome = 'skipped';
+        } else {
+          item.outcome = filed.version > 1 ? 'replaced' : 'imported';
+          item.storedAs = filed.file.name;
+          item.fileId = filed.file.id;
+          item.galleryMedia = isGalleryMedia(filed.file.mimeType);
+        }
       }
+      if (item.fileId && !fileIds.includes(item.fileId)) fileIds.push(item.fileId);
     } catch (error) {
       // One bad file never stops the others.
       if (!(error instanceof DomainError))
-        deps.logger?.warn({ err: error, jobId, item: item.id }, 'import of a file failed');
+        deps.logger?.warn({ err: error, jobId: job.id, item: item.id }, 'import of a file failed');
+      item.outcome = 'failed';
       failed.push({ name: item.name, message: failureMessage(error) });
     }
     await ctx.db.importJob.update({
-      where: { id: jobId },
-      data: { done: index + 1, failed, fileIds, items: items as object[] },
+      where: { id: job.id },
+      data: { done: handled(), failed, fileIds, items: items as object[] },
     });
-    publish('running', index + 1);
+    publish('running', handled());
   }
-  if (galleryId && galleryFileIds.length > 0) {
+  // The imported photos and videos join the gallery (adding one twice is a no-op, so a resumed
+  // run may do it again); other files stay in the file manager only.
+  const galleryFileIds = items.flatMap((i) => (i.galleryMedia && i.fileId ? [i.fileId] : []));
+  if (job.galleryId && galleryFileIds.length > 0) {
     try {
-      await addFilesToGallery(ctx, galleryId, galleryFileIds);
+      await addFilesToGallery(ctx, job.galleryId, galleryFileIds);
     } catch (error) {
       failed.push({
         name: 'Gallery',
@@ -368,9 +457,9 @@ async function runJob(
   }
   // A job whose every file was skipped did what was asked; only one that brought nothing in for a failure failed.
   const status = fileIds.length === 0 && failed.length > 0 ? 'failed' : 'completed';
-  await ctx.db.importJob.update({
-    where: { id: jobId },
-    data: { status, done: items.length, failed, fileIds, finishedAt: new Date() },
+  await ctx.db.importJob.updateMany({
+    where: { id: job.id, status: 'running' },
+    data: { status, done: items.length, failed, fileIds, items: items as object[], finishedAt: new Date() },
   });
   publish(status, items.length);
 }
@@ -379,7 +468,6 @@ async function runJob(
 export const STALE_JOB_MS = 15 * 60 * 1000;
 export const STOPPED_MESSAGE =
   'The import stopped before it finished (the server restarted). Import the remaining files again.';
-const SHUTDOWN_MESSAGE = 'The server stopped before this file was imported. Import it again.';
 
 export async function importJob(ctx: ViewerContext, id: string): Promise<ImportJobJson> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

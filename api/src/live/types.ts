@@ -2,6 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Repeater } from 'graphql-yoga';
 import { builder } from '../graphql/builder.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
+import { objectPathFor } from '../storage/uploads.ts';
 import { ownEvents, unreadCountAfter, uploadProgressOf } from './rules.ts';
 
 // Subscriptions carry only the subscriber's own events: every topic is keyed by the viewer's id,
@@ -86,6 +87,28 @@ builder.subscriptionField('uploadProgress', (t) =>
     args: { uploadId: t.arg.id({ required: false }) },
     subscribe: (_root, args, ctx) => uploadProgressOf(ctx, args.uploadId ? String(args.uploadId) : null),
     resolve: (p) => p,
+  }),
+);
+
+const UploadProcessed = builder.objectRef<{ uploadId: string }>('UploadProcessed').implement({
+  description: 'A picture the signed-in user uploaded was processed: its thumbnails and EXIF facts are there now.',
+  fields: (t) => ({
+    uploadId: t.exposeID('uploadId'),
+    files: t.prismaField({
+      type: ['File'],
+      description: 'The signed-in user’s files holding these bytes, as they are now (none before the upload is filed).',
+      resolve: (query, e, _args, ctx) =>
+        ctx.db.file.findMany({ ...query, where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(e.uploadId) } }),
+    }),
+  }),
+});
+
+builder.subscriptionField('uploadProcessed', (t) =>
+  t.field({
+    type: UploadProcessed,
+    description: 'Each of the signed-in user’s pictures whose thumbnails and EXIF facts were just made.',
+    subscribe: (_root, _args, ctx) => ownEvents(ctx, 'upload:processed'),
+    resolve: (e) => e,
   }),
 );
 

@@ -6,7 +6,7 @@ import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithUser, signedInUser, testApp } from '../../test/harness.ts';
 import { runCleanup } from './rules.ts';
 import type { LocalObjectStore } from './store.ts';
-import { put, uploaded, uploadUrl } from './testing.ts';
+import { put, uploaded, uploadedAndProcessed, uploadUrl } from './testing.ts';
 
 let app: TestApp, owner: User;
 beforeAll(async () => {
@@ -41,10 +41,10 @@ function photo(color: string) {
 
 describe('cleanup pass', () => {
   it('deleting a file leaves no bytes, thumbnails or versions behind once the pass ran', async () => {
-    const first = await uploaded(app, owner, await photo('#204060'));
+    const first = await uploadedAndProcessed(app, owner, await photo('#204060'));
     const file = await filesPost({ name: 'gate.jpg', originalName: 'gate.jpg', objectUrl: first.uploadURL });
     // Replacing the file of the same name makes the upload version 2 of it.
-    const second = await uploaded(app, owner, await photo('#604020'));
+    const second = await uploadedAndProcessed(app, owner, await photo('#604020'));
     const again = await filesPost({
       name: 'gate.jpg',
       originalName: 'gate.jpg',
@@ -146,7 +146,7 @@ describe('cleanup pass', () => {
 
   it('removes bytes whose upload row went with a deleted account, after the grace period', async () => {
     const leaving = await signedInUser(app);
-    const left = await uploaded(app, leaving, await photo('#0a0a0a'));
+    const left = await uploadedAndProcessed(app, leaving, await photo('#0a0a0a'));
     await app.database.prisma.user.delete({ where: { id: leaving.id } });
     expect(await app.database.prisma.upload.count({ where: { id: left.uploadId } })).toBe(0);
     await app.storage.cleanup();

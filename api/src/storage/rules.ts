@@ -10,8 +10,9 @@ import type { Services, Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { fileAccessWhere } from '../galleries/access.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
-import { describeAccepted, detectFileType, IMAGE_TYPES } from './filetypes.ts';
-import { readImageInfo, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
+import { describeAccepted, detectFileType } from './filetypes.ts';
+import type { ImageInfo, Variant } from './images.ts';
+import { enqueueProcessing, needsProcessing, PROCESSING_KEY } from './processing.ts';
 import type { ObjectStore } from './store.ts';
 import { signUploadToken, verifyUploadToken } from './tokens.ts';
 import { objectPathFor } from './uploads.ts';
@@ -334,7 +335,7 @@ export interface UploadedObject {
   size: number;
   checksum: string;
   mimeType: string;
-  metadata: { image?: ImageInfo; thumbnails?: Partial<Record<Variant, true>> };
+  metadata: { image?: ImageInfo; thumbnails?: Partial<Record<Variant, true>>; processing?: true };
 }
 
 /**
@@ -355,23 +356,10 @@ export async function finishUpload(
       `File type must be one of ${describeAccepted()}; this file is ${detected.found}.`,
     );
   }
-  const metadata: UploadedObject['metadata'] = {};
-  if (IMAGE_TYPES.has(detected.mimeType)) {
-    try {
-      metadata.image = await readImageInfo(file);
-      const made = await thumbnails(file);
-      for (const variant of Object.keys(VARIANTS) as Variant[]) {
-        await deps.store.put(variantKey(upload.objectKey, variant), Readable.from([made[variant]]), {
-          contentType: 'image/webp',
-        });
-      }
-      metadata.thumbnails = { grid: true, preview: true };
-    } catch (error) {
-      // A picture libvips cannot read still uploads; it only goes without thumbnails.
-      deps.logger.warn({ err: error, uploadId: upload.id }, 'could not read image for thumbnails');
-      delete metadata.thumbnails;
-    }
-  }
+  // A picture's EXIF facts and thumbnails come from a job once the bytes are safe (processing.ts):
+  // the upload does not wait for them, and the API says `processing` until they are there.
+  const processing = needsProcessing(detected.mimeType);
+  const metadata: UploadedObject['metadata'] = processing ? { [PROCESSING_KEY]: true } : {};
   if (!alreadyStored) await deps.store.putFile(upload.objectKey, file, { contentType: detected.mimeType });
   const done = await deps.db.upload.updateMany({
     where: { id: upload.id, status: 'pending' },
@@ -392,6 +380,13 @@ export async function finishUpload(
     // The row went away (cleanup of an expired upload) while the bytes arrived.
     await deps.store.deletePrefix(upload.objectKey);
     throw new ForbiddenError(INVALID_URL);
+  }
+  if (processing) {
+    // The bytes are safe either way; an upload whose job could not be asked for now is asked for
+    // again by the cleanup pass (requeueUnprocessed).
+    await enqueueProcessing(deps, upload.id).catch((error) =>
+      deps.logger.error({ err: error, uploadId: upload.id }, 'could not queue the processing of an upload'),
+    );
   }
   return {
     uploadId: upload.id,

@@ -11,12 +11,18 @@ import { uploadSigningKey } from './tokens.ts';
 import { uploadthingRoutes } from './uploadthing-routes.ts';
 import { UploadThingObjectStore } from './uploadthing-store.ts';
 import { VARIANTS, variantKey, type Variant } from './images.ts';
+import { requeueUnprocessed, startProcessing } from './processing.ts';
+
+// An upload still unprocessed this long after its bytes arrived has probably lost its job.
+const REQUEUE_AFTER_MS = 10 * 60 * 1000;
 
 /** The storage layer of a running app: its store, its routes and the periodic cleanup pass. */
 export interface Storage {
   deps: StorageDeps;
   store: ObjectStore;
   routes: Hono<AppEnv>;
+  /** Starts this process's upload-processing workers (thumbnails, EXIF) on the job queue. */
+  startWorkers(): Promise<void>;
   /** One cleanup pass now (the app runs one every STORAGE_CLEANUP_INTERVAL as a scheduled job). */
   cleanup(options?: { now?: Date }): Promise<CleanupReport>;
   close(): Promise<void>;
@@ -54,6 +60,8 @@ export function createStorage(
     while (running) await running.catch(() => {});
     running = (async () => {
       const report = await runCleanup(deps, options);
+      // Pictures whose job was lost between storing the bytes and queueing it get one now.
+      await requeueUnprocessed(deps, { olderThan: new Date(Date.now() - REQUEUE_AFTER_MS) });
       const grace = new Date((options.now ?? new Date()).getTime() - services.config.storage.gracePeriodSeconds * 1000);
       await local.sweepTemp(grace);
       // Bytes whose upload row is gone (an account deleted with its uploads) go after the grace period.
@@ -91,6 +99,7 @@ export function createStorage(
     store,
     routes,
     cleanup,
+    startWorkers: () => startProcessing(deps),
     async close() {
       await running?.catch(() => {});
     },

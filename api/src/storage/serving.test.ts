@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
-import { fileRecord, sha256, uploaded } from './testing.ts';
+import { fileRecord, sha256, uploaded, uploadedAndProcessed } from './testing.ts';
 
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
@@ -28,9 +28,9 @@ async function get(path: string, who?: User, headers: Record<string, string> = {
 }
 
 describe('images', () => {
-  it('stores WebP thumbnails and the EXIF facts with the upload', async () => {
+  it('stores WebP thumbnails and the EXIF facts with the upload once it is processed', async () => {
     const photo = await geotaggedPhoto();
-    const result = await uploaded(app, owner, photo);
+    const result = await uploadedAndProcessed(app, owner, photo);
     expect(result.mimeType).toBe('image/jpeg');
     const image = (result.metadata as { image: Record<string, unknown> }).image;
     expect(image).toMatchObject({
@@ -65,7 +65,7 @@ describe('images', () => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: '#ffffff80' } })
       .png()
       .toBuffer();
-    const result = await uploaded(app, owner, png);
+    const result = await uploadedAndProcessed(app, owner, png);
     expect(result.mimeType).toBe('image/png');
     expect(result.metadata).toEqual({ image: { width: 300, height: 200 }, thumbnails: { grid: true, preview: true } });
   });
@@ -74,7 +74,7 @@ describe('images', () => {
     const broken = new Uint8Array([
       0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
     ]);
-    const result = await uploaded(app, owner, broken);
+    const result = await uploadedAndProcessed(app, owner, broken);
     expect(result.mimeType).toBe('image/png');
     expect(result.metadata).toEqual({});
     expect((await get(`${result.objectPath}?variant=grid`, owner)).status).toBe(404);
@@ -224,7 +224,7 @@ describe('GET /objects/uploads/:id', () => {
 
 describe('GraphQL', () => {
   it('gives a file its url, thumbnails and picture facts, and the viewer their storage', async () => {
-    const result = await uploaded(app, owner, await geotaggedPhoto());
+    const result = await uploadedAndProcessed(app, owner, await geotaggedPhoto());
     const file = await fileRecord(app, owner, result.uploadURL, { name: 'gate.jpg' });
     const id = Buffer.from(`File:${file.id}`).toString('base64');
     const { data, errors } = await graphql<{

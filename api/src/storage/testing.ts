@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TestApp } from '../../test/harness.ts';
-import { claimUpload } from './uploads.ts';
+import { isProcessing } from './processing.ts';
+import { claimUpload, uploadIdFrom } from './uploads.ts';
 
 // Helpers for tests that move bytes through the real upload protocol.
 
@@ -66,4 +67,38 @@ export async function fileRecord(
 
 export function sha256(bytes: Uint8Array | string) {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Waits until the processing job of an upload (thumbnails, EXIF) has finished: listens for its
+ * `upload:processed` event, after checking the row so an event already gone by is not waited for.
+ */
+export async function processed(app: TestApp, uploadIdOrUrl: string, timeoutMs = 60_000) {
+  const uploadId = uploadIdFrom(uploadIdOrUrl) ?? uploadIdOrUrl;
+  const db = app.database.prisma;
+  const { userId } = await db.upload.findUniqueOrThrow({ where: { id: uploadId }, select: { userId: true } });
+  const events = app.services.events.subscribe('upload:processed', userId);
+  // The first next() starts listening (the pub/sub's iterators are lazy): before the row is read.
+  let next = events.next();
+  const timer = setTimeout(() => events.return?.(), timeoutMs);
+  try {
+    const row = await db.upload.findUniqueOrThrow({ where: { id: uploadId } });
+    if (!isProcessing(row.metadata)) return row;
+    for (;;) {
+      const event = await next;
+      if (event.done) throw new Error(`upload ${uploadId} was not processed within ${timeoutMs} ms`);
+      if (event.value.uploadId === uploadId) return await db.upload.findUniqueOrThrow({ where: { id: uploadId } });
+      next = events.next();
+    }
+  } finally {
+    clearTimeout(timer);
+    await events.return?.();
+  }
+}
+
+/** Uploads bytes that must be accepted and waits for their processing; returns the processed metadata. */
+export async function uploadedAndProcessed(app: TestApp, who: Uploader, bytes: Uint8Array | string) {
+  const result = await uploaded(app, who, bytes);
+  const row = await processed(app, result.uploadId);
+  return { ...result, metadata: row.metadata as Record<string, unknown> };
 }

@@ -8,6 +8,7 @@ import { storageUsage, type StorageUsage } from './rules.ts';
 interface ServerMetadata {
   image?: ImageInfo;
   thumbnails?: Partial<Record<Variant, true>>;
+  processing?: boolean;
 }
 
 function serverMetadata(metadata: unknown): ServerMetadata {
@@ -56,6 +57,13 @@ builder.prismaObjectFields('File', (t) => ({
     select: { objectPath: true, metadata: true },
     resolve: (f, args) =>
       serverMetadata(f.metadata).thumbnails?.[args.size] ? `${f.objectPath}?variant=${args.size}` : null,
+  }),
+  processing: t.boolean({
+    description:
+      'True while the server is still reading a picture after its upload (EXIF facts, thumbnails): ' +
+      'thumbnailUrl and image are null until then, and the uploadProcessed subscription says when it is done.',
+    select: { metadata: true },
+    resolve: (f) => serverMetadata(f.metadata).processing === true,
   }),
   image: t.field({
     type: ImageDetails,

@@ -52,13 +52,16 @@ export async function claimUpload(
     data: { status: 'claimed', claimedAt: new Date() },
   });
   if (claimed.count !== 1) throw new ValidationError('This upload already belongs to a file.', 'objectUrl');
+  // Read again now that the row is ours: the processing job may have finished (and committed)
+  // while the update above waited for its lock, and the record must copy what it wrote.
+  const { metadata } = await tx.upload.findUniqueOrThrow({ where: { id: uploadId }, select: { metadata: true } });
   return {
     uploadId,
     objectPath: objectPathFor(uploadId),
     size: upload.size ?? 0n,
     checksum: upload.checksum,
     mimeType: upload.mimeType,
-    metadata: upload.metadata,
+    metadata,
   };
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeUploadThing, UT_TOKEN, utSign } from '../../test/fakes/uploadthing.ts';
 import { FetchXMLHttpRequest } from '../../test/fakes/xhr.ts';
 import { BASE, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { sha256 } from './testing.ts';
+import { processed, sha256 } from './testing.ts';
 import {
   UPLOADTHING_PATH,
   UPLOADTHING_SLUG,
@@ -131,7 +131,7 @@ describe('direct uploads to UploadThing', () => {
     });
   });
 
-  it('a signed-in user uploads a JPEG; after the checks POST /api/files files it with thumbnails', async () => {
+  it('a signed-in user uploads a JPEG; after the checks and its processing POST /api/files files it with thumbnails', async () => {
     const file = await photo();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const { result, serverData, progress } = await sendDirect(owner, file);
@@ -142,7 +142,8 @@ describe('direct uploads to UploadThing', () => {
     if (!serverData.ok) throw new Error(serverData.message);
     expect(result?.customId).toBe(`uploads~${serverData.uploadId}`);
 
-    const row = await app.database.prisma.upload.findUniqueOrThrow({ where: { id: serverData.uploadId } });
+    // Its thumbnails and EXIF facts come from the processing job, read back from UploadThing.
+    const row = await processed(app, serverData.uploadId);
     expect(row).toMatchObject({
       userId: owner.id,
       status: 'uploaded',

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeUploadThing, UT_APP_ID as APP_ID, UT_TOKEN as TOKEN } from '../../test/fakes/uploadthing.ts';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { sha256, uploaded } from './testing.ts';
+import { sha256, uploaded, uploadedAndProcessed } from './testing.ts';
 
 let fake: FakeUploadThing;
 let app: TestApp;
@@ -46,7 +46,7 @@ describe('UploadThing backend', () => {
     const photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#345678' } })
       .jpeg()
       .toBuffer();
-    const result = await uploaded(app, owner, photo);
+    const result = await uploadedAndProcessed(app, owner, photo);
     expect(result.metadata.thumbnails).toEqual({ grid: true, preview: true });
     const id = result.uploadId;
     expect([...fake.files.keys()].filter((k) => k.includes(id)).sort()).toEqual([
@@ -77,7 +77,7 @@ describe('UploadThing backend', () => {
     const photo = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#aa3300' } })
       .png()
       .toBuffer();
-    const result = await uploaded(app, owner, photo);
+    const result = await uploadedAndProcessed(app, owner, photo);
     await app.database.prisma.upload.update({ where: { id: result.uploadId }, data: { status: 'released' } });
     expect(await app.storage.cleanup()).toEqual({ removed: 1, failed: 0 });
     expect([...fake.files.keys()].filter((k) => k.includes(result.uploadId))).toEqual([]);

@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
+import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
 import { createEnvironment } from '../relay/environment.ts';
 import { Button, ButtonLink } from '../ui/Button.tsx';
@@ -234,6 +235,9 @@ export default function Shell() {
           <Suspense fallback={null}>
             <ThemeSync />
           </Suspense>
+        </QuietBoundary>
+        <QuietBoundary>
+          <ProcessedPictures />
         </QuietBoundary>
       </div>
     </RelayEnvironmentProvider>

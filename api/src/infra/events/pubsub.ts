@@ -25,6 +25,8 @@ export type Channels = {
       status: 'uploading' | 'processing' | 'uploaded' | 'failed' | 'analyzing' | 'analyzed' | 'analysis_failed';
     },
   ];
+  /** A picture this user uploaded has its EXIF facts and thumbnails now (the processing job finished). */
+  'upload:processed': [userId: string, payload: { uploadId: string }];
   /** One of this user's import jobs moved on (a file was imported or failed, or the job ended). */
   'import:progress': [userId: string, payload: ImportProgress];
   /** What this user may see changed: invitations, project membership, or the galleries shared with them. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
-import { imageFacts, type Photo } from './photos.ts';
+import { imageFacts, isProcessing, type Photo } from './photos.ts';
 
 export const PAGE_SIZE = 200;
 
@@ -52,6 +52,7 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key, refreshKey: num
           objectPath: node.url,
           tags: node.file.tags,
           ...imageFacts(node.file.metadata),
+          processing: isProcessing(node.file.metadata),
         })),
     [data.items.edges],
   );

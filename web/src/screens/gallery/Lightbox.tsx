@@ -78,7 +78,8 @@ export function Lightbox({
             <div className="relative flex min-h-0 flex-1 items-center justify-center p-2 sm:p-6">
               <img
                 key={photo.id}
-                src={previewUrl(photo.objectPath)}
+                // Until its preview is made, the original itself (the server reads it as is).
+                src={photo.processing ? photo.objectPath : previewUrl(photo.objectPath)}
                 alt={photo.name}
                 className="max-h-full max-w-full object-contain"
               />

@@ -66,4 +66,17 @@ describe('PhotoGrid', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open photo-9999.jpg' }));
     expect(onOpen).toHaveBeenCalledWith(9999);
   });
+
+  it('shows a placeholder while a photo is processed, then its thumbnail when the data says it is done', () => {
+    const fresh = { ...photos[0], id: 'new', name: 'just-in.jpg', processing: true } as Photo;
+    const props = { hasMore: false, loadingMore: false, onLoadMore: () => {}, onOpen: () => {} };
+    const { rerender } = render(<PhotoGrid photos={[fresh]} {...props} />);
+    const tile = screen.getByRole('button', { name: 'Open just-in.jpg' });
+    // No request for a thumbnail that does not exist yet (it would show a broken image).
+    expect(tile.querySelector('img')).toBeNull();
+    expect(screen.getByRole('img', { name: 'just-in.jpg (preparing its thumbnail)' })).toBeTruthy();
+    rerender(<PhotoGrid photos={[{ ...fresh, processing: false }]} {...props} />);
+    expect(tile.querySelector('img')?.getAttribute('src')).toBe('/objects/uploads/0?variant=grid');
+    expect(screen.queryByTestId('photo-processing')).toBeNull();
+  });
 });

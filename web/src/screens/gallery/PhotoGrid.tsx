@@ -77,14 +77,25 @@ export function PhotoGrid({
                   aria-label={`Open ${photo.name}`}
                   data-testid="photo-tile"
                 >
-                  <img
-                    src={gridUrl(photo.objectPath)}
-                    alt={photo.name}
-                    loading="lazy"
-                    decoding="async"
-                    className="h-full w-full object-cover"
-                    draggable={false}
-                  />
+                  {photo.processing ? (
+                    <span
+                      role="img"
+                      aria-label={`${photo.name} (preparing its thumbnail)`}
+                      data-testid="photo-processing"
+                      className="flex h-full w-full animate-pulse items-center justify-center p-2 text-center text-xs text-slate-600 dark:text-slate-300"
+                    >
+                      Preparing…
+                    </span>
+                  ) : (
+                    <img
+                      src={gridUrl(photo.objectPath)}
+                      alt={photo.name}
+                      loading="lazy"
+                      decoding="async"
+                      className="h-full w-full object-cover"
+                      draggable={false}
+                    />
+                  )}
                   {photo.id === coverId && (
                     <span className="absolute top-1 left-1 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
                       Cover

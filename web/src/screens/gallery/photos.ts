@@ -21,6 +21,8 @@ export interface Photo {
   lens?: string;
   gps?: GeoPoint;
   tags: readonly string[];
+  /** The server is still making its thumbnails (they arrive live when done). */
+  processing?: boolean;
 }
 
 export function gridUrl(objectPath: string) {
@@ -57,6 +59,11 @@ export function imageFacts(metadata: unknown): Pick<Photo, 'width' | 'height' | 
         ? { latitude, longitude }
         : undefined,
   };
+}
+
+/** True while the server is still making a picture's thumbnails and reading its EXIF facts. */
+export function isProcessing(metadata: unknown) {
+  return (metadata as { processing?: unknown } | null)?.processing === true;
 }
 
 export function isPhoto(mimeType: string) {

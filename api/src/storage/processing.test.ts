@@ -1,0 +1,139 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { appWithTwoUsers, graphql } from '../../test/harness.ts';
+import { sseResults } from '../../test/sse.ts';
+import { processUpload, requeueUnprocessed } from './processing.ts';
+import { processed, uploaded } from './testing.ts';
+
+// A picture's EXIF facts and thumbnails are made by a durable job after the upload has answered.
+
+const json = (value: unknown) => JSON.stringify(value);
+
+let app: TestApp, owner: User, stranger: User;
+beforeAll(async () => {
+  [app, owner, stranger] = await appWithTwoUsers();
+});
+afterAll(() => app.close());
+
+function geotaggedPhoto(colour = '#5a7d3c') {
+  return sharp({ create: { width: 3000, height: 2000, channels: 3, background: colour } })
+    .jpeg({ quality: 70 })
+    .withExif({
+      IFD0: { Make: 'Canon', Model: 'Canon EOS R5' },
+      IFD2: { DateTimeOriginal: '2024:05:01 10:20:30' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 30/1' },
+    })
+    .toBuffer();
+}
+
+const FILE_QUERY = `query ($id: ID!) {
+  node(id: $id) { ... on File { processing thumbnailUrl(size: GRID) image { takenAt gps { latitude longitude } } } }
+}`;
+
+async function fileOverGraphql(id: string) {
+  const { data } = await graphql<{
+    node: { processing: boolean; thumbnailUrl: string | null; image: { takenAt: string; gps: object } | null };
+  }>(app, owner.cookie, FILE_QUERY, { id });
+  return data?.node;
+}
+
+async function fileUpload(uploadURL: string, name: string) {
+  const response = await app.request('/api/files', {
+    method: 'POST',
+    cookie: owner.cookie,
+    headers: { 'content-type': 'application/json' },
+    body: json({ name, objectUrl: uploadURL }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string };
+}
+
+describe('post-upload processing', () => {
+  it('answers the upload before the thumbnails exist; the job adds them, the EXIF facts and tells the uploader live', async () => {
+    const stream = await app.request('/graphql', {
+      method: 'POST',
+      cookie: owner.cookie,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: json({
+        query: 'subscription { uploadProcessed { uploadId files { name processing thumbnailUrl(size: GRID) } } }',
+      }),
+    });
+    expect(stream.status).toBe(200);
+    const live = sseResults<{ data: { uploadProcessed: { uploadId: string; files: unknown[] } } }>(stream);
+    await live.read();
+
+    // The answer says the picture is still being processed: the upload did not wait for the job.
+    const result = await uploaded(app, owner, await geotaggedPhoto());
+    expect(result.metadata).toEqual({ processing: true });
+    expect((await app.request(`${result.objectPath}?variant=grid`, { cookie: owner.cookie })).status).toBe(404);
+    const filed = await fileUpload(result.uploadURL, 'north gate.jpg');
+    const id = encodeGlobalID('File', filed.id);
+    const before = await fileOverGraphql(id);
+    if (before?.processing) expect(before).toEqual({ processing: true, thumbnailUrl: null, image: null });
+
+    await processed(app, result.uploadId);
+    expect(await fileOverGraphql(id)).toEqual({
+      processing: false,
+      thumbnailUrl: `${result.objectPath}?variant=grid`,
+      image: { takenAt: '2024-05-01T10:20:30', gps: { latitude: 51.5, longitude: -0.125 } },
+    });
+    const record = await app.database.prisma.file.findUniqueOrThrow({ where: { id: filed.id } });
+    expect(record.metadata).toMatchObject({ thumbnails: { grid: true, preview: true }, image: { width: 3000 } });
+    expect(record.metadata).not.toHaveProperty('processing');
+    const grid = await app.request(`${result.objectPath}?variant=grid`, { cookie: owner.cookie });
+    expect(grid.status).toBe(200);
+    expect((await sharp(Buffer.from(await grid.arrayBuffer())).metadata()).width).toBe(400);
+
+    const [event] = await live.until((r) => r.length >= 1);
+    expect(event?.data.uploadProcessed).toEqual({
+      uploadId: result.uploadId,
+      files: [{ name: 'north gate.jpg', processing: false, thumbnailUrl: `${result.objectPath}?variant=grid` }],
+    });
+    await live.close();
+  });
+
+  it('does no harm when it runs twice, and a second run changes nothing', async () => {
+    const result = await uploaded(app, owner, await geotaggedPhoto('#223344'));
+    const first = await processed(app, result.uploadId);
+    const deps = { ...app.storage.deps };
+    expect(await processUpload(deps, result.uploadId)).toBe(false);
+    // Even a run that finds the row still marked (a crash after the thumbnails, before the row) only repeats the same work.
+    await app.database.prisma.upload.update({
+      where: { id: result.uploadId },
+      data: { metadata: { processing: true } },
+    });
+    expect(await processUpload(deps, result.uploadId)).toBe(true);
+    const again = await app.database.prisma.upload.findUniqueOrThrow({ where: { id: result.uploadId } });
+    expect(again.metadata).toEqual(first.metadata);
+  });
+
+  it('keeps a picture libvips cannot read, without thumbnails, and ends its processing', async () => {
+    const broken = new Uint8Array([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+    ]);
+    const result = await uploaded(app, owner, broken);
+    const row = await processed(app, result.uploadId);
+    expect(row.metadata).toEqual({});
+    expect((await app.request(`${result.objectPath}?variant=grid`, { cookie: owner.cookie })).status).toBe(404);
+  });
+
+  it('does not process files that are not pictures, and a stranger hears nothing of it', async () => {
+    const result = await uploaded(app, stranger, 'call sheet\n');
+    expect(result.metadata).toEqual({});
+  });
+
+  it('queues again an upload whose job was lost (the process died before it was queued)', async () => {
+    const result = await uploaded(app, owner, await geotaggedPhoto('#883322'));
+    await processed(app, result.uploadId);
+    await app.database.prisma.upload.update({
+      where: { id: result.uploadId },
+      data: { metadata: { processing: true } },
+    });
+    const waiting = processed(app, result.uploadId);
+    expect(await requeueUnprocessed(app.storage.deps, { olderThan: new Date(Date.now() + 1000) })).toBe(1);
+    const row = await waiting;
+    expect(row.metadata).toMatchObject({ thumbnails: { grid: true, preview: true } });
+  });
+});

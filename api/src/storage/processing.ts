@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import type { Services } from '../context.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { IMAGE_TYPES } from './filetypes.ts';
+import { readImageInfo, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
+import { LocalObjectStore, type ObjectStore } from './store.ts';
+import { objectPathFor } from './uploads.ts';
+
+/**
+ * What happens to a picture after its bytes are safe: EXIF facts and the two thumbnails. The
+ * upload answers as soon as the bytes are stored; this runs as a durable job (PROCESS_UPLOAD),
+ * so a crash or a restart only delays it. Every step may run twice without harm: thumbnails
+ * are overwritten with the same bytes, and the metadata is merged only while the upload still
+ * says it is processing.
+ */
+export const PROCESS_UPLOAD = 'storage.process-upload';
+
+/** Two at a time: sharp works one photo per thread here, so a burst of photos uses both cores. */
+export const PROCESS_CONCURRENCY = 2;
+
+export interface ProcessUploadJob {
+  uploadId: string;
+}
+
+/** Upload.metadata and File.metadata while the picture waits for its job. */
+export const PROCESSING_KEY = 'processing';
+
+export interface ProcessingDeps extends Pick<Services, 'db' | 'events' | 'jobs'> {
+  store: ObjectStore;
+  scratchDir: string;
+  logger: Pick<Logger, 'warn' | 'error' | 'info'>;
+}
+
+/** Whether uploads of this type get processed after the bytes are safe. */
+export function needsProcessing(mimeType: string) {
+  return IMAGE_TYPES.has(mimeType);
+}
+
+/** Asks for the processing of an upload; one job per upload, however often it is asked. */
+export async function enqueueProcessing(deps: Pick<ProcessingDeps, 'jobs'>, uploadId: string) {
+  await deps.jobs.send<ProcessUploadJob>(
+    PROCESS_UPLOAD,
+    { uploadId },
+    { singletonKey: uploadId, retryLimit: 5, retryDelaySeconds: 5, retryBackoff: true },
+  );
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function isProcessing(metadata: unknown) {
+  return asObject(metadata)[PROCESSING_KEY] === true;
+}
+
+/** The original as a local file: the store's own file when it is on this disk, else a scratch copy. */
+async function withLocalFile<T>(deps: ProcessingDeps, objectKey: string, use: (file: string) => Promise<T>) {
+  if (deps.store instanceof LocalObjectStore) return use(path.join(deps.store.root, objectKey));
+  const body = await deps.store.get(objectKey);
+  if (!body) throw new Error(`the bytes of ${objectKey} are missing from the store`);
+  await mkdir(deps.scratchDir, { recursive: true });
+  const scratch = path.join(deps.scratchDir, `${randomUUID()}.processing`);
+  try {
+    await pipeline(body, createWriteStream(scratch, { flags: 'wx' }));
+    return await use(scratch);
+  } finally {
+    await rm(scratch, { force: true });
+  }
+}
+
+/**
+ * Processes one upload: reads the EXIF facts, writes the thumbnails, then merges both into the
+ * upload's metadata and into every file record that holds the bytes, in one transaction, and
+ * tells the uploader (the `upload:processed` event). Returns false when there was nothing to do
+ * (already processed, or the upload is gone).
+ */
+export async function processUpload(deps: ProcessingDeps, uploadId: string): Promise<boolean> {
+  const upload = await deps.db.upload.findUnique({ where: { id: uploadId } });
+  if (!upload || upload.status === 'pending' || upload.status === 'released') return false;
+  if (!isProcessing(upload.metadata)) return false;
+
+  const facts: { image?: ImageInfo; thumbnails?: Partial<Record<Variant, true>> } = {};
+  try {
+    await withLocalFile(deps, upload.objectKey, async (file) => {
+      facts.image = await readImageInfo(file);
+      const made = await thumbnails(file);
+      for (const variant of Object.keys(VARIANTS) as Variant[]) {
+        await deps.store.put(variantKey(upload.objectKey, variant), Readable.from([made[variant]]), {
+          contentType: 'image/webp',
+        });
+      }
+      facts.thumbnails = { grid: true, preview: true };
+    });
+  } catch (error) {
+    // Bytes gone from the store are a reason to try again later; a picture libvips cannot read is
+    // not, and it only goes without thumbnails (as before the work moved here).
+    if (error instanceof Error && /missing from the store/.test(error.message)) throw error;
+    deps.logger.warn({ err: error, uploadId }, 'could not read image for thumbnails');
+    delete facts.thumbnails;
+  }
+
+  const patch = JSON.stringify(facts);
+  const objectPath = objectPathFor(upload.id);
+  await deps.db.$transaction(async (tx) => {
+    // The upload row first: a concurrent claim (POST /api/files) locks the same row, so either
+    // it files the record after this commits (and copies the finished metadata), or this waits
+    // for its commit and then finds the new record below.
+    await tx.$executeRaw`
+      UPDATE "Upload" SET metadata = (metadata - ${PROCESSING_KEY}) || ${patch}::jsonb
+      WHERE id = ${upload.id}::uuid`;
+    await tx.$executeRaw`
+      UPDATE "File" SET metadata = (metadata - ${PROCESSING_KEY}) || ${patch}::jsonb, "updatedAt" = now()
+      WHERE "ownerId" = ${upload.userId}::uuid AND "objectPath" = ${objectPath}
+        AND metadata->>${PROCESSING_KEY} = 'true'`;
+  });
+  deps.events.publish('upload:processed', upload.userId, { uploadId: upload.id });
+  return true;
+}
+
+/** Starts this process's workers for upload processing. */
+export async function startProcessing(deps: ProcessingDeps) {
+  await deps.jobs.work<ProcessUploadJob>(
+    PROCESS_UPLOAD,
+    async ({ uploadId }) => {
+      await processUpload(deps, uploadId);
+    },
+    { concurrency: PROCESS_CONCURRENCY },
+  );
+}
+
+/**
+ * Uploads that still say processing but may have lost their job (the process died between
+ * storing the bytes and asking for the job): asked for again; the singleton key keeps it to one.
+ */
+export async function requeueUnprocessed(deps: ProcessingDeps, { olderThan }: { olderThan: Date }) {
+  const rows = await deps.db.$queryRaw<{ id: string }[]>(Prisma.sql`
+    SELECT id::text FROM "Upload"
+    WHERE status IN ('uploaded', 'claimed') AND metadata->>${PROCESSING_KEY} = 'true' AND "completedAt" < ${olderThan}
+    LIMIT 1000`);
+  for (const { id } of rows) await enqueueProcessing(deps, id);
+  return rows.length;
+}
