@@ -111,7 +111,7 @@ const RESERVE_STEP = 4 * 1024 * 1024;
  * Holds room in the owner's quota for an upload whose bytes are arriving: at least `atLeast`
  * bytes, up to `upTo` if that fits, never less than it holds already. Reading the quota is not
  * enough (uploads racing each other all see the same free room), so one user's reservations take
- * turns on a lock of their User row; on PGlite and PostgreSQL alike. The hold lasts until the
+ * turns on a lock of their User row, on PGlite and PostgreSQL alike. The hold lasts until the
  * upload's expiresAt, which this moves on (a reservation is renewed while bytes keep coming), and
  * ends sooner when the upload finishes (its size counts instead) or fails (releaseReservation).
  * Answers the bytes now held.
@@ -124,7 +124,9 @@ export async function reserveQuota(
 ): Promise<number> {
   return deps.db.$transaction(
     async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${upload.userId}::uuid FOR UPDATE`;
+      // NO KEY UPDATE: reservations queue behind each other, rows that merely reference the user
+      // (a new file, a notification) do not queue behind them.
+      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${upload.userId}::uuid FOR NO KEY UPDATE`;
       const row = await tx.upload.findUnique({
         where: { id: upload.id },
         select: { status: true, reservedBytes: true },
