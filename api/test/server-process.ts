@@ -50,13 +50,15 @@ export async function startServer(env: Record<string, string>) {
     log: () => log,
     /** SIGKILL: no shutdown, no flushing; whatever was half done stays half done. */
     async kill() {
-      if (child.exitCode !== null) return;
+      // A process killed by a signal has a signalCode and no exitCode: it will not exit again.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       await exited;
     },
     async stop() {
-      if (child.exitCode !== null) return;
+      // A process killed by a signal has a signalCode and no exitCode: it will not exit again.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       await exited;
