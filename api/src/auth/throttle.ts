@@ -1,4 +1,5 @@
 import type { LeakyBucket, SignInThrottle } from '../config.ts';
+import { addressBudgetKey } from '../http/client-address.ts';
 import type { BucketEntry, RateLimiter } from '../infra/ratelimit.ts';
 
 /**
@@ -23,8 +24,9 @@ export function signInGate(limiter: RateLimiter, rules: SignInThrottle): SignInG
     burst: 1e6,
     refillSeconds: Math.min(...[...rules.perAccount, ...rules.perAddress].map((b) => b.refillSeconds)),
   };
-  const keys = (email: string, address = 'unknown') => {
+  const keys = (email: string, clientAddress: string | undefined) => {
     const account = email.slice(0, 320);
+    const address = clientAddress ? addressBudgetKey(clientAddress) : 'unknown';
     const counted: BucketEntry[] = [
       ...rules.perAccount.map((bucket, i) => ({ key: `sign-in:account:${i}:${account}`, bucket })),
       ...rules.perAddress.map((bucket, i) => ({ key: `sign-in:address:${i}:${address}`, bucket })),

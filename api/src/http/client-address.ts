@@ -76,3 +76,27 @@ export function clientAddressResolver(trust: ProxyTrust | undefined) {
     return socket;
   };
 }
+
+/**
+ * What a client's address is counted under in per-address budgets: an IPv4 address as it is, an
+ * IPv6 address by its /64. A home or an office gets a whole /64 and may use any address in it, so
+ * counting single IPv6 addresses would give each client billions of budgets.
+ */
+export function addressBudgetKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  let text = address.toLowerCase();
+  if (text.startsWith('::ffff:') && isIP(text.slice(7)) === 4) return text.slice(7);
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}

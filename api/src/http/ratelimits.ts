@@ -3,6 +3,7 @@ import type { Budget, RateLimits } from '../config.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
 import { UPLOADTHING_PATH } from '../storage/uploadthing-routes.ts';
+import { addressBudgetKey } from './client-address.ts';
 import type { AppEnv } from './env.ts';
 
 const MESSAGE = 'Too many requests. Please wait a moment and try again.';
@@ -44,7 +45,9 @@ async function spend(
   },
 ) {
   const checks: [string, Budget][] = [];
-  if (rule.perAddress && who.address) checks.push([`${name}:address:${who.address}`, rule.perAddress]);
+  if (rule.perAddress && who.address) {
+    checks.push([`${name}:address:${addressBudgetKey(who.address)}`, rule.perAddress]);
+  }
   if (rule.perUser && who.user) checks.push([`${name}:user:${who.user}`, rule.perUser]);
   for (const [key, budget] of checks) {
     const verdict = await limiter.hit(key, budget);

@@ -79,6 +79,15 @@ describe('behind one proxy (TRUST_PROXY=1)', () => {
     expect(await s.signUp(`${client}, ${random()}`)).toBe(201);
   });
 
+  it('counts an IPv6 client by its /64: one network’s many addresses are one client', async () => {
+    // A home or an office gets a /64 and may use any address in it.
+    const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    expect(await s.signUp(`${net}::1`)).toBe(201);
+    expect(await s.signUp(`${net}:0:0:0:2`)).toBe(201);
+    expect(await s.signUp(`${net}:ffff:1234:5678:9abc`)).toBe(429);
+    expect(await s.signUp(`::ffff:${random()}`)).toBe(201);
+  });
+
   it('does not take garbage the proxy passed on as an address', async () => {
     // The proxy appended the client's address; the text left of it is ignored.
     const client = random();
