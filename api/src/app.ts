@@ -30,7 +30,7 @@ import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder, startImportWorkers, stopImports } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { aiBudget, rateLimits } from './http/ratelimits.ts';
-import { csrfProtection, refuseNulCharacters, securityHeaders } from './http/security.ts';
+import { bodyGate, csrfProtection, securityHeaders } from './http/security.ts';
 import { clientAddressResolver } from './http/client-address.ts';
 import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
 import { routePath } from 'hono/route';
@@ -140,7 +140,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       metrics.graphqlPlugin,
     ],
     graphqlEndpoint: '/graphql',
-    // The door (refuseNulCharacters) reads and limits every GraphQL body; yoga's own limit would pipe
+    // The body gate (http/security.ts) reads and limits every GraphQL body; yoga's own limit would pipe
     // each body through another stream.
     maxRequestBodySize: false,
     graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
@@ -182,7 +182,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   app.use(securityHeaders(config));
   app.use(csrfProtection(config));
-  app.use(refuseNulCharacters());
+  app.use(bodyGate(config));
 
   if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter));
 
@@ -233,24 +233,27 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return c.json({ errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }] }, 401);
     }
     const context = { viewer: viewer as Viewer, clientAddress: c.get('clientAddress') };
-    const body = c.get('bodyText');
+    const text = c.get('bodyText');
     const { incoming, outgoing } = c.env ?? {};
-    if (incoming && outgoing && body && (c.req.header('accept') ?? '').includes('text/event-stream')) {
-      trackStream(outgoing);
-    }
-    if (incoming && outgoing && body) {
+    const parsed = text ? parseObject(text) : undefined;
+    if (incoming && outgoing && parsed) {
+      if ((c.req.header('accept') ?? '').includes('text/event-stream')) trackStream(outgoing);
       // On a Node server yoga takes the request and answers on the socket itself: going through web
       // Request and Response objects both ways cost a fifth of a list query's CPU (bench/api.ts).
-      // whatwg-node reads an already-read body from `incoming.body`.
+      // whatwg-node takes an already-read body from `incoming.body`: a parsed object it hands to
+      // yoga as the request's json(). (A string there it would spread with Object.keys, one key per
+      // character: an 8 MB body held the event loop for seconds.)
       for (const [name, value] of answerHeaders) outgoing.setHeader(name, value);
-      Object.assign(incoming, { body });
+      Object.assign(incoming, { body: parsed });
       // (requestListener takes the server context as its third argument; its type leaves it out)
       const listen = yoga.requestListener as (...args: [typeof incoming, typeof outgoing, typeof context]) => unknown;
       await listen(incoming, outgoing, context);
       return RESPONSE_ALREADY_SENT;
     }
+    // Anything else (a GET, broken JSON, an array) goes the web way, and yoga says what is wrong with it.
     const { raw } = c.req;
-    const request = body === undefined ? raw : new Request(raw.url, { method: raw.method, headers: raw.headers, body });
+    const request =
+      text === undefined ? raw : new Request(raw.url, { method: raw.method, headers: raw.headers, body: text });
     return yoga.fetch(request, context);
   });
 
@@ -334,6 +337,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await database.close();
     },
   };
+}
+
+/** A JSON object with at least one key, or undefined (whatwg-node takes only such a body as parsed). */
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    for (const _ in value) return value as Record<string, unknown>;
+  } catch {}
+  return undefined;
 }
 
 const graphqlJsExecutor: Plugin = { onExecute: ({ setExecuteFn }) => setExecuteFn(execute) };

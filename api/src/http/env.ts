@@ -6,7 +6,7 @@ export interface AppEnv {
     viewer: Viewer | null;
     clientAddress: string;
     requestId: string;
-    /** A JSON, form or text body, read once at the door (refuseNulCharacters). */
+    /** A JSON, form or text body, read once at the door (bodyGate, http/security.ts). */
     bodyText?: string;
   };
 }

@@ -1,9 +1,12 @@
-import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import type { IncomingMessage } from 'node:http';
+import type { HttpBindings } from '@hono/node-server';
+import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
 import { tileImageSources } from '../map/rest.ts';
+import { formatBytes } from '../storage/rules.ts';
+import { TUS_PATH } from '../storage/tus.ts';
 import { uploadthingConnectSources } from '../storage/uploadthing-routes.ts';
 import type { AppEnv } from './env.ts';
 
@@ -107,51 +110,182 @@ export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
 }
 
 const NUL_MESSAGE = 'The request contains a NUL character, which no field accepts.';
+const NOT_UTF8_MESSAGE = 'The request body is not valid UTF-8 text.';
 
-/** The largest JSON, form or text body any route takes (GraphQL's limit before: yoga's default). */
-export const MAX_TEXT_BODY_BYTES = 25_000_000;
-const TOO_LARGE_MESSAGE = 'The request is too large (at most 25 MB of JSON or text).';
+/** The largest body any route other than an upload takes: JSON, forms, text, or no declared type. */
+export const MAX_TEXT_BODY_BYTES = 1_000_000;
+/** How deep arrays and objects of a JSON body may nest (the web app's deepest is under 10). */
+export const MAX_JSON_DEPTH = 64;
+const TOO_LARGE_MESSAGE = 'The request is too large (at most 1 MB of JSON, form or text).';
+const TOO_DEEP_MESSAGE = `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`;
 
 /**
- * PostgreSQL text cannot hold U+0000, so a NUL anywhere in a query string or a JSON or form body
- * would fail deep in a write. No field of the app accepts one: refuse it at the door. The door reads
- * such bodies whole, so it also holds them to MAX_TEXT_BODY_BYTES.
+ * The routes whose bodies are a file's bytes: a PUT to an upload URL and tus (creation with upload,
+ * PATCH). They stream to the object store and meter the bytes against the upload's own limit as they
+ * arrive (storage/rules.ts takeBytes, storage/tus.ts), so only a declared length is checked here.
  */
-export function refuseNulCharacters(): MiddlewareHandler<AppEnv> {
-  const tooLarge = (c: Context<AppEnv>) => c.json({ message: TOO_LARGE_MESSAGE }, 413);
-  // Only for bodies without a declared length (chunked): it counts bytes as they come.
-  const counted = bodyLimit({ maxSize: MAX_TEXT_BODY_BYTES, onError: tooLarge });
-  return async (c, next) => {
-    const url = c.req.url;
-    if (/%00/.test(url)) return c.json({ message: NUL_MESSAGE }, 400);
-    const type = c.req.header('content-type') ?? '';
-    if (
-      SAFE_METHODS.has(c.req.method) ||
-      !(type.includes('json') || type.includes('x-www-form-urlencoded') || type.includes('text/plain'))
-    ) {
-      return next();
+export function isUploadRoute(method: string, path: string) {
+  if (method === 'PUT') return /^\/objects\/uploads\/[^/]+$/.test(path);
+  if (method === 'POST' || method === 'PATCH') return path === TUS_PATH || path.startsWith(`${TUS_PATH}/`);
+  return false;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Whether arrays and objects nest deeper than `max`. Counts brackets outside strings, so it judges a
+ * JSON text before JSON.parse builds anything (a body nested thousands deep parses, but breaks
+ * PostgreSQL's jsonb and every client that reads it back); strings are skipped a quote at a time.
+ */
+export function nestedDeeperThan(text: string, max: number) {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x7d || ch === 0x5d) {
+      depth--;
+    } else if (ch === 0x22) {
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end < 0) return false;
+        let slash = end - 1;
+        while (text.charCodeAt(slash) === 0x5c) slash--;
+        i = end;
+        // An even run of backslashes before the quote escapes only itself: the string ends here.
+        if ((end - slash) % 2 === 1) break;
+      }
     }
-    const check = async () => {
-      // Read once, straight from the socket (clone() made the full Request and split its body into
-      // two web streams, about 0.4 ms of a GraphQL request: bench/api.ts).
-      const raw = c.req.raw;
-      const text = await raw.text();
-      const form = type.includes('x-www-form-urlencoded') && /%00/.test(text);
-      if (form || text.includes('\u0000') || text.includes('\\u0000')) {
-        return c.json({ message: NUL_MESSAGE }, 400);
-      }
-      c.set('bodyText', text);
-      // GraphQL hands the text on itself (app.ts); making a Request is a good part of a request's cost.
-      if (c.req.path !== '/graphql') {
-        c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body: text, signal: raw.signal });
-      }
-      return next();
+  }
+  return false;
+}
+
+type Read = { bytes: Uint8Array } | { tooLarge: true } | { aborted: true };
+
+/** Reads a Node request's body, stopping (and leaving the rest unread) once it passes `limit`. */
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Read> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Read) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onAbort);
+      incoming.off('close', onAbort);
+      resolve(result);
     };
-    const declared = c.req.header('content-length');
-    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) {
-      // The answer check returns (a refusal) passes back through bodyLimit, which returns it.
-      return counted(c, check as () => Promise<void>);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // The server answers at once; @hono/node-server drains or closes what is still coming.
+        incoming.pause();
+        finish({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+    const onAbort = () => finish({ aborted: true });
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', onAbort);
+    incoming.once('close', onAbort);
+  });
+}
+
+/** The same from a web Request (the app called without a Node server: tests, other runtimes). */
+async function readStream(body: ReadableStream<Uint8Array>, limit: number): Promise<Read> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return { tooLarge: true };
+      }
+      chunks.push(value);
     }
-    return Number(declared) > MAX_TEXT_BODY_BYTES ? tooLarge(c) : check();
+  } catch {
+    return { aborted: true };
+  }
+  return { bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size) };
+}
+
+/**
+ * The one door every request body passes. Upload routes keep their streams (and the upload limit);
+ * every other body, whatever its Content-Type says or omits, is counted as it arrives and refused
+ * past MAX_TEXT_BODY_BYTES, so no route ever buffers more. What gets through was read once and is
+ * text: valid UTF-8, without NUL (PostgreSQL text cannot hold U+0000, so one would fail deep in a
+ * write), nested no deeper than MAX_JSON_DEPTH. Routes read it again from a Request made of the same
+ * bytes; GraphQL takes the text (`bodyText`) and hands yoga the parsed object (app.ts).
+ */
+export function bodyGate(config: Config): MiddlewareHandler<AppEnv & { Bindings: Partial<HttpBindings> }> {
+  return async (c, next) => {
+    if (/%00/.test(c.req.url)) return c.json({ message: NUL_MESSAGE }, 400);
+    const method = c.req.method;
+    // Bodies of these are never read by any route.
+    if (SAFE_METHODS.has(method)) return next();
+    const declaredHeader = c.req.header('content-length');
+    const declared = declaredHeader === undefined ? null : Number(declaredHeader);
+    if (isUploadRoute(method, c.req.path)) {
+      const max = config.storage.maxUploadSize;
+      if (declared !== null && declared > max) {
+        return c.json({ message: `The file is too large (the limit is ${formatBytes(max)}).` }, 413);
+      }
+      return next();
+    }
+    if (declared !== null && declared > MAX_TEXT_BODY_BYTES) return c.json({ message: TOO_LARGE_MESSAGE }, 413);
+
+    const incoming = c.env?.incoming;
+    let read: Read;
+    if (incoming && 'on' in incoming) {
+      // HTTP/1.1: no Content-Length and no Transfer-Encoding means no body.
+      if (!declared && c.req.header('transfer-encoding') === undefined) return next();
+      // Straight from the socket: a web stream over it costs a good part of a small request (bench/api.ts).
+      read = await readIncoming(incoming as IncomingMessage, MAX_TEXT_BODY_BYTES);
+    } else {
+      const body = c.req.raw.body;
+      if (!body) return next();
+      read = await readStream(body, MAX_TEXT_BODY_BYTES);
+    }
+    if ('tooLarge' in read) return c.json({ message: TOO_LARGE_MESSAGE }, 413);
+    if ('aborted' in read) return c.json({ message: 'The request body did not arrive whole.' }, 400);
+
+    let text: string;
+    try {
+      text = utf8.decode(read.bytes);
+    } catch {
+      return c.json({ message: NOT_UTF8_MESSAGE }, 400);
+    }
+    const type = (c.req.header('content-type') ?? '').toLowerCase();
+    const form = type.includes('application/x-www-form-urlencoded');
+    if (text.includes('\u0000') || text.includes('\\u0000')) return c.json({ message: NUL_MESSAGE }, 400);
+    if (form) {
+      if (/%00/.test(text)) return c.json({ message: NUL_MESSAGE }, 400);
+      try {
+        decodeURIComponent(text.replaceAll('+', ' '));
+      } catch {
+        return c.json({ message: NOT_UTF8_MESSAGE }, 400);
+      }
+    } else if (!type.includes('multipart/') && nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      // Routes read any body that is not a form as JSON, whatever its type says (http/helpers.ts readJson).
+      return c.json({ message: TOO_DEEP_MESSAGE }, 400);
+    }
+    c.set('bodyText', text);
+    // GraphQL hands the text on itself (app.ts); making a Request is a good part of a request's cost.
+    if (c.req.path !== '/graphql') {
+      const raw = c.req.raw;
+      c.req.raw = new Request(raw.url, {
+        method,
+        headers: raw.headers,
+        body: read.bytes as Uint8Array<ArrayBuffer>,
+        signal: raw.signal,
+      });
+    }
+    return next();
   };
 }
