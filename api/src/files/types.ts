@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { resolveOffsetConnection } from '../graphql/connections.ts';
 import { GraphQLError } from 'graphql';
 import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
@@ -289,7 +290,7 @@ builder.queryFields((t) => ({
     args: { query: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx, info) =>
       orGraphQLError(() =>
-        resolveOffsetConnection({ args }, async ({ limit, offset }) => {
+        resolveOffsetConnection(args, async ({ limit, offset }) => {
           const ids = await searchFileIds(ctx, args.query, { limit, offset });
           if (ids.length === 0) return [];
           const selection = queryFromInfo({ context: ctx, info, typeName: 'File', path: ['edges', 'node'] });
