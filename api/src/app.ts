@@ -32,7 +32,8 @@ import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { bodyGate, csrfProtection, securityHeaders } from './http/security.ts';
 import { clientAddressResolver } from './http/client-address.ts';
-import { graphqlGuards, loadPersistedOperations } from './graphql/guards.ts';
+import { graphqlGuards, loadPersistedOperations, type OperationRule, operationRule } from './graphql/guards.ts';
+import { useErrorReports } from './graphql/errors.ts';
 import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
@@ -54,7 +55,9 @@ export interface App {
   /** Who a request is from, by its session cookie or its access token. */
   viewerFor(headers: Headers): Promise<Viewer | null>;
   /** The GraphQL server (the WebSocket transport of subscriptions runs operations through it). */
-  yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string }, GraphQLContext>;
+  yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string; requestId?: string }, GraphQLContext>;
+  /** The persisted-operations rule every GraphQL transport applies (HTTP and SSE through yoga, WebSocket). */
+  graphqlOperation: OperationRule;
   metrics: Metrics;
   /**
    * The first step of a shutdown: /api/ready answers 503, and every open SSE stream ends with a
@@ -130,10 +133,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Shared through Redis when there is one, so a budget holds across every instance.
   const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, logger) : memoryRateLimiter();
   const spendAiBudget = aiBudget(config.rateLimits, limiter);
-  const yoga = createYoga<{ viewer: Viewer; clientAddress?: string }, GraphQLContext>({
+  const graphqlOperation = operationRule(config, persisted);
+  const yoga = createYoga<{ viewer: Viewer; clientAddress?: string; requestId?: string }, GraphQLContext>({
     schema,
     plugins: [
-      ...graphqlGuards(config, persisted),
+      ...graphqlGuards(config, graphqlOperation),
+      useErrorReports({ logger, production: config.env === 'production' }),
       // graphql-js's own executor: yoga's default (@graphql-tools/executor) adds @defer/@stream,
       // which the app does not use, and cost about a fifth more CPU on the gallery list (bench/api.ts).
       graphqlJsExecutor,
@@ -145,10 +150,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     maxRequestBodySize: false,
     graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
     landingPage: false,
+    // Resolver failures are logged with their request id by useErrorReports instead.
     logging: false,
-    context: ({ viewer, clientAddress }) => ({
+    context: ({ viewer, clientAddress, requestId }) => ({
       ...services,
       viewer,
+      requestId,
       store: storage.store,
       // Mutations come only by HTTP POST (yoga refuses them on a WebSocket), which has the address.
       spendAiBudget: () => spendAiBudget({ user: viewer.id, address: clientAddress }),
@@ -192,6 +199,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (error.status === 401) return c.text('Unauthorized', 401);
       return c.json({ message: error.message, code: error.code }, error.status as 400);
     }
+    // A client that hung up mid-request fails the body read with ECONNRESET or 'aborted', which
+    // read like a lost database: it is ordinary traffic, logged low, and nobody reads the answer.
+    const incoming = c.env?.incoming;
+    if (c.req.raw.signal?.aborted || incoming?.errored || (incoming?.destroyed && !incoming.complete)) {
+      logger.debug({ requestId: c.get('requestId'), path: c.req.path, reason: error.message }, 'client aborted');
+      return c.body(null, 499 as 400);
+    }
     if (isDatabaseUnavailable(error)) {
       logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'database unavailable');
       c.header('Retry-After', '5');
@@ -232,10 +246,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (!viewer && !wantsGraphiQL) {
       return c.json({ errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }] }, 401);
     }
-    const context = { viewer: viewer as Viewer, clientAddress: c.get('clientAddress') };
+    const context = { viewer: viewer as Viewer, clientAddress: c.get('clientAddress'), requestId: c.get('requestId') };
     const text = c.get('bodyText');
     const { incoming, outgoing } = c.env ?? {};
     const parsed = text ? parseObject(text) : undefined;
+    const malformed = parsed && malformedOperation(parsed);
+    if (malformed) {
+      // Refused here, before the persisted-operations rule, so the answer is the same in every mode.
+      const accept = c.req.header('accept') ?? '';
+      c.header(
+        'content-type',
+        accept.includes('application/graphql-response+json')
+          ? 'application/graphql-response+json; charset=utf-8'
+          : 'application/json; charset=utf-8',
+      );
+      return c.body(JSON.stringify({ errors: [{ message: malformed, extensions: { code: 'BAD_REQUEST' } }] }), 400);
+    }
     if (incoming && outgoing && parsed) {
       if ((c.req.header('accept') ?? '').includes('text/event-stream')) trackStream(outgoing);
       // On a Node server yoga takes the request and answers on the socket itself: going through web
@@ -280,7 +306,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.get('*', serveStatic({ ...web, path: 'index.html' }));
   }
 
-  // Scheduled jobs: one pass per interval across every instance.
   const streams = new Set<NonNullable<HttpBindings['outgoing']>>();
   function trackStream(outgoing: NonNullable<HttpBindings['outgoing']>) {
     streams.add(outgoing);
@@ -291,6 +316,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
   }
 
+  // Scheduled jobs: one pass per interval across every instance.
   const stopDueReminders = await startDueReminders(services, config.tasks.dueReminderIntervalMs);
   const stopCleanup = await runEvery(jobs, 'storage.cleanup', config.storage.cleanupIntervalSeconds, storage.cleanup, {
     logger,
@@ -314,6 +340,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     viewerFor,
     yoga,
+    graphqlOperation,
     metrics,
     drain() {
       draining = true;
@@ -337,6 +364,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await database.close();
     },
   };
+}
+
+/**
+ * What is wrong with a GraphQL request that names no operation at all (graphql-http's audit: 400,
+ * in yoga's words): no `query` and no persisted-operation id, or a `query` that is not text.
+ */
+function malformedOperation(params: Record<string, unknown>): string | undefined {
+  const { query } = params;
+  if (typeof query === 'string') return undefined;
+  if (query === undefined || query === null) {
+    const extensions = params.extensions as { persistedQuery?: unknown } | undefined;
+    const id = params.doc_id ?? params.documentId ?? params.id ?? extensions?.persistedQuery;
+    return id === undefined || id === null ? 'Must provide query string.' : undefined;
+  }
+  return `Expected "query" param to be a string, but given ${Array.isArray(query) ? 'array' : typeof query}.`;
 }
 
 /** A JSON object with at least one key, or undefined (whatwg-node takes only such a body as parsed). */

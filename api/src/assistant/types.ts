@@ -1,4 +1,4 @@
-import { decodeGlobalID } from '@pothos/plugin-relay';
+import { rawIdOf } from '../access/ids.ts';
 import { builder, ErrorInterface } from '../graphql/builder.ts';
 import { rawId } from '../projects/types.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
@@ -17,14 +17,7 @@ builder.objectType(TooManyRequestsError, {
 
 /** The conversation id of a Relay global id (or a raw id, as REST uses). */
 function conversationIdOf(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const { typename, id } = decodeGlobalID(value);
-    if (typename === 'AssistantConversation') return id;
-  } catch {
-    // Not a global id: taken as a raw id (an unknown one is a 404 like any other).
-  }
-  return value;
+  return value ? rawIdOf(value, 'AssistantConversation', 'conversationId') : null;
 }
 
 const metadataObject = (value: unknown): Record<string, unknown> =>

@@ -1,8 +1,10 @@
-import SchemaBuilder from '@pothos/core';
+import SchemaBuilder, { PothosValidationError } from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin, { resolveNodes as loadNodes } from '@pothos/plugin-relay';
+import { type GraphQLResolveInfo, isObjectType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { decodeGlobalId, encodeGlobalId, isUuid } from '../access/ids.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { ViewerContext } from '../context.ts';
@@ -15,6 +17,8 @@ export interface GraphQLContext extends ViewerContext {
   spendAiBudget(): Promise<void>;
   /** The object store (analyzeFile reads the photo from it). */
   store: ObjectStore;
+  /** The request (or WebSocket operation) this runs for: in the logs and in a masked error's answer. */
+  requestId?: string;
 }
 
 /** The builder, for its own node loading (its options cannot name it while it is being made). */
@@ -38,18 +42,47 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     // A resolver that ignores the selection it was handed would silently add queries.
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
+    // Every connection's cursor is a row's uuid (or the uuids of a composite key); any other value
+    // is the client's input error, refused before PostgreSQL would (patches/@pothos__plugin-prisma).
+    ...{
+      checkCursor: (value: unknown) => {
+        const parts = value && typeof value === 'object' ? Object.values(value) : [value];
+        if (!parts.every(isUuid)) throw new PothosValidationError('Invalid cursor: not a cursor of this list.');
+      },
+    },
   },
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
     nodesOnConnection: false,
+    // Every global id argument (node, nodes, t.arg.globalID) is decoded by the one id module: a
+    // malformed one is the caller's input error, not a failure of the query it reaches.
+    encodeGlobalID: (typename, id) => encodeGlobalId(typename, String(id)),
+    decodeGlobalID: (globalID) => decodeGlobalId(globalID),
     // A node the viewer may not see is loaded with a where that finds nothing; Prisma reports that
-    // as an error. To the viewer it must look exactly like an id that does not exist: null.
+    // as an error. To the viewer it must look exactly like an id that does not exist: null. So
+    // must an id of a type that is no node here.
     nodeQueryOptions: {
-      resolve: (_root, { id }, _ctx, _info, resolveNode) => nullWhenHidden(() => resolveNode(id)),
+      resolve: (_root, { id }, _ctx, info, resolveNode) =>
+        isNodeType(info, id) ? nullWhenHidden(() => resolveNode(id)) : null,
     },
     nodesQueryOptions: {
-      resolve: async (_root, { ids }, ctx, info, resolveNodes) => {
+      resolve: async (_root, { ids: all }, ctx, info, resolveNodes) => {
+        const ids = all.filter((id) => isNodeType(info, id));
+        if (ids.length < all.length) {
+          // Unknown types answer null in their place; the others load as usual.
+          const loaded = new Map(
+            await Promise.all(
+              ids.map(async (id) => {
+                const node = await nullWhenHidden(
+                  async () => (await loadNodes(nodeBuilder.current, ctx, info, [id]))[0],
+                );
+                return [id, node] as const;
+              }),
+            ),
+          );
+          return all.map((id) => loaded.get(id) ?? null);
+        }
         try {
           return await resolveNodes(ids);
         } catch {
@@ -70,6 +103,11 @@ export const builder = new SchemaBuilder<{
 });
 
 nodeBuilder.current = builder as unknown as Parameters<typeof loadNodes>[0];
+
+function isNodeType(info: GraphQLResolveInfo, id: { typename: string }) {
+  const type = info.schema.getType(id.typename);
+  return isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node');
+}
 
 async function nullWhenHidden(load: () => unknown) {
   try {

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
 
@@ -33,21 +32,56 @@ function operationId(params: Record<string, unknown>): string | null {
   return typeof id === 'string' && id.length > 0 ? id : null;
 }
 
-export function graphqlGuards(config: Config, persisted: Map<string, string>): Plugin[] {
+/** What a client sends for one operation, on any transport (an HTTP body, a graphql-ws payload). */
+export interface OperationParams {
+  query?: string | null;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+  extensions?: Record<string, unknown> | null;
+}
+
+export type OperationRule = (params: OperationParams) => OperationParams;
+
+/**
+ * The persisted-operations rule, the one implementation every transport applies: production runs
+ * only the operations the web app was built with, sent by id; elsewhere operation text is welcome
+ * too (GraphiQL, tests). Returns the standard params with the operation's text; refusals are
+ * GraphQL errors with a code, the same over HTTP, SSE and WebSocket.
+ */
+export function operationRule(config: Config, persisted: Map<string, string>): OperationRule {
+  const production = config.env === 'production';
+  const webAppOnly = 'Only the operations of the Scoutbase web app are accepted.';
+  return (params) => {
+    const { query, operationName, variables, extensions } = params;
+    if (typeof query === 'string' && query.length > 0) {
+      if (production) throw new GraphQLError(webAppOnly, { extensions: { code: 'PERSISTED_QUERY_ONLY' } });
+      return params;
+    }
+    const id = operationId(params as Record<string, unknown>);
+    if (!id) {
+      if (production) throw new GraphQLError(webAppOnly, { extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } });
+      // Outside production a request without an operation gets the transport's own answer
+      // (over HTTP: 400 'Must provide query string.').
+      return params;
+    }
+    const text = persisted.get(id);
+    if (!text) {
+      throw new GraphQLError('This operation is not known to the server. Reload the page to get the current app.', {
+        extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+      });
+    }
+    return { query: text, operationName, variables, extensions };
+  };
+}
+
+export function graphqlGuards(config: Config, rule: OperationRule): Plugin[] {
   const production = config.env === 'production';
   const plugins: Plugin[] = [
-    usePersistedOperations({
-      getPersistedOperation: (id) => persisted.get(id) ?? null,
-      // Outside production GraphiQL and tests send operation text; in production only the
-      // operations the web app was built with run.
-      allowArbitraryOperations: !production,
-      extractPersistedOperationId: (params) => operationId(params as unknown as Record<string, unknown>),
-      customErrors: {
-        notFound: 'This operation is not known to the server. Reload the page to get the current app.',
-        persistedQueryOnly: 'Only the operations of the Scoutbase web app are accepted.',
-        keyNotFound: 'Only the operations of the Scoutbase web app are accepted.',
+    {
+      onParams({ params, setParams }) {
+        setParams(rule(params as OperationParams) as typeof params);
       },
-    }) as Plugin,
+    },
     EnvelopArmorPlugin({
       maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true },
       costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true },

@@ -1,12 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Http2SecureServer, Http2Server } from 'node:http2';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { App } from '../app.ts';
+import { UNEXPECTED_ERROR } from '../graphql/errors.ts';
+import type { OperationParams } from '../graphql/guards.ts';
 import { type Viewer, viewerForSession } from '../auth/sessions.ts';
 
 type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
+
+/** An error as HTTP answers it: yoga's HTTP status hints stay on the server. */
+function forSocket(error: GraphQLError): GraphQLError {
+  if (!error.extensions?.http) return error;
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
+}
 
 /** Whether the upgrade came from the app's own origin (or from no browser page at all). */
 function sameSite(headers: Record<string, string | string[] | undefined>, publicUrl: string | undefined) {
@@ -87,19 +104,32 @@ export function attachSubscriptions(
       },
       onSubscribe: async (ctx, _id, payload) => {
         const viewer = viewers.get(ctx.extra.socket);
-        if (!viewer) return [new GraphQLError('Unauthorized')];
-        const enveloped = app.yoga.getEnveloped({ viewer, params: payload, request: ctx.extra.request });
-        const document = enveloped.parse(payload.query);
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
-        return {
-          schema: enveloped.schema,
-          operationName: payload.operationName,
-          document,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: enveloped,
-        };
+        if (!viewer) return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
+        // Each operation is a request of its own in the logs (the upgrade never passed the HTTP
+        // middleware that names requests).
+        const requestId = randomUUID();
+        // The same rules as HTTP and SSE: the persisted-operations rule, then yoga's own parse and
+        // validation with the depth, cost, alias and token limits. A refusal is this operation's
+        // error; thrown out of here it would close the whole socket (4500).
+        try {
+          const params = app.graphqlOperation(payload as OperationParams);
+          const enveloped = app.yoga.getEnveloped({ viewer, requestId, params, request: ctx.extra.request });
+          const document = enveloped.parse(params.query as string);
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length > 0) return errors.map(forSocket);
+          return {
+            schema: enveloped.schema,
+            operationName: params.operationName,
+            document,
+            variableValues: params.variables,
+            contextValue: await enveloped.contextFactory(),
+            rootValue: enveloped,
+          };
+        } catch (error) {
+          if (error instanceof GraphQLError) return [forSocket(error)];
+          app.logger.error({ err: error, requestId, userId: viewer.id }, 'websocket operation failed');
+          return [new GraphQLError(UNEXPECTED_ERROR, { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } })];
+        }
       },
       onError: (_ctx, _id, _payload, errors) => {
         app.logger.warn({ errors: errors.map((e) => e.message) }, 'subscription error');

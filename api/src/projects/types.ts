@@ -4,7 +4,7 @@ import { projectMemberWhere } from '../galleries/access.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { ownEvents } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { rawIdOf } from '../access/ids.ts';
 import {
   cancelInvitation,
   createProject,
@@ -36,14 +36,8 @@ export const InvitationStatusEnum = builder.enumType(InvitationStatus, {
 });
 
 /** A Relay global id of the given type, or a raw uuid (what the REST API and other domains use). */
-export function rawId(value: string | number, typename: string, field: string): string {
-  const text = String(value);
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) return text;
-  const decoded = Buffer.from(text, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon > 0 && decoded.slice(0, colon) === typename) return decoded.slice(colon + 1);
-  throw new ValidationError(`${field} is not a ${typename} id.`, field);
-}
+export const rawId = (value: string | number, typename: string, field: string): string =>
+  rawIdOf(value, typename, field);
 
 builder.prismaNode('Project', {
   description: 'A production (campaign, movie, TV show, commercial) whose members galleries are shared with.',

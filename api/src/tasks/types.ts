@@ -1,7 +1,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
+import { rawIdOf } from '../access/ids.ts';
 import { builder } from '../graphql/builder.ts';
-import { ValidationError } from '../shared/errors.ts';
 import {
   completeTask,
   createTask,
@@ -96,12 +96,7 @@ export const TaskType = builder.prismaNode('Task', {
 /** Accepts a Relay global id of the given type, or a raw uuid (what the REST API uses). */
 function rawId(value: string | null | undefined, typename: string, field: string): string | null | undefined {
   if (value === undefined || value === null || value === '') return value === '' ? null : value;
-  if (/^[0-9a-f-]{36}$/i.test(value)) return value;
-  try {
-    const [type, id] = Buffer.from(value, 'base64').toString('utf8').split(':');
-    if (type === typename && id) return id;
-  } catch {}
-  throw new ValidationError(`${field} is not a ${typename} id.`, field);
+  return rawIdOf(value, typename, field);
 }
 
 builder.queryField('tasks', (t) =>
