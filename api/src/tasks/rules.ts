@@ -9,6 +9,7 @@ import { publishNotifications, writeNotification } from '../notifications/rules.
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
+import { emailFor, nameToShow } from '../users/rules.ts';
 
 // ───────────────────────────── who sees what ─────────────────────────────
 
@@ -141,21 +142,27 @@ export function nameOf(user: {
   return user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email);
 }
 
-function present(viewerId: string, task: TaskRow, now = new Date()) {
-  const person = (u: TaskRow['creator'] | null) => (u ? { id: u.id, email: u.email, displayName: nameOf(u) } : null);
+async function present(ctx: Pick<ViewerContext, 'db' | 'viewer'>, task: TaskRow, now = new Date()) {
+  const viewerId = ctx.viewer.id;
+  // A task outlives the project its two people shared; the e-mail follows users/rules.ts.
+  const person = async (u: TaskRow['creator'] | null) => {
+    if (!u) return null;
+    const email = await emailFor(ctx, u);
+    return { id: u.id, email, displayName: nameToShow(u, email) };
+  };
   const gallery = readableGallery(viewerId, task.gallery);
   return {
     ...task,
     galleryId: gallery?.id ?? null,
     gallery,
-    creator: person(task.creator),
-    assignee: person(task.assignee),
+    creator: await person(task.creator),
+    assignee: await person(task.assignee),
     isOverdue: isOverdue(task, now),
     viewerCanEdit: taskPermissions(viewerId, task).edit,
   };
 }
 
-export type TaskRecord = ReturnType<typeof present>;
+export type TaskRecord = Awaited<ReturnType<typeof present>>;
 
 // ───────────────────────────── input ─────────────────────────────
 
@@ -276,15 +283,12 @@ export async function listTasks(
     orderBy: taskOrder(sort),
     select: taskSelect(ctx.viewer.id),
   });
-  return rows.map((t) => present(ctx.viewer.id, t, now));
+  return Promise.all(rows.map((t) => present(ctx, t, now)));
 }
 
 export async function getTask(ctx: ViewerContext, id: string): Promise<TaskRecord> {
   await visibleTask(ctx.db, ctx.viewer, id);
-  return present(
-    ctx.viewer.id,
-    await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }),
-  );
+  return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
 }
 
 export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Promise<TaskRecord> {
@@ -320,7 +324,7 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
     return task;
   });
   publishNotifications(ctx, notices);
-  return present(viewer.id, created);
+  return present(ctx, created);
 }
 
 /** Changes a task; only its creator may (the assignee may only complete it). */
@@ -357,7 +361,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
     return row;
   });
   publishNotifications(ctx, notices);
-  return present(viewer.id, updated);
+  return present(ctx, updated);
 }
 
 /** Marks a task done; its creator or its assignee may. Completing twice changes nothing. */
@@ -397,10 +401,7 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
     });
     publishNotifications(ctx, notices);
   }
-  return present(
-    ctx.viewer.id,
-    await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }),
-  );
+  return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
 }
 
 /**
@@ -435,10 +436,7 @@ export async function reopenTask(ctx: ViewerContext, id: string): Promise<TaskRe
     });
     publishNotifications(ctx, notices);
   }
-  return present(
-    ctx.viewer.id,
-    await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }),
-  );
+  return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
 }
 
 export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: string }> {

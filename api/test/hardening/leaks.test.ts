@@ -130,4 +130,26 @@ describe('people', () => {
     );
     expect(JSON.stringify(data)).toContain(owner.email);
   });
+
+  it('follows the same rule in tasks, over REST and GraphQL: a task outlives the shared project, the e-mail does not', async () => {
+    const boss = await signedInUser(app);
+    const crew = await signedInUser(app);
+    const project = await makeProject(app, boss.cookie, { name: 'Short shoot' });
+    await joinProject(app, boss, crew, project.id);
+    const task = await call(app, boss.cookie, 'POST', '/api/tasks', { title: 'Scout the pier', assigneeId: crew.id });
+    expect(task.status).toBe(201);
+    expect(JSON.stringify((await call(app, crew.cookie, 'GET', `/api/tasks/${task.body.id}`)).body)).toContain(
+      boss.email,
+    );
+    expect(
+      (await call(app, boss.cookie, 'DELETE', `/api/projects/${project.id}/members/${crew.id}`)).status,
+    ).toBeLessThan(300);
+    const rest = await call(app, crew.cookie, 'GET', `/api/tasks/${task.body.id}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.creator).toMatchObject({ id: boss.id, email: null });
+    expect(JSON.stringify(rest.body)).not.toContain(boss.email);
+    expect(JSON.stringify((await call(app, crew.cookie, 'GET', '/api/tasks')).body)).not.toContain(boss.email);
+    const { data } = await graphql(app, crew.cookie, '{ tasks(first: 10) { edges { node { creator { email } } } } }');
+    expect(JSON.stringify(data)).toContain('"email":null');
+  });
 });
