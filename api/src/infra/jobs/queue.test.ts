@@ -134,7 +134,8 @@ describe(`job queue on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
       started++;
       await new Promise((resolve) => setTimeout(resolve, 60_000));
     });
-    await first.send('test.slow', { file: 'a.jpg' }, { retryDelaySeconds: 0 });
+    // Handed back, not failed: it runs again at once, not after its retry delay.
+    await first.send('test.slow', { file: 'a.jpg' }, { retryDelaySeconds: 600 });
     await until(() => started === 1);
     const closing = Date.now();
     await first.close();
@@ -145,7 +146,7 @@ describe(`job queue on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     await second.work('test.slow', async (data) => {
       seen.push(data);
     });
-    await until(() => seen.length === 1);
+    await until(() => seen.length === 1, 10_000);
     expect(seen).toEqual([{ file: 'a.jpg' }]);
   });
 

