@@ -236,7 +236,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
             // A worker that just finished looks for the next job at once: pg-boss would otherwise
             // wait out the rest of its polling interval after every job shorter than it, which
             // held a backlog of thumbnails to about one photo per second per worker.
-            // boss.notifyWorker(self); TEMP
+            boss.notifyWorker(self);
           }
         });
         self = id;
