@@ -262,6 +262,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       );
       return c.body(JSON.stringify({ errors: [{ message: malformed, extensions: { code: 'BAD_REQUEST' } }] }), 400);
     }
+    // whatwg-node takes an already-read body only when it has keys (malformedOperation refused `{}`).
     if (incoming && outgoing && parsed) {
       if ((c.req.header('accept') ?? '').includes('text/event-stream')) trackStream(outgoing);
       // On a Node server yoga takes the request and answers on the socket itself: going through web
@@ -381,12 +382,11 @@ function malformedOperation(params: Record<string, unknown>): string | undefined
   return `Expected "query" param to be a string, but given ${Array.isArray(query) ? 'array' : typeof query}.`;
 }
 
-/** A JSON object with at least one key, or undefined (whatwg-node takes only such a body as parsed). */
+/** A JSON object, or undefined (broken JSON, an array, a string: yoga says what is wrong with those). */
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    for (const _ in value) return value as Record<string, unknown>;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {}
   return undefined;
 }
