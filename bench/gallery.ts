@@ -52,6 +52,10 @@ for (let i = 0; i < 24; i++) {
   if (!put.ok) throw new Error(`upload refused: ${put.status} ${await put.text()}`);
   objectPaths.push(new URL(uploadURL).pathname);
 }
+// Thumbnails are made by jobs after the uploads answer: the screen is measured once they exist.
+while ((await server.db.upload.count({ where: { metadata: { path: ['processing'], equals: true } } })) > 0) {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const db = new pg.Client({ connectionString: database.url });
 await db.connect();
 const gallery = await db.query<{ id: string }>(

@@ -1,6 +1,8 @@
 // pnpm bench:upload — upload throughput through the real server (HTTP on loopback, embedded
 // database, local object store) against writing the same bytes straight to disk in the same run,
-// and thumbnail time per photo. Prints the figures and saves them to bench/results/.
+// and thumbnail time per photo; a photo's upload answer against the same bytes as a non-picture (its
+// thumbnails and EXIF are jobs after the answer), and those jobs one by one against all at once.
+// Prints the figures and saves them to bench/results/.
 //
 // Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
 // BENCH_PHOTOS (8), BENCH_ROUNDS (3); DATABASE_URL to use PostgreSQL. Figures on a busy machine are
@@ -10,6 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { thumbnails } from '../api/src/storage/images.ts';
+import { enqueueProcessing, processUpload } from '../api/src/storage/processing.ts';
 import { machine, n, requireApi, round, saveResults, signUp, startServer, timed } from './lib.ts';
 
 const sharp = requireApi('sharp') as typeof import('sharp');
@@ -37,7 +40,7 @@ function pdfBytes(size: number) {
 const server = await startServer({ databaseUrl: process.env.DATABASE_URL, rateLimits: true });
 const { origin } = server;
 const databaseKind = server.app.config.database.kind;
-const { cookie } = await signUp(origin, server.db);
+const { cookie, userId } = await signUp(origin, server.db);
 // The plain disk writes the server is compared with go to the same temporary file system.
 const rawDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-raw-'));
 
@@ -47,7 +50,7 @@ async function upload(bytes: Uint8Array) {
   const { uploadURL } = (await answer.json()) as { uploadURL: string };
   const put = await fetch(uploadURL, { method: 'PUT', headers: { cookie }, body: bytes });
   if (!put.ok) throw new Error(`upload refused: ${put.status} ${await put.text()}`);
-  return (await put.json()) as { checksum: string };
+  return (await put.json()) as { checksum: string; uploadId: string };
 }
 
 const { cpus, load } = machine();
@@ -101,10 +104,55 @@ for (const [i, photo] of photos.entries()) {
 const thumbs = await timed(async () => {
   for (const file of photoFiles) await thumbnails(file);
 });
-const photoUploads = await timed(async () => {
-  for (const photo of photos) await upload(photo);
-});
 const photoBytes = photos.reduce((sum, p) => sum + p.length, 0);
+
+/** Polls until no upload of the bench's user still waits for its processing job. */
+async function allProcessed() {
+  for (;;) {
+    const waiting = await server.db.upload.count({
+      where: { userId, metadata: { path: ['processing'], equals: true } },
+    });
+    if (waiting === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// The same bytes as a file that is not a picture (nothing to process): the upload's own cost.
+const asBytes = photos.map((photo) => {
+  const copy = Buffer.from(photo);
+  copy.write('%PDF-1.7\n', 0);
+  return copy;
+});
+const bytesOnly = await timed(async () => {
+  for (const bytes of asBytes) await upload(bytes);
+});
+// The pictures themselves: the answer comes once the bytes are safe; thumbnails and EXIF follow as jobs.
+const uploadIds: string[] = [];
+const processingStart = performance.now();
+const photoUploads = await timed(async () => {
+  for (const photo of photos) uploadIds.push((await upload(photo)).uploadId);
+});
+const answeredAt = performance.now();
+await allProcessed();
+const processingDone = performance.now();
+
+// The processing jobs of all the photos at once (both cores: job concurrency 2) against the same
+// work one photo after another, in this process.
+const deps = server.app.storage.deps;
+const markUnprocessed = () =>
+  server.db.$executeRawUnsafe(
+    `UPDATE "Upload" SET metadata = '{"processing": true}'::jsonb WHERE id = ANY($1::uuid[])`,
+    uploadIds,
+  );
+await markUnprocessed();
+const sequential = await timed(async () => {
+  for (const id of uploadIds) await processUpload(deps, id);
+});
+await markUnprocessed();
+const parallel = await timed(async () => {
+  for (const id of uploadIds) await enqueueProcessing(deps, id);
+  await allProcessed();
+});
 
 const largeServerMs = median(largeServer);
 const largeDiskMs = median(largeDisk);
@@ -138,6 +186,21 @@ const results = {
     thumbnailMsPerPhoto: round(thumbs.ms / PHOTOS),
     thumbnailPhotosPerSecond: round(PHOTOS / (thumbs.ms / 1000)),
     uploadMsPerPhoto: round(photoUploads.ms / PHOTOS),
+    /** The same bytes uploaded as a non-picture (no processing at all). */
+    bytesOnlyMsPerPhoto: round(bytesOnly.ms / PHOTOS),
+    /** Upload answer of a photo / its bytes-only time (issue 20: ≤ 1.2). */
+    ratioToBytes: round(photoUploads.ms / bytesOnly.ms, 3),
+    /** From the first photo's upload until every photo had its thumbnails and EXIF facts. */
+    processedAllMs: round(processingDone - processingStart),
+    /** How long after the last upload answer the last processing job finished. */
+    processingTailMs: round(processingDone - answeredAt),
+  },
+  thumbnails: {
+    /** The processing job (EXIF, both thumbnails, stored) of every photo, one after another. */
+    sequentialMsPerPhoto: round(sequential.ms / PHOTOS),
+    /** The same jobs queued at once, run by the job workers (concurrency 2), queue latency included. */
+    parallelMsPerPhoto: round(parallel.ms / PHOTOS),
+    parallelSpeedup: round(sequential.ms / parallel.ms, 2),
   },
 };
 
@@ -156,6 +219,17 @@ console.log(`${PHOTOS} photos, ${p.size}, ${round(p.averageBytes / 1024 / 1024)}
 console.log(
   `  thumbnails (grid + preview) ${p.thumbnailMsPerPhoto} ms/photo = ${p.thumbnailPhotosPerSecond} photos/s; whole upload ${p.uploadMsPerPhoto} ms/photo`,
 );
+console.log(
+  `  upload answer ${p.uploadMsPerPhoto} ms/photo vs the same bytes as a non-picture ${p.bytesOnlyMsPerPhoto} ms: ratio ${p.ratioToBytes}`,
+);
+console.log(
+  `  processing (jobs): all ${PHOTOS} done ${p.processedAllMs} ms after the first upload, ${p.processingTailMs} ms after the last answer`,
+);
+const t = results.thumbnails;
+console.log(
+  `  processing jobs one after another ${t.sequentialMsPerPhoto} ms/photo, all queued at once ${t.parallelMsPerPhoto} ms/photo: speedup ${t.parallelSpeedup}`,
+);
+console.log(`  load average now ${machine().load}`);
 
 await saveResults('upload', results);
 
