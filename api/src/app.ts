@@ -32,6 +32,7 @@ import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { bodyGate, csrfProtection, securityHeaders } from './http/security.ts';
 import { clientAddressResolver } from './http/client-address.ts';
+import { graphiqlRoutes, renderGraphiQL } from './graphql/graphiql.ts';
 import { graphqlGuards, loadPersistedOperations, type OperationRule, operationRule } from './graphql/guards.ts';
 import { useErrorReports } from './graphql/errors.ts';
 import { routePath } from 'hono/route';
@@ -149,6 +150,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // each body through another stream.
     maxRequestBodySize: false,
     graphiql: config.env !== 'production' ? { title: 'Scoutbase GraphQL' } : false,
+    // …from the app's own assets, never a CDN (graphql/graphiql.ts).
+    renderGraphiQL,
     landingPage: false,
     // Resolver failures are logged with their request id by useErrorReports instead.
     logging: false,
@@ -239,6 +242,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const probe = new Hono<AppEnv>().use(securityHeaders(config)).get('/', (c) => c.body(null));
   const answerHeaders = [...(await probe.request('/')).headers].filter(([name]) => name !== 'content-type');
 
+  if (config.env !== 'production') app.route('/', graphiqlRoutes());
   app.all('/graphql', async (c) => {
     const viewer = c.get('viewer');
     const wantsGraphiQL =
