@@ -35,6 +35,18 @@ it('runs the screens in production mode with persisted operations and no CSP vio
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
   });
+  // Every live update of the tab shares one WebSocket: a stream per subscription held one of the
+  // browser's six HTTP/1.1 connections each, and thumbnails queued behind the rest.
+  const sockets: string[] = [];
+  const liveFrames: { type?: string; payload?: unknown }[] = [];
+  page.on('websocket', (socket) => {
+    sockets.push(new URL(socket.url()).pathname);
+    socket.on('framereceived', ({ payload }) => liveFrames.push(JSON.parse(String(payload))));
+  });
+  const streams: string[] = [];
+  page.on('request', (request) => {
+    if ((request.headers().accept ?? '').includes('text/event-stream')) streams.push(request.url());
+  });
   const bodies: string[] = [];
   const graphqlErrors: string[] = [];
   page.on('request', (request) => {
@@ -60,6 +72,12 @@ it('runs the screens in production mode with persisted operations and no CSP vio
   expect(headers['content-security-policy']).toContain("script-src 'self'");
 
   expect(violations).toEqual([]);
+  expect(streams).toEqual([]);
+  // One socket per page load (each goto above is a new page), each acknowledged and answering.
+  expect(new Set(sockets)).toEqual(new Set(['/graphql']));
+  expect(liveFrames.filter((f) => f.type === 'error')).toEqual([]);
+  expect(liveFrames.some((f) => f.type === 'connection_ack')).toBe(true);
+  expect(liveFrames.some((f) => f.type === 'next')).toBe(true);
   expect(graphqlErrors).toEqual([]);
   expect(bodies.length).toBeGreaterThan(0);
   for (const body of bodies) {

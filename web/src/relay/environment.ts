@@ -1,8 +1,8 @@
-import { Environment, Network, RecordSource, Store, type FetchFunction } from 'relay-runtime';
+import { Environment, Network, RecordSource, Store, type FetchFunction, type SubscribeFunction } from 'relay-runtime';
 import { errorFromResponse, isUnauthorizedError } from '../lib/http.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
-import { subscribeOverSSE } from './sse.ts';
+import { subscribeLive } from './live.ts';
 
 const fetchGraphQL: FetchFunction = async (operation, variables) => {
   const response = await fetch('/graphql', {
@@ -19,9 +19,10 @@ const fetchGraphQL: FetchFunction = async (operation, variables) => {
   return response.json();
 };
 
-export function createEnvironment() {
+/** `subscribe` is the live connection; unit tests, which have no server, hand in their own. */
+export function createEnvironment(subscribe: SubscribeFunction = subscribeLive) {
   return new Environment({
-    network: Network.create(fetchGraphQL, subscribeOverSSE),
+    network: Network.create(fetchGraphQL, subscribe),
     store: new Store(new RecordSource()),
   });
 }

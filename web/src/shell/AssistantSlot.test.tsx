@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { RelayEnvironmentProvider } from 'react-relay';
 import { MemoryRouter } from 'react-router-dom';
+import { type GraphQLResponse, Observable, type SubscribeFunction } from 'relay-runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEnvironment } from '../relay/environment.ts';
 import { Toaster } from '../ui/toast.tsx';
@@ -13,36 +14,24 @@ interface Call {
   body: Record<string, unknown>;
 }
 
+let subscribe: SubscribeFunction;
+
 function stubChat() {
   const calls: Call[] = [];
   const streams: { streamId: string; push(piece: object): void }[] = [];
   let answer: (value: Response) => void = () => {};
+  // The assistantReply subscription, as the live connection would deliver it, piece by piece.
+  subscribe = (_operation, variables) =>
+    Observable.create<GraphQLResponse>((sink) => {
+      streams.push({
+        streamId: String(variables.streamId),
+        push: (piece) => sink.next({ data: { assistantReply: { delta: '', done: false, error: null, ...piece } } }),
+      });
+    });
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string, init: RequestInit) => {
       const body = JSON.parse(String(init.body));
-      if (url === '/graphql') {
-        // The assistantReply subscription, as server-sent events the test writes piece by piece.
-        const encoder = new TextEncoder();
-        let controller!: ReadableStreamDefaultController<Uint8Array>;
-        const events = new ReadableStream<Uint8Array>({
-          start(c) {
-            controller = c;
-            c.enqueue(encoder.encode(':\n\n'));
-          },
-        });
-        init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
-        streams.push({
-          streamId: body.variables.streamId,
-          push: (piece) =>
-            controller.enqueue(
-              encoder.encode(
-                `event: next\ndata: ${JSON.stringify({ data: { assistantReply: { delta: '', done: false, error: null, ...piece } } })}\n\n`,
-              ),
-            ),
-        });
-        return Promise.resolve(new Response(events, { headers: { 'content-type': 'text/event-stream' } }));
-      }
       calls.push({ url, body });
       return new Promise<Response>((resolve) => {
         answer = resolve;
@@ -70,7 +59,7 @@ function stubChat() {
 
 function open() {
   render(
-    <RelayEnvironmentProvider environment={createEnvironment()}>
+    <RelayEnvironmentProvider environment={createEnvironment(subscribe)}>
       <MemoryRouter initialEntries={['/tasks']}>
         <AssistantSlot />
         <Toaster />
