@@ -124,7 +124,20 @@ export async function openDatabase(
   }
   if (options.migrate) {
     try {
-      await applyMigrations(adapterFactory);
+      if (source.kind === 'postgres') {
+        // The migration engine holds PostgreSQL's session-level advisory lock on its connection
+        // and leaves it there: in the app's pool that lock lived as long as the server, and the
+        // next instance started with MIGRATE_ON_START waited on it until its start timed out. A
+        // connection of its own, ended after, lets the lock go with it.
+        const once = new pg.Pool({ connectionString: source.url, max: 1, connectionTimeoutMillis: 5_000 });
+        try {
+          await applyMigrations(new PrismaPg(once));
+        } finally {
+          await once.end();
+        }
+      } else {
+        await applyMigrations(adapterFactory);
+      }
     } catch (error) {
       await closeDriver().catch(() => {});
       throw error;
