@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
 import { isUnauthorizedError } from '../lib/http.ts';
-import { onLiveReconnect } from '../relay/sse.ts';
+import { onLiveReconnect } from '../relay/live.ts';
 import { notifySystem } from '../lib/push.ts';
 import { BellIcon } from '../ui/icons.tsx';
 import { toast } from '../ui/toast.tsx';
