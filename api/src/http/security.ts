@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
 import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
@@ -223,6 +223,16 @@ async function readStream(body: ReadableStream<Uint8Array>, limit: number): Prom
  * write), nested no deeper than MAX_JSON_DEPTH. Routes read it again from a Request made of the same
  * bytes; GraphQL takes the text (`bodyText`) and hands yoga the parsed object (app.ts).
  */
+/**
+ * 413, and the connection closed after it: the rest of a refused body is not read. Kept open,
+ * the server went on taking in the sender's megabytes to reuse the connection, CPU that every
+ * other request waited for (bench/hostile.ts).
+ */
+function refuseTooLarge(c: Context, message: string) {
+  c.header('Connection', 'close');
+  return c.json({ message }, 413);
+}
+
 export function bodyGate(config: Config): MiddlewareHandler<AppEnv & { Bindings: Partial<HttpBindings> }> {
   return async (c, next) => {
     if (/%00/.test(c.req.url)) return c.json({ message: NUL_MESSAGE }, 400);
@@ -234,11 +244,11 @@ export function bodyGate(config: Config): MiddlewareHandler<AppEnv & { Bindings:
     if (isUploadRoute(method, c.req.path)) {
       const max = config.storage.maxUploadSize;
       if (declared !== null && declared > max) {
-        return c.json({ message: `The file is too large (the limit is ${formatBytes(max)}).` }, 413);
+        return refuseTooLarge(c, `The file is too large (the limit is ${formatBytes(max)}).`);
       }
       return next();
     }
-    if (declared !== null && declared > MAX_TEXT_BODY_BYTES) return c.json({ message: TOO_LARGE_MESSAGE }, 413);
+    if (declared !== null && declared > MAX_TEXT_BODY_BYTES) return refuseTooLarge(c, TOO_LARGE_MESSAGE);
 
     const incoming = c.env?.incoming;
     let read: Read;
@@ -252,7 +262,7 @@ export function bodyGate(config: Config): MiddlewareHandler<AppEnv & { Bindings:
       if (!body) return next();
       read = await readStream(body, MAX_TEXT_BODY_BYTES);
     }
-    if ('tooLarge' in read) return c.json({ message: TOO_LARGE_MESSAGE }, 413);
+    if ('tooLarge' in read) return refuseTooLarge(c, TOO_LARGE_MESSAGE);
     if ('aborted' in read) return c.json({ message: 'The request body did not arrive whole.' }, 400);
 
     let text: string;
