@@ -68,7 +68,8 @@ export function createMetrics(sources: MetricsSources = {}) {
   });
 
   const pool = sources.pool;
-  if (pool) {
+  // Only a database with a pool has figures (the embedded one is one connection in the process).
+  if (pool?.()) {
     const gauge = (name: string, help: string, read: (p: PoolStats) => number) =>
       new Gauge({
         name,

@@ -107,18 +107,28 @@ export async function processUpload(deps: ProcessingDeps, uploadId: string): Pro
 
   const patch = JSON.stringify(facts);
   const objectPath = objectPathFor(upload.id);
-  await deps.db.$transaction(async (tx) => {
+  const kept = await deps.db.$transaction(async (tx) => {
     // The upload row first: a concurrent claim (POST /api/files) locks the same row, so either
     // it files the record after this commits (and copies the finished metadata), or this waits
     // for its commit and then finds the new record below.
-    await tx.$executeRaw`
+    const updated = await tx.$executeRaw`
       UPDATE "Upload" SET metadata = (metadata - ${PROCESSING_KEY}) || ${patch}::jsonb
-      WHERE id = ${upload.id}::uuid`;
+      WHERE id = ${upload.id}::uuid AND status <> 'released'`;
+    if (updated === 0) return false;
     await tx.$executeRaw`
       UPDATE "File" SET metadata = (metadata - ${PROCESSING_KEY}) || ${patch}::jsonb, "updatedAt" = now()
       WHERE "ownerId" = ${upload.userId}::uuid AND "objectPath" = ${objectPath}
         AND metadata->>${PROCESSING_KEY} = 'true'`;
+    return true;
   });
+  if (!kept) {
+    // Released (or gone) while its thumbnails were made: the clean-up pass may already have
+    // removed its bytes, and would never hear of thumbnails written after that.
+    for (const variant of Object.keys(VARIANTS) as Variant[]) {
+      await deps.store.delete(variantKey(upload.objectKey, variant));
+    }
+    return false;
+  }
   deps.events.publish('upload:processed', upload.userId, { uploadId: upload.id });
   return true;
 }
