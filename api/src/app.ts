@@ -18,6 +18,7 @@ import { mailerFromConfig } from './infra/mail/mailer.ts';
 import { createJobQueue } from './infra/jobs/queue.ts';
 import { runEvery } from './infra/jobs/schedule.ts';
 import { analyzeRoutes } from './assistant/rest.ts';
+import { startPhotoTagging } from './assistant/tagging.ts';
 import { dataRoutes } from './rest.ts';
 import { createStorage, type Storage } from './storage/service.ts';
 import { isDatabaseUnavailable, openDatabase, type Database, type DatabaseSource } from './infra/db/database.ts';
@@ -298,6 +299,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   await startImportWorkers(imports);
   app.route('/', importRoutes(imports));
   app.route('/', analyzeRoutes(services, { store: storage.store }));
+  await startPhotoTagging(services, { store: storage.store });
   app.route('/', dataRoutes(services));
 
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));

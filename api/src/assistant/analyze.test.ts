@@ -4,6 +4,8 @@ import { fakeAnthropic } from '../../test/fake-anthropic.ts';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { graphql, signedInUser, type TestApp, testApp } from '../../test/harness.ts';
 import { fileRecord, processed, uploaded } from '../storage/testing.ts';
+import { TAG_PHOTO } from './photo-tagging-job.ts';
+import { tagPhoto } from './tagging.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -122,6 +124,35 @@ describe('image tags without an API key (facts from the photo)', () => {
     expect(saved.metadata).not.toHaveProperty('processing');
   });
 
+  it('tags a filed photo by a job when nobody asked (the tab closed before the upload panel did)', async () => {
+    const bytes = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#c82828' } })
+      .jpeg()
+      .toBuffer();
+    const { uploadURL } = await uploaded(app, alice, new Uint8Array(bytes));
+    const response = await app.request('/api/files', {
+      method: 'POST',
+      cookie: alice.cookie,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'untagged.jpg', objectUrl: uploadURL }),
+    });
+    expect(response.status).toBe(201);
+    const filed = (await response.json()) as { id: string };
+    const jobs = await app.database.prisma.$queryRaw<{ startAfter: Date }[]>`
+      SELECT start_after AS "startAfter" FROM pgboss.job
+      WHERE name = ${TAG_PHOTO} AND data->>'fileId' = ${filed.id}`;
+    expect(jobs).toHaveLength(1);
+    // Later than the upload panel's own request, which usually comes first.
+    expect(jobs[0]?.startAfter.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect((await app.database.prisma.file.findUniqueOrThrow({ where: { id: filed.id } })).metadata).not.toHaveProperty(
+      'autoTagged',
+    );
+
+    await tagPhoto(app.services, { store: app.storage.store }, filed.id);
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: filed.id } });
+    expect(saved.metadata).toMatchObject({ autoTagged: true, aiAnalysis: { source: 'photo' } });
+    expect(saved.tags).toContain('landscape');
+  });
+
   it('says only what the photo shows when it has no EXIF facts', async () => {
     const file = await photo(app, alice, { r: 245, g: 245, b: 245 }, { w: 300, h: 500 });
     const { status, body } = await analyze(app, alice, { fileId: file.id });
@@ -222,6 +253,22 @@ describe('image tags with Claude (a local fake of the Messages API)', () => {
     const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
     expect(saved.tags).toEqual(['warehouse', 'industrial', 'brick', 'interior']);
     expect(saved.metadata).toMatchObject({ autoTagged: true, aiAnalysis: { source: 'claude' } });
+  });
+
+  it('analyses a photo once: asked again, and by the tagging job after, it answers the same without Claude', async () => {
+    const file = await photo(app, alice, { r: 90, g: 90, b: 200 });
+    fake.script([{ text: '{"tags": ["rooftop", "city"], "description": "A rooftop over the city."}' }]);
+    const asked = fake.requests.length;
+    const first = await analyze(app, alice, { fileId: file.id });
+    expect(first.status).toBe(200);
+    expect(fake.requests.length).toBe(asked + 1);
+
+    const again = await analyze(app, alice, { fileId: file.id });
+    expect(again).toEqual(first);
+    await tagPhoto(app.services, { store: app.storage.store }, file.id);
+    expect(fake.requests.length).toBe(asked + 1);
+    const saved = await app.database.prisma.file.findUniqueOrThrow({ where: { id: file.id } });
+    expect(saved.tags).toEqual(['rooftop', 'city']);
   });
 
   it.each([

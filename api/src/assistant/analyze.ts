@@ -286,10 +286,17 @@ async function processedFile(deps: AnalysisDeps, ctx: ViewerContext, file: File)
   return (await ctx.db.file.findUnique({ where: { id: file.id } })) ?? file;
 }
 
+/** Whether the photo has its AI analysis already. */
+export function isAutoTagged(metadata: unknown) {
+  const facts = (metadata ?? {}) as { autoTagged?: unknown; aiAnalysis?: unknown };
+  return facts.autoTagged === true && typeof facts.aiAnalysis === 'object' && facts.aiAnalysis !== null;
+}
+
 /**
  * Analyses one of the viewer's own photos and saves the tags (added to the file's own), the
  * analysis (metadata.aiAnalysis) and metadata.autoTagged. Someone else's file is a 404. A failure
- * of the analysis is logged and reported as AnalysisFailedError; the file stays as it was.
+ * of the analysis is logged and reported as AnalysisFailedError; the file stays as it was. A photo
+ * analysed before answers that analysis again.
  */
 export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input: unknown) {
   const { fileId } = parse(analyzeInput, input ?? {});
@@ -299,6 +306,11 @@ export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input:
     : null;
   if (!found) throw new NotFoundError('File');
   if (!found.mimeType.startsWith('image/')) throw new NotAnalysableError('Only images can be analysed.');
+  if (isAutoTagged(found.metadata)) {
+    // Tagged already (by the upload panel or the tagging job): the same answer, no second bill,
+    // and the tags are not added twice.
+    return answer(found, (found.metadata as unknown as { aiAnalysis: ImageAnalysis }).aiAnalysis);
+  }
   const file = await processedFile(deps, ctx, found);
 
   // The upload's progress stream tells the browser the photo is being analysed (the spec's 90 %).
@@ -328,11 +340,15 @@ export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input:
     metadata: { aiAnalysis: analysis, autoTagged: true },
   });
   progress('analyzed');
+  return answer(updated, analysis);
+}
+
+function answer(file: Pick<File, 'id' | 'tags' | 'metadata'>, analysis: ImageAnalysis) {
   return {
-    fileId: updated.id,
+    fileId: file.id,
     tags: analysis.tags,
     description: analysis.description,
     analysis,
-    file: { id: updated.id, tags: updated.tags, metadata: updated.metadata },
+    file: { id: file.id, tags: file.tags, metadata: file.metadata },
   };
 }

@@ -8,6 +8,7 @@ import { publishNotifications } from '../notifications/rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { type ClaimedObject, claimUpload, releaseObjects, uploadIdFrom } from '../storage/uploads.ts';
+import { enqueuePhotoTagging } from '../assistant/photo-tagging-job.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -501,6 +502,7 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
   if (result.skipped) return result;
   const { notification, ...filed } = result;
   publishNotifications(ctx, [notification]);
+  if (filed.version === 1 && filed.file.mimeType.startsWith('image/')) await enqueuePhotoTagging(ctx, filed.file.id);
   return filed;
 }
 
