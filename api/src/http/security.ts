@@ -224,12 +224,14 @@ async function readStream(body: ReadableStream<Uint8Array>, limit: number): Prom
  * bytes; GraphQL takes the text (`bodyText`) and hands yoga the parsed object (app.ts).
  */
 /**
- * 413, and the connection closed after it: the rest of a refused body is not read. Kept open,
- * the server went on taking in the sender's megabytes to reuse the connection, CPU that every
- * other request waited for (bench/hostile.ts).
+ * 413 for a body that declared no length and ran past the limit, with the connection closed after
+ * it: the rest of such a body is not read. Kept open, the server went on taking in up to 64 MB more
+ * of each to reuse the connection, CPU every other request waited for (bench/hostile.ts). A body
+ * whose declared length is over the limit is refused before a byte is read and the connection
+ * stays, so a client still sending can read the answer (a reset would lose it).
  */
-function refuseTooLarge(c: Context, message: string) {
-  c.header('Connection', 'close');
+function refuseTooLarge(c: Context, message: string, { close = false } = {}) {
+  if (close) c.header('Connection', 'close');
   return c.json({ message }, 413);
 }
 
@@ -262,7 +264,7 @@ export function bodyGate(config: Config): MiddlewareHandler<AppEnv & { Bindings:
       if (!body) return next();
       read = await readStream(body, MAX_TEXT_BODY_BYTES);
     }
-    if ('tooLarge' in read) return refuseTooLarge(c, TOO_LARGE_MESSAGE);
+    if ('tooLarge' in read) return refuseTooLarge(c, TOO_LARGE_MESSAGE, { close: true });
     if ('aborted' in read) return c.json({ message: 'The request body did not arrive whole.' }, 400);
 
     let text: string;
