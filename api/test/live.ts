@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
 import { type HttpBindings, serve } from '@hono/node-server';
 import { type Client, createClient } from 'graphql-ws';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import WebSocket from 'ws';
 import { type App, createApp } from '../src/app.ts';
 import { attachSubscriptions } from '../src/live/websocket.ts';
@@ -29,17 +30,28 @@ export async function listen(app: App, options: { sessionCheckMs?: number } = {}
 
 /**
  * A second instance of `first`'s app: same database and secret (so the same sessions are valid),
- * with its own pub/sub. Closing it leaves the shared database to `first`.
+ * with its own pub/sub and job workers. Closing it stops everything it started (its job queue
+ * holds a connection of its own: left open, the pool's end waited for it for ever) and leaves a
+ * shared embedded database to `first`.
  */
-export async function secondInstance(first: TestApp, env: { redisUrl?: string } = {}) {
-  const app = await createApp(
+export async function secondInstance(first: TestApp, env: { redisUrl?: string; logger?: Logger } = {}) {
+  const source = first.databaseSource;
+  return createApp(
     { ...first.config, redisUrl: env.redisUrl ?? first.config.redisUrl },
-    { database: first.databaseSource, logger: pino({ level: 'silent' }) },
+    {
+      database: source.kind === 'pglite' ? { kind: 'pglite', client: borrowed(source.client) } : source,
+      logger: env.logger ?? pino({ level: 'silent' }),
+    },
   );
-  return Object.assign(app, {
-    async close() {
-      await app.services.events.close();
-      if (first.databaseSource.kind === 'postgres') await app.database.close();
+}
+
+/** The embedded database as one instance sees it: it may use it, but its close leaves it open. */
+function borrowed(client: PGlite): PGlite {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'close') return async () => {};
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }

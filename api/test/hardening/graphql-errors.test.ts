@@ -3,10 +3,10 @@ import { connect } from 'node:net';
 import type { GraphQLObjectType } from 'graphql';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { BASE, signedInUser, type SignedInUser, testApp, type TestApp } from '../harness.ts';
-import { listen } from '../live.ts';
+import { listen, secondInstance } from '../live.ts';
 
 // Errors somebody sees: a failure of ours is logged with the request id and answered masked with
 // that id; a malformed id or cursor is the caller's input error; node(id) of an unknown type is
@@ -40,15 +40,13 @@ beforeAll(async () => {
   first = await testApp();
   logs = [];
   // The same database as `first`, with a logger the test reads.
-  app = await createApp(first.config, {
-    database: first.databaseSource,
+  app = await secondInstance(first, {
     logger: pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
   });
   user = await signedInUser(first);
 });
 afterAll(async () => {
-  await app.services.events.close();
-  if (first.databaseSource.kind === 'postgres') await app.database.close();
+  await app.close();
   await first.close();
 });
 
