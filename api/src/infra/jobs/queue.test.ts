@@ -150,6 +150,62 @@ describe(`job queue on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     expect(seen).toEqual([{ file: 'a.jpg' }]);
   });
 
+  /** The database as the queue sees it, slowing pg-boss's "done" and noting what is asked after close. */
+  function watched(database: Database) {
+    const seen = { closed: false, late: [] as string[] };
+    const db: Database = {
+      ...database,
+      async execute(text, values) {
+        if (seen.closed) seen.late.push(text.trim().slice(0, 60));
+        // pg-boss marks a finished job done without waiting for it; a slow database shows the gap.
+        if (text.includes("state = 'completed'")) await new Promise((resolve) => setTimeout(resolve, 1_500));
+        return database.execute(text, values);
+      },
+    };
+    return { db, seen };
+  }
+
+  async function finishingJob(jobs: JobQueue) {
+    let finish = () => {};
+    let started = false;
+    await jobs.work('test.finishing', async () => {
+      started = true;
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    const id = await jobs.send('test.finishing', {});
+    await until(() => started);
+    return { id, finish: () => finish() };
+  }
+
+  it('records a job that finished as close began as done before close returns', async () => {
+    const database = await (await freshDatabase()).open();
+    const { db, seen } = watched(database);
+    const jobs = await queueOn(db, 5_000);
+    const job = await finishingJob(jobs);
+    const closing = jobs.close();
+    job.finish();
+    await closing;
+    seen.closed = true;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(seen.late).toEqual([]);
+    const { rows } = await database.execute('SELECT state FROM pgboss.job WHERE id = $1', [job.id]);
+    expect(rows).toEqual([{ state: 'completed' }]);
+  });
+
+  it('asks nothing of the database for a job that outlives close: it was handed back', async () => {
+    const database = await (await freshDatabase()).open();
+    const { db, seen } = watched(database);
+    const jobs = await queueOn(db, 500);
+    const job = await finishingJob(jobs);
+    await jobs.close();
+    seen.closed = true;
+    job.finish();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(seen.late).toEqual([]);
+    const { rows } = await database.execute('SELECT state FROM pgboss.job WHERE id = $1', [job.id]);
+    expect(rows).toEqual([{ state: 'retry' }]);
+  });
+
   it('runs a job again whose process died while it ran', async () => {
     const db = await freshDatabase();
     // A process that died: its queue never closes, its job stays active.

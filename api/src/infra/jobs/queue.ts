@@ -107,6 +107,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   let sweepTimer: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> | null = null;
   let closed = false;
+  let handedBack = false;
 
   if (workers) {
     if (database.kind === 'pglite') {
@@ -219,6 +220,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
         const id = await boss.work<T>(name, { batchSize: 1 }, async ([job]) => {
           if (!job) return;
           inFlight.set(job.id, { name, id: job.id });
+          let failure: { err: unknown } | undefined;
           try {
             if (instanceLock) {
               await execute(
@@ -229,14 +231,21 @@ export async function createJobQueue(database: Database, options: JobQueueOption
             }
             await handler(job.data);
           } catch (err) {
-            logger?.warn({ err, queue: name, job: job.id }, 'job failed');
-            throw err;
+            failure = { err };
           } finally {
             inFlight.delete(job.id);
             // A worker that just finished looks for the next job at once: pg-boss would otherwise
             // wait out the rest of its polling interval after every job shorter than it, which
             // held a backlog of thumbnails to about one photo per second per worker.
             boss.notifyWorker(self);
+          }
+          // Outlived close: the job was handed back, and its outcome is no longer this process's to
+          // record. Settling would have pg-boss mark it done or failed on a database that is closed
+          // by now (it does not wait for that write), so this never settles.
+          if (handedBack) return new Promise<never>(() => {});
+          if (failure) {
+            logger?.warn({ err: failure.err, queue: name, job: job.id }, 'job failed');
+            throw failure.err;
           }
         });
         self = id;
@@ -331,6 +340,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       // Stops fetching, waits for running handlers up to the timeout, then fails (so retries) the
       // jobs still running, for another instance or the next start to pick up.
       await boss.stop({ graceful: true, wait: true, close: false, timeout: options.closeTimeoutMs ?? 3_000 });
+      handedBack = true;
       // Handed back, not failed: the next instance runs them now, not after their retry delay.
       for (const [name, ids] of groupByQueue([...inFlight.values()])) {
         await execute(
