@@ -75,6 +75,8 @@ const env = z.object({
   PERSISTED_OPERATIONS_FILE: z.string().default(path.join(repoRoot, 'web/persisted-operations.json')),
   // How often the server looks for tasks coming due; 0 turns due reminders off.
   DUE_REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(86400).default(300),
+  // How often live-update sockets have their session looked up (ended sessions are closed).
+  LIVE_SESSION_CHECK_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   REDIS_URL: optionalText.pipe(
     z
       .string()
@@ -166,6 +168,8 @@ export interface Config {
   rateLimits: RateLimits | undefined;
   /** Live updates go through Redis when set, so several instances share them; in-process otherwise. */
   redisUrl: string | undefined;
+  /** Milliseconds between look-ups of live-update sockets' sessions (a signed-out socket is closed). */
+  liveSessionCheckMs: number;
   /** The bearer token /metrics asks for; unset, /metrics is open outside production and off in it. */
   metricsToken?: string;
   ai: {
@@ -364,6 +368,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
     persistedOperationsFile: path.resolve(e.PERSISTED_OPERATIONS_FILE),
     tasks: { dueReminderIntervalMs: Math.round(e.DUE_REMINDER_INTERVAL_SECONDS * 1000) },
     redisUrl: e.REDIS_URL,
+    liveSessionCheckMs: Math.round(e.LIVE_SESSION_CHECK_SECONDS * 1000),
     metricsToken: e.METRICS_TOKEN,
     rateLimits: (e.RATE_LIMITS ?? e.NODE_ENV !== 'test') ? structuredClone(DEFAULT_RATE_LIMITS) : undefined,
     ai: {

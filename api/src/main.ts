@@ -62,7 +62,7 @@ if ('keepAliveTimeout' in server) {
 }
 
 // Subscriptions over WebSocket share the HTTP server and the /graphql path.
-const subscriptions = attachSubscriptions(server, app);
+const subscriptions = attachSubscriptions(server, app, { sessionCheckMs: config.liveSessionCheckMs });
 
 // The whole shutdown, however it goes, ends within this (a supervisor's own grace period is
 // often 10 s, after which it kills).

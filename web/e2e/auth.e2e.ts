@@ -75,6 +75,11 @@ describe('signing up and in', () => {
     await page.getByText('Authorized Access Only').waitFor();
     const me = await context.request.get('/api/auth/user');
     expect(me.status()).toBe(401);
+    // The tab's live socket outlives the sign-out for a moment; the server closing it for the ended
+    // session must not read as "your session expired" (a toast and a trip to the sign-in page).
+    await page.waitForTimeout(4_500);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByText('Logging in again').count()).toBe(0);
     await context.close();
   });
 

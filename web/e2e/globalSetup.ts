@@ -13,8 +13,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   buildWeb();
-  // Due reminders every second, so a notification follows a due task at once.
-  const server = await startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1' });
+  // Due reminders every second, so a notification follows a due task at once; sessions of live
+  // sockets looked up every second, so a tab hears an ended session while its socket is still open.
+  const server = await startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1', LIVE_SESSION_CHECK_SECONDS: '1' });
   project.provide('baseURL', server.baseURL);
   project.provide('importDir', server.importDir);
   return async () => {

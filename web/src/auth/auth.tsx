@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { errorFromResponse } from '../lib/http.ts';
+import { signOutEnded, signOutStarted } from '../lib/unauthorized.ts';
 import { toast } from '../ui/toast.tsx';
 
 export interface AuthUser {
@@ -70,13 +71,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const setUser = useCallback((user: AuthUser) => setState({ status: 'signedIn', user }), []);
 
+  // Signing in again reloads the page, which starts this flag afresh.
   const signOut = useCallback(async () => {
+    signOutStarted();
     try {
       await postSignOut();
       setState({ status: 'signedOut' });
       toast({ title: 'Logged out', description: 'You have been successfully logged out' });
       return true;
     } catch {
+      signOutEnded();
       toast({ title: 'Error', description: 'Failed to logout', variant: 'destructive' });
       return false;
     }

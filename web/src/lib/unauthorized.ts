@@ -12,8 +12,21 @@ export function loginUrl(): string {
   return `/api/login?callbackUrl=${encodeURIComponent(back)}`;
 }
 
+// While the person signs out, the server ending their session answers the calls still in flight
+// with 401 and closes the live socket: that is the sign-out itself, not a session that expired.
+let signingOut = false;
+
+/** Called as a sign-out starts; `signOutEnded` if it failed. */
+export function signOutStarted() {
+  signingOut = true;
+}
+
+export function signOutEnded() {
+  signingOut = false;
+}
+
 export function handleUnauthorized(title = 'Unauthorized') {
-  if (redirecting) return;
+  if (redirecting || signingOut) return;
   redirecting = true;
   toast({ title, description: 'You are logged out. Logging in again...', variant: 'destructive' });
   setTimeout(() => window.location.assign(loginUrl()), LOGIN_REDIRECT_DELAY_MS);
