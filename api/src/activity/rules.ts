@@ -1,7 +1,7 @@
 import type { ActivityAction, Prisma, ResourceType } from '../generated/prisma/client.ts';
 import type { Db } from '../infra/db/database.ts';
 import type { ViewerContext } from '../context.ts';
-import { projectMemberWhere } from '../galleries/access.ts';
+import { projectMemberWhere } from '../access/rules.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
 
 export interface ActivityInput {

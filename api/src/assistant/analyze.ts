@@ -12,6 +12,7 @@ import { isProcessing, processUpload } from '../storage/processing.ts';
 import type { ObjectStore } from '../storage/store.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
 import { anthropicFor } from './claude.ts';
+import { isUuid } from '../access/ids.ts';
 
 /**
  * AI image tags: Claude looks at the photo's preview thumbnail when an API key is configured;
@@ -300,10 +301,7 @@ export function isAutoTagged(metadata: unknown) {
  */
 export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input: unknown) {
   const { fileId } = parse(analyzeInput, input ?? {});
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const found = uuid.test(fileId)
-    ? await ctx.db.file.findFirst({ where: { id: fileId, ownerId: ctx.viewer.id } })
-    : null;
+  const found = isUuid(fileId) ? await ctx.db.file.findFirst({ where: { id: fileId, ownerId: ctx.viewer.id } }) : null;
   if (!found) throw new NotFoundError('File');
   if (!found.mimeType.startsWith('image/')) throw new NotAnalysableError('Only images can be analysed.');
   if (isAutoTagged(found.metadata)) {

@@ -7,6 +7,7 @@ import { parse } from '../shared/validation.ts';
 import { type ChatTurn, claudeReply } from './claude.ts';
 import { type Awaiting, offlineReply } from './offline.ts';
 import type { ToolRun } from './tools.ts';
+import { isUuid } from '../access/ids.ts';
 
 export const CHAT_FAILED = 'Failed to process your message. Please try again.';
 
@@ -19,7 +20,6 @@ export class AssistantUnavailableError extends DomainError {
   }
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Messages of a conversation sent back to Claude as memory. */
 const HISTORY_LIMIT = 20;
 const MESSAGE_LIMIT = 4000;
@@ -72,7 +72,7 @@ export interface ChatResult {
 }
 
 async function ownConversation(ctx: ViewerContext, id: string) {
-  const conversation = uuid.test(id)
+  const conversation = isUuid(id)
     ? await ctx.db.aiConversation.findFirst({ where: { id, userId: ctx.viewer.id } })
     : null;
   if (!conversation) throw new NotFoundError('Conversation');

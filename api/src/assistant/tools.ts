@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ViewerContext } from '../context.ts';
-import { fileAccessWhere } from '../galleries/access.ts';
+import { fileAccessWhere } from '../access/rules.ts';
 import { createGallery } from '../galleries/rules.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from '../shared/errors.ts';

@@ -1,6 +1,7 @@
 import { decode } from '@auth/core/jwt';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../infra/db/database.ts';
+import { isUuid } from '../access/ids.ts';
 
 export interface Viewer {
   id: string;
@@ -37,7 +38,7 @@ export async function endSession(db: Db, sessionId: string) {
 export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds: number): Promise<Viewer | null> {
   // On every request's path: hand-written SQL (see Db.$sql). A session id that is not a uuid cannot
   // name a session, and PostgreSQL would refuse it as a parameter.
-  if (!UUID.test(sessionId)) return null;
+  if (!isUuid(sessionId)) return null;
   const [session] = await db.$sql<{ userId: string; email: string; expiresAt: Date; lastSeenAt: Date }>(
     `SELECT u.id AS "userId", u.email, s."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
             s."lastSeenAt" AT TIME ZONE 'UTC' AS "lastSeenAt"
@@ -55,8 +56,6 @@ export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds:
   }
   return { id: session.userId, email: session.email, sessionId };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithTwoUsers, signedInUser } from '../../test/harness.ts';
-import { fileAccessWhere } from '../galleries/access.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { readableFileSql, searchSql } from './rules.ts';
+import { searchSql } from './rules.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
 
 let app: TestApp, owner: User, stranger: User;
@@ -558,33 +557,6 @@ describe('search', () => {
       // the trigram indexes when it is not: the same page either way.
       for (const rareRun of [0, 1, 1000])
         expect(await page(q, { window: 1, rareRun }), `${q} rare below ${rareRun}`).toEqual(whole);
-    }
-  });
-
-  it('uses the same access rule in SQL as fileAccessWhere', async () => {
-    // A scenario with every way in: own, public, an active share and a paused one.
-    const sharer = await signedInUser(app);
-    const active = await signedInUser(app);
-    const paused = await signedInUser(app);
-    const shared = await uploadFile(app, sharer, { name: 'rule-shared.jpg' });
-    await uploadFile(app, sharer, { name: 'rule-public.jpg', isPublic: true });
-    await uploadFile(app, sharer, { name: 'rule-private.jpg' });
-    const gallery = await makeGallery(app, sharer.cookie, { name: 'Rule gallery' });
-    await db().galleryItem.create({
-      data: { galleryId: gallery.id, fileId: shared.id, position: 0, addedById: sharer.id },
-    });
-    await shareWith(app, sharer, active, gallery.id);
-    const pausedShare = await shareWith(app, sharer, paused, gallery.id, 'write');
-    await db().galleryShare.update({ where: { id: pausedShare.share.id }, data: { status: 'paused' } });
-
-    const users = await db().user.findMany({ select: { id: true } });
-    expect(users.length).toBeGreaterThanOrEqual(5);
-    for (const user of users) {
-      const viaPrisma = await db().file.findMany({ where: fileAccessWhere(user.id), select: { id: true } });
-      const viaSql = await db().$queryRaw<{ id: string }[]>(
-        Prisma.sql`SELECT f.id::text AS id FROM "File" f WHERE ${readableFileSql(user.id)}`,
-      );
-      expect(viaSql.map((r) => r.id).sort()).toEqual(viaPrisma.map((r) => r.id).sort());
     }
   });
 });

@@ -3,12 +3,13 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { File, FileVersion, Folder } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { recordActivity } from '../activity/rules.ts';
-import { fileAccessWhere } from '../galleries/access.ts';
+import { fileAccessWhere } from '../access/rules.ts';
 import { publishNotifications } from '../notifications/rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { type ClaimedObject, claimUpload, releaseObjects, uploadIdFrom } from '../storage/uploads.ts';
 import { enqueuePhotoTagging } from '../assistant/photo-tagging-job.ts';
+import { isUuid } from '../access/ids.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -29,11 +30,9 @@ function lockFileName(tx: Tx, ownerId: string, folderId: string | null, name: st
   return lockFor(tx, `file-name:${ownerId}:${folderId ?? 'root'}:${name}`);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An id from a URL or an argument: anything that is not a uuid cannot name a record (404, not a 500). */
 function recordId(id: string, what: string): string {
-  if (!UUID.test(id)) throw new NotFoundError(what);
+  if (!isUuid(id)) throw new NotFoundError(what);
   return id.toLowerCase();
 }
 
@@ -1046,25 +1045,6 @@ export const searchQueryInput = z
   .max(200, 'Search query is too long (200 characters at most).');
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * The files a user may read, in SQL: mirrors fileAccessWhere (galleries/access.ts) for queries
- * Prisma cannot express. files.test.ts checks the two agree.
- */
-export function readableFileSql(userId: string, alias = 'f') {
-  const f = Prisma.raw(`"${alias}"`);
-  return Prisma.sql`(
-    ${f}."ownerId" = ${userId}::uuid
-    OR ${f}."isPublic"
-    OR EXISTS (
-      SELECT 1 FROM "GalleryItem" gi JOIN "Gallery" g ON g.id = gi."galleryId"
-      WHERE gi."fileId" = ${f}.id
-        AND (g."ownerId" = ${userId}::uuid OR EXISTS (
-          SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-          WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${userId}::uuid))
-    )
-  )`;
-}
 
 /**
  * Ids of the files matching a search, best first: a name (or original name) that is the query or

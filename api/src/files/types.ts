@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
-import { fileAccessWhere } from '../galleries/access.ts';
+import { fileAccessWhere } from '../access/rules.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import {
   createFileRecord,

@@ -3,19 +3,13 @@ import type { GalleryStyle, Prisma, PropertyType } from '../generated/prisma/cli
 import type { ViewerContext } from '../context.ts';
 import { recordActivity } from '../activity/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
-import {
-  announceAccessChange,
-  isUuid,
-  memberIdsOf,
-  nameOf,
-  projectForViewer,
-  userNameSelect,
-} from '../projects/rules.ts';
+import { announceAccessChange, memberIdsOf, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 import { optionalText, requiredText } from './input.ts';
-import { type AccessMode, galleryAccessWhere, projectMemberWhere } from './access.ts';
+import { isUuid } from '../access/ids.ts';
+import { type AccessMode, galleryAccessWhere, projectMemberWhere, readableGallerySql } from '../access/rules.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -380,9 +374,7 @@ const pageSql = (sort: GallerySort) => `
   WITH visible AS (
     SELECT g.id, row_number() OVER (ORDER BY ${ORDER_SQL[sort]} g."createdAt" DESC, g.id DESC) AS n
     FROM "Gallery" g
-    WHERE (g."ownerId" = $1 OR EXISTS (
-            SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-            WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = $1))
+    WHERE ${readableGallerySql('g', '$1')}
       AND ($2::text IS NULL OR g.name ILIKE $2 OR g.description ILIKE $2 OR g."movieTvShow" ILIKE $2
            OR g.location ILIKE $2 OR EXISTS (SELECT 1 FROM unnest(g.tags) AS t(tag) WHERE t.tag ILIKE $2))
   ), page AS (

@@ -4,7 +4,7 @@ import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../gen
 import { builder } from '../graphql/builder.ts';
 import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { galleryAccessWhere, projectMemberWhere } from './access.ts';
+import { galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
 import {
   accessFrom,
   addFilesToGallery,

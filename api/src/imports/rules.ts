@@ -23,6 +23,7 @@ import {
   type OAuthSourceId,
 } from './oauth.ts';
 import { SOURCE_IDS, SOURCE_NAMES, type SourceConnector, type SourceId } from './sources.ts';
+import { isUuid } from '../access/ids.ts';
 
 /** What the import rules need: the services, the storage layer (bytes go in as uploads do) and keys. */
 export interface ImportDeps extends Services {
@@ -372,7 +373,7 @@ async function alreadyFiled(deps: Services, userId: string, importId: string, it
  */
 export async function runImport(deps: ImportDeps, importId: string) {
   const job = await deps.db.importJob.findUnique({ where: { id: importId } });
-  if (!job || job.status !== 'running') return;
+  if (job?.status !== 'running') return;
   const user = await deps.db.user.findUnique({ where: { id: job.userId }, select: { id: true, email: true } });
   if (!user) return;
   const ctx: ViewerContext = { ...deps, viewer: { id: user.id, email: user.email, sessionId: `import:${job.id}` } };
@@ -470,8 +471,7 @@ export const STOPPED_MESSAGE =
   'The import stopped before it finished (the server restarted). Import the remaining files again.';
 
 export async function importJob(ctx: ViewerContext, id: string): Promise<ImportJobJson> {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  let job = uuid.test(id) ? await ctx.db.importJob.findFirst({ where: { id, userId: ctx.viewer.id } }) : null;
+  let job = isUuid(id) ? await ctx.db.importJob.findFirst({ where: { id, userId: ctx.viewer.id } }) : null;
   if (!job) throw new NotFoundError('Import');
   if (job.status === 'running' && job.updatedAt.getTime() < Date.now() - STALE_JOB_MS) {
     const failed = [

@@ -4,6 +4,7 @@ import type { Events } from '../infra/events/pubsub.ts';
 import type { ViewerContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { type DeliveryServices, emailNotifications } from './email.ts';
+import { isUuid } from '../access/ids.ts';
 
 export interface NotificationInput {
   userId: string;
@@ -44,8 +45,6 @@ export function publishNotifications(
 
 // ───────────────────────────── reading and marking ─────────────────────────────
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A person only ever sees their own notifications. */
 export function notificationVisibleWhere(userId: string): Prisma.NotificationWhereInput {
   return { userId };
@@ -82,7 +81,7 @@ export async function unreadNotificationCount(ctx: ViewerContext): Promise<numbe
 
 /** Marks one of the viewer's notifications read; someone else's is a 404. */
 export async function markNotificationRead(ctx: ViewerContext, id: string) {
-  if (!UUID.test(id)) throw new NotFoundError('Notification');
+  if (!isUuid(id)) throw new NotFoundError('Notification');
   const marked = await ctx.db.notification.updateMany({
     where: { id, ...notificationVisibleWhere(ctx.viewer.id) },
     data: { isRead: true },

@@ -3,10 +3,11 @@ import type { Prisma, ProjectRole, ProjectType } from '../generated/prisma/clien
 import type { Services, ViewerContext } from '../context.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
-import { projectMemberWhere } from '../galleries/access.ts';
+import { projectMemberWhere } from '../access/rules.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { optionalText, requiredText } from '../galleries/input.ts';
+import { isUuid } from '../access/ids.ts';
 
 export const PROJECT_TYPES = ['campaign', 'movie', 'tv_show', 'commercial'] as const satisfies readonly ProjectType[];
 
@@ -366,10 +367,4 @@ export async function removeProjectMember(ctx: ViewerContext, projectId: string,
   if (notification) publishNotifications(ctx, [notification]);
   announceAccessChange(ctx, [userId], { kind: 'membership', projectId, galleriesChanged: true });
   announceAccessChange(ctx, memberIds, { kind: 'membership', projectId });
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids are UUIDs; anything else cannot name a record (and PostgreSQL would refuse to compare it). */
-export function isUuid(id: string) {
-  return UUID.test(id);
 }

@@ -1,6 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { InvitationStatus, ProjectRole, ProjectType } from '../generated/prisma/enums.ts';
-import { projectMemberWhere } from '../galleries/access.ts';
+import { projectMemberWhere } from '../access/rules.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { ownEvents } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';

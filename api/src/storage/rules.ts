@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Upload } from '../generated/prisma/client.ts';
 import type { Services, Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
-import { fileAccessWhere } from '../galleries/access.ts';
+import { fileAccessWhere } from '../access/rules.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { describeAccepted, detectFileType } from './filetypes.ts';
 import type { ImageInfo, Variant } from './images.ts';
@@ -16,6 +16,7 @@ import { enqueueProcessing, needsProcessing, PROCESSING_KEY } from './processing
 import type { ObjectStore } from './store.ts';
 import { signUploadToken, verifyUploadToken } from './tokens.ts';
 import { objectPathFor } from './uploads.ts';
+import { isUuid } from '../access/ids.ts';
 
 export class PayloadTooLargeError extends DomainError {
   override readonly status = 413;
@@ -38,7 +39,6 @@ export interface StorageDeps extends Services {
   receiving: Set<string>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INVALID_URL = 'This upload URL is invalid or has expired. Ask for a new one.';
 
 /** SPEC.md section 9: sizes in Bytes, KB, MB, GB with 2 decimals. */
@@ -196,7 +196,7 @@ export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin:
 
 /** The pending upload a signed URL points at, for the user it was made for; 403 for anything else. */
 export async function uploadForToken(deps: StorageDeps, viewer: Viewer, uploadId: string, token: string | undefined) {
-  const upload = UUID.test(uploadId) ? await deps.db.upload.findUnique({ where: { id: uploadId } }) : null;
+  const upload = isUuid(uploadId) ? await deps.db.upload.findUnique({ where: { id: uploadId } }) : null;
   const valid =
     upload !== null &&
     upload.userId === viewer.id &&
@@ -414,7 +414,7 @@ export interface ServableObject {
  */
 export async function servableObject(db: Db, viewer: Viewer | null, uploadId: string): Promise<ServableObject> {
   const notFound = new NotFoundError('File');
-  if (!UUID.test(uploadId)) throw notFound;
+  if (!isUuid(uploadId)) throw notFound;
   const upload = await db.upload.findUnique({ where: { id: uploadId } });
   if (!upload || upload.status === 'pending' || upload.status === 'released') throw notFound;
   const objectPath = objectPathFor(upload.id);
@@ -478,8 +478,9 @@ export async function removeOrphanedFiles(db: Db, dir: string, olderThan: Date) 
   const names = await readdir(dir).catch(() => [] as string[]);
   const byId = new Map<string, string[]>();
   for (const name of names) {
-    const id = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i.exec(name)?.[1]?.toLowerCase();
-    if (id) byId.set(id, [...(byId.get(id) ?? []), name]);
+    // An object's files are named by its id, alone or followed by a variant (thumbnails).
+    const id = name.slice(0, 36);
+    if (isUuid(id)) byId.set(id.toLowerCase(), [...(byId.get(id.toLowerCase()) ?? []), name]);
   }
   let removed = 0;
   const ids = [...byId.keys()];

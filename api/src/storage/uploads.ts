@@ -1,9 +1,10 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Viewer } from '../context.ts';
+import { isUuid } from '../access/ids.ts';
 import { ValidationError } from '../shared/errors.ts';
 
 /** Uploads live at /objects/uploads/<id>: the same path takes the PUT and later serves the bytes. */
-const UPLOAD_PATH = /^\/objects\/uploads\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const UPLOAD_PATH = /^\/objects\/uploads\/([^/]+)$/;
 
 export function objectPathFor(uploadId: string) {
   return `/objects/uploads/${uploadId}`;
@@ -17,7 +18,8 @@ export function uploadIdFrom(objectUrl: string): string | null {
   } catch {
     return null;
   }
-  return UPLOAD_PATH.exec(pathname)?.[1]?.toLowerCase() ?? null;
+  const id = UPLOAD_PATH.exec(pathname)?.[1];
+  return isUuid(id) ? id.toLowerCase() : null;
 }
 
 export interface ClaimedObject {

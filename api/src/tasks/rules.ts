@@ -4,12 +4,13 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Services, Viewer, ViewerContext } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { recordActivity } from '../activity/rules.ts';
-import { galleryAccessWhere, projectMemberWhere } from '../galleries/access.ts';
+import { galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
+import { isUuid } from '../access/ids.ts';
 
 // ───────────────────────────── who sees what ─────────────────────────────
 
@@ -166,7 +167,6 @@ export type TaskRecord = Awaited<ReturnType<typeof present>>;
 
 // ───────────────────────────── input ─────────────────────────────
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const assigneeMessage = 'You can assign a task to yourself or to a member of one of your projects.';
 const galleryMessage = 'The related gallery does not exist or you cannot see it.';
 
@@ -196,7 +196,7 @@ const dueDate = z
 const optionalId = (message: string) =>
   z.union([z.string(), z.null()], { message }).transform((v, ctx) => {
     if (v === null || v === '') return null;
-    if (!uuid.test(v)) {
+    if (!isUuid(v)) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     }
@@ -264,7 +264,7 @@ async function assignmentNotice(
 
 /** A task the viewer may see, or a 404 (also for tasks that exist but are not theirs). */
 async function visibleTask(db: Db, viewer: Viewer, id: string) {
-  if (!uuid.test(id)) throw new NotFoundError('Task');
+  if (!isUuid(id)) throw new NotFoundError('Task');
   const task = await db.task.findFirst({ where: { id, AND: [taskVisibleWhere(viewer.id)] } });
   if (!task) throw new NotFoundError('Task');
   return task;

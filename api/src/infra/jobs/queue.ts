@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database, SqlExecutor } from '../db/database.ts';
+import { isUuid } from '../../access/ids.ts';
 
 export interface SendOptions {
   /** At most one job with this key per queue while one waits (or, with singletonSeconds, per time slot). */
@@ -68,7 +69,6 @@ export interface JobQueueOptions {
 const SCHEMA = 'pgboss';
 const DEFAULT_RETRY_LIMIT = 3;
 const DEFAULT_TIMEOUT_SECONDS = 5 * 60;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Session advisory locks held by live instances (first key of the pair: this module's namespace).
 const INSTANCE_LOCK_SPACE = "hashtext('scoutbase.jobs.instance')";
 
@@ -320,7 +320,7 @@ export async function createJobQueue(database: Database, options: JobQueueOption
 
     async retry(queueOrId) {
       const { rows } = await execute(
-        UUID.test(queueOrId)
+        isUuid(queueOrId)
           ? `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'failed' AND id = $1::uuid`
           : `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'failed' AND name = $1`,
         [queueOrId],
