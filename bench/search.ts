@@ -1,6 +1,6 @@
 // pnpm bench:search — GET /api/files/search latency (p50/p95) over a large library: 100,000 files
 // on the embedded database (PGlite) and 1,000,000 on PostgreSQL. Baseline in the same run: the
-// same search statement (searchSql from api/src/files/rules.ts) timed alone, through `pg` directly
+// same search statement (searchSql from api/src/files/search.ts) timed alone, through `pg` directly
 // on PostgreSQL and through the app's own database client on PGlite (no pg driver there).
 // Target: p95 under 50 ms on PostgreSQL. Prints the plan of the slowest query.
 // Options (environment): BENCH_PGLITE_FILES (100000), BENCH_PG_FILES (1000000), BENCH_ROUNDS (3
@@ -11,7 +11,7 @@
 // the same settings. Seeding drops the secondary indexes of "File" and its word tables, bulk-inserts, rebuilds
 // them from their own definitions and checks the index list is the migrations' again.
 import type { Prisma } from '../api/src/generated/prisma/client.ts';
-import { searchSql } from '../api/src/files/rules.ts';
+import { searchSql } from '../api/src/files/search.ts';
 import {
   machine,
   n,

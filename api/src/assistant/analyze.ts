@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { ViewerContext } from '../context.ts';
-import { updateFile } from '../files/rules.ts';
+import { updateFile } from '../files/files.ts';
 import type { File } from '../generated/prisma/client.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';

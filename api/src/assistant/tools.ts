@@ -7,7 +7,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { createTask, listTasks } from '../tasks/rules.ts';
-import { searchFiles } from '../files/rules.ts';
+import { searchFiles } from '../files/search.ts';
 
 /**
  * What the assistant can do for someone. Every tool runs through the owning domain's rules with

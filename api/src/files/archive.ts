@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import type { ObjectStore } from '../storage/store.ts';
-import { archiveEntries } from './rules.ts';
+import { archiveEntries } from './files.ts';
 
 /**
  * GET /api/files/archive?ids=a,b,c: several files the viewer may read as one ZIP, streamed. The

@@ -6,30 +6,22 @@ import { ValidationError } from '../shared/errors.ts';
 import {
   createFileRecord,
   createFileVersion,
-  createFolder,
   deleteFile,
   deleteFiles,
-  deleteFolder,
   fileForViewer,
   fileJson,
-  folderJson,
-  folderPathOf,
-  folderPaths,
-  getFolder,
   listFiles,
-  listFolders,
   listVersions,
   nameConflicts,
   moveFiles,
-  parseLimit,
   RECENT_FILES_LIMIT,
   recentFiles,
   restoreVersion,
-  searchFiles,
   updateFile,
-  updateFolder,
   versionJson,
-} from './rules.ts';
+} from './files.ts';
+import { createFolder, deleteFolder, folderJson, getFolder, listFolders, parseLimit, updateFolder } from './folders.ts';
+import { folderPathOf, folderPaths, searchFiles } from './search.ts';
 
 /** ?recursive=true asks for a folder to be deleted with everything in it; anything else is a mistake. */
 function recursiveFlag(value: string | undefined) {

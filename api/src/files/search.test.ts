@@ -3,7 +3,7 @@ import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithTwoUsers, graphql } from '../../test/harness.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { searchSql } from './rules.ts';
+import { searchSql } from './search.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
 
 let app: TestApp, owner: User, member: User;

@@ -10,29 +10,27 @@ import { DomainError, NotFoundError } from '../shared/errors.ts';
 import {
   createFileRecord,
   createFileVersion,
-  createFolder,
   deleteFile,
   deleteFiles,
-  deleteFolder,
-  FOLDER_ORDER,
-  fileOrderBy,
-  folderAncestors,
-  folderOfViewer,
-  folderPathOf,
-  folderPaths,
-  inOrder,
   listFilesQuery,
   nameConflicts,
   type NameConflict,
   recentFilesQuery,
-  renameFolder,
   moveFiles,
-  moveFolder,
   restoreVersion,
-  searchFileIds,
   updateFile,
-  type FileSort,
-} from './rules.ts';
+} from './files.ts';
+import {
+  createFolder,
+  deleteFolder,
+  FOLDER_ORDER,
+  folderAncestors,
+  folderOfViewer,
+  renameFolder,
+  moveFolder,
+} from './folders.ts';
+import { folderPathOf, folderPaths, searchFileIds } from './search.ts';
+import { fileOrderBy, inOrder, type FileSort } from './shared.ts';
 
 /**
  * Queries have no typed error results: a refusal (unknown folder, too short a search) becomes a

@@ -31,6 +31,45 @@ export async function writeNotification(db: Db | Prisma.TransactionClient, input
   });
 }
 
+const UPLOAD_NOTICE_TITLE = 'Upload complete';
+const UPLOAD_NOTICE_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Tells the uploader their upload finished. A batch of uploads should not bury the bell under one
+ * notice per file: an unread notice from the last ten minutes is updated ("3 files finished
+ * uploading") instead of adding another.
+ */
+export async function noteUploadFinished(tx: Prisma.TransactionClient, userId: string, fileName: string) {
+  // Two uploads finishing at once must not both add a notice: they take turns on the user's.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`upload-notice:${userId}`}))`;
+  const recent = await tx.notification.findFirst({
+    where: {
+      userId,
+      type: 'file',
+      title: UPLOAD_NOTICE_TITLE,
+      isRead: false,
+      createdAt: { gte: new Date(Date.now() - UPLOAD_NOTICE_WINDOW_MS) },
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (recent) {
+    const before = Number(/^(\d+) files /.exec(recent.message)?.[1] ?? 1);
+    return tx.notification.update({
+      where: { id: recent.id },
+      data: { message: `${before + 1} files finished uploading.` },
+    });
+  }
+  return tx.notification.create({
+    data: {
+      userId,
+      type: 'file',
+      title: UPLOAD_NOTICE_TITLE,
+      message: `${fileName} finished uploading.`,
+      link: '/files',
+    },
+  });
+}
+
 /** Announces notifications after their transaction committed: live to the bell, and by e-mail. */
 export function publishNotifications(
   services: DeliveryServices & { events: Events },
