@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatFileSize } from '../lib/format.ts';
-import { isUnauthorizedError } from '../lib/http.ts';
+import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog, DialogActions } from '../ui/Dialog.tsx';
 import { SearchField } from '../ui/Field.tsx';

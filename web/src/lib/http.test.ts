@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse, isUnauthorizedError } from './http.ts';
+import { errorFromResponse } from './http.ts';
+import { isUnauthorizedError } from './unauthorized.ts';
 
 describe('errorFromResponse', () => {
   it('uses the response text', async () => {

@@ -8,11 +8,6 @@ export async function errorFromResponse(response: Response): Promise<Error> {
   return new Error(`${response.status}: ${text}`);
 }
 
-export function isUnauthorizedError(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /^401: .*Unauthorized/.test(message);
-}
-
 /** Calls an /api path with JSON in and out, throwing errorFromResponse on failure. */
 export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
   const response = await fetch(url, {

@@ -1,8 +1,13 @@
 import { toast } from '../ui/toast.tsx';
-import { isUnauthorizedError } from './http.ts';
 
 // SPEC.md section 4: a data call that finds the session gone says so, then goes to sign-in
 // after 500 ms. Several calls failing together redirect once.
+
+/** A failed call whose session was gone (errorFromResponse's "401: …Unauthorized"). */
+export function isUnauthorizedError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^401: .*Unauthorized/.test(message);
+}
 
 export const LOGIN_REDIRECT_DELAY_MS = 500;
 let redirecting = false;

@@ -1,5 +1,6 @@
 import { Environment, Network, RecordSource, Store, type FetchFunction, type SubscribeFunction } from 'relay-runtime';
-import { errorFromResponse, isUnauthorizedError } from '../lib/http.ts';
+import { errorFromResponse } from '../lib/http.ts';
+import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
 import { subscribeLive } from './live.ts';

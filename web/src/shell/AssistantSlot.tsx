@@ -2,7 +2,8 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 
 import { commitLocalUpdate, graphql, requestSubscription, useRelayEnvironment } from 'react-relay';
 import type { Disposable } from 'relay-runtime';
 import { useLocation } from 'react-router-dom';
-import { dataRequest, isUnauthorizedError } from '../lib/http.ts';
+import { dataRequest } from '../lib/http.ts';
+import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import {
   CalendarIcon,
   ChevronDownIcon,

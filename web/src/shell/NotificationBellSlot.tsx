@@ -3,7 +3,7 @@ import { fetchQuery, graphql, useLazyLoadQuery, useMutation, useRelayEnvironment
 import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
-import { isUnauthorizedError } from '../lib/http.ts';
+import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { onLiveReconnect } from '../relay/live.ts';
 import { notifySystem } from '../lib/push.ts';
 import { BellIcon } from '../ui/icons.tsx';

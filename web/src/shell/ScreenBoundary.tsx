@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { isUnauthorizedError } from '../lib/http.ts';
+import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { Button } from '../ui/Button.tsx';
 
 interface State {

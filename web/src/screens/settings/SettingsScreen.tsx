@@ -2,7 +2,7 @@ import { type FormEvent, Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
-import { isUnauthorizedError } from '../../lib/http.ts';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { type PushPermission, pushPermission, pushProblem, requestPushPermission } from '../../lib/push.ts';
 import { setDarkMode } from '../../lib/theme.ts';
 import { Avatar } from '../../shell/Avatar.tsx';

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
-import { isUnauthorizedError } from '../../lib/http.ts';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
-import { isUnauthorizedError } from '../../lib/http.ts';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';

@@ -3,7 +3,7 @@ import { Suspense, useState, useTransition } from 'react';
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
-import { isUnauthorizedError } from '../../lib/http.ts';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
