@@ -31,7 +31,11 @@ import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder, startImportWorkers, stopImports } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
 import { aiBudget, rateLimits } from './http/ratelimits.ts';
-import { bodyGate, csrfProtection, securityHeaders } from './http/security.ts';
+import { bodyGate, csrfProtection, type PageSources, securityHeaders } from './http/security.ts';
+import { CONNECTION_SCRIPT_HASH } from './imports/connection-page.ts';
+import { tileImageSources } from './map/rest.ts';
+import { asksForUploadUrl, isUploadRoute } from './storage/rest.ts';
+import { uploadthingConnectSources } from './storage/uploadthing-routes.ts';
 import { clientAddressResolver } from './http/client-address.ts';
 import { graphiqlRoutes, renderGraphiQL } from './graphql/graphiql.ts';
 import { graphqlGuards, loadPersistedOperations, type OperationRule, operationRule } from './graphql/guards.ts';
@@ -56,6 +60,8 @@ export interface App {
   logger: Logger;
   /** Who a request is from, by its session cookie or its access token. */
   viewerFor(headers: Headers): Promise<Viewer | null>;
+  /** Whether a session still holds (live sockets of one that ended are closed). */
+  sessionIsCurrent(sessionId: string): Promise<boolean>;
   /** The GraphQL server (the WebSocket transport of subscriptions runs operations through it). */
   yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string; requestId?: string }, GraphQLContext>;
   /** The persisted-operations rule every GraphQL transport applies (HTTP and SSE through yoga, WebSocket). */
@@ -67,6 +73,15 @@ export interface App {
    */
   drain(): void;
   close(): Promise<void>;
+}
+
+/** What the pages load from elsewhere: the import connection page's script, map tiles, UploadThing. */
+export function pageSources(config: Config): PageSources {
+  return {
+    scripts: [CONNECTION_SCRIPT_HASH],
+    images: tileImageSources(config.map),
+    connect: uploadthingConnectSources(config.storage),
+  };
 }
 
 export interface AppOptions {
@@ -191,11 +206,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     metrics.observeRequest(c.req.method, routePath(c) || '(none)', status, (performance.now() - started) / 1000);
   });
 
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, pageSources(config)));
   app.use(csrfProtection(config));
-  app.use(bodyGate(config));
+  app.use(bodyGate(config, isUploadRoute));
 
-  if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter));
+  if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter, asksForUploadUrl));
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -240,7 +255,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
 
   // The headers securityHeaders gives every answer, for the GraphQL answers written straight to Node.
-  const probe = new Hono<AppEnv>().use(securityHeaders(config)).get('/', (c) => c.body(null));
+  const probe = new Hono<AppEnv>().use(securityHeaders(config, pageSources(config))).get('/', (c) => c.body(null));
   const answerHeaders = [...(await probe.request('/')).headers].filter(([name]) => name !== 'content-type');
 
   if (config.env !== 'production') app.route('/', graphiqlRoutes());
@@ -346,6 +361,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     secret,
     logger,
     viewerFor,
+    sessionIsCurrent: async (sessionId) => (await viewerForSession(db, sessionId, maxAge)) !== null,
     yoga,
     graphqlOperation,
     metrics,

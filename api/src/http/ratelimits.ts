@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from 'hono';
 import type { Budget, RateLimits } from '../config.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
-import { UPLOADTHING_PATH } from '../storage/uploadthing-routes.ts';
 import { addressBudgetKey } from './client-address.ts';
 import type { AppEnv } from './env.ts';
 
@@ -15,7 +14,7 @@ type Rule = {
   perUser?: Budget;
 };
 
-function rulesFor(limits: RateLimits): Rule[] {
+function rulesFor(limits: RateLimits, asksForUploadUrl: Rule['matches']): Rule[] {
   return [
     {
       name: 'sign-up',
@@ -24,10 +23,7 @@ function rulesFor(limits: RateLimits): Rule[] {
     },
     {
       name: 'upload-url',
-      // Asking UploadThing's file route for an upload URL spends the same budget; UploadThing's own
-      // signed callbacks (the uploadthing-hook header) are not people asking.
-      matches: (m, p, h) =>
-        m === 'POST' && (p === '/api/objects/upload' || (p === UPLOADTHING_PATH && h.get('uploadthing-hook') === null)),
+      matches: asksForUploadUrl,
       ...limits.uploadUrls,
     },
     { name: 'ai', matches: (m, p) => m === 'POST' && p.startsWith('/api/ai/'), ...limits.ai },
@@ -75,8 +71,13 @@ export function aiBudget(limits: RateLimits | undefined, limiter: RateLimiter) {
  * counts against its address and, when known, its user; the first budget exhausted answers 429
  * with Retry-After.
  */
-export function rateLimits(limits: RateLimits, limiter: RateLimiter): MiddlewareHandler<AppEnv> {
-  const rules = rulesFor(limits);
+/** `asksForUploadUrl` tells the requests that spend the upload-URL budget (storage's routes). */
+export function rateLimits(
+  limits: RateLimits,
+  limiter: RateLimiter,
+  asksForUploadUrl: (method: string, path: string, headers: Headers) => boolean,
+): MiddlewareHandler<AppEnv> {
+  const rules = rulesFor(limits, asksForUploadUrl);
   return async (c, next) => {
     const rule = rules.find((r) => r.matches(c.req.method, c.req.path, c.req.raw.headers));
     if (!rule) return next();

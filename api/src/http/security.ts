@@ -3,12 +3,17 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
-import { CONNECTION_SCRIPT_HASH } from '../imports/connection-page.ts';
-import { tileImageSources } from '../map/rest.ts';
-import { formatBytes } from '../storage/rules.ts';
-import { TUS_PATH } from '../storage/tus.ts';
-import { uploadthingConnectSources } from '../storage/uploadthing-routes.ts';
+import { formatBytes } from '../shared/format.ts';
 import type { AppEnv } from './env.ts';
+
+/** What the app's pages load from beyond their own origin (app.ts gathers it from the features). */
+export interface PageSources {
+  /** Hashes of fixed inline scripts. */
+  scripts: string[];
+  images: string[];
+  /** Where pages may send requests. */
+  connect: string[];
+}
 
 /**
  * Headers every answer carries. The content security policy allows scripts only from the app's
@@ -16,7 +21,7 @@ import type { AppEnv } from './env.ts';
  * may be inline (the UI kit positions popovers with style attributes). Pages may not be framed.
  * The policy is applied in production only: GraphiQL (development) runs inline scripts.
  */
-export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
+export function securityHeaders(config: Config, sources: PageSources): MiddlewareHandler<AppEnv> {
   const https = config.publicUrl?.startsWith('https://') ?? false;
   const headers = secureHeaders({
     contentSecurityPolicy:
@@ -24,18 +29,18 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
         ? {
             defaultSrc: ["'self'"],
             // …and the import connection page's one fixed script, by its hash.
-            scriptSrc: ["'self'", CONNECTION_SCRIPT_HASH],
+            scriptSrc: ["'self'", ...sources.scripts],
             styleSrc: ["'self'", "'unsafe-inline'"],
             // Thumbnails are served here; map tiles, signed UploadThing reads and Google avatars
             // come from elsewhere over https, and tiles from MAP_TILE_URL's host (maybe plain http on
             // a studio network); previews of files being uploaded are blob: URLs.
-            imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...tileImageSources(config.map)],
+            imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...sources.images],
             mediaSrc: ["'self'", 'blob:', 'https:'],
             // …and, with UploadThing, its ingest servers: browsers send the bytes there directly.
             connectSrc: [
               "'self'",
               ...(config.publicUrl ? [config.publicUrl.replace(/^http/, 'ws')] : []),
-              ...uploadthingConnectSources(config.storage),
+              ...sources.connect,
             ],
             fontSrc: ["'self'", 'data:'],
             objectSrc: ["'none'"],
@@ -118,17 +123,6 @@ export const MAX_TEXT_BODY_BYTES = 1_000_000;
 export const MAX_JSON_DEPTH = 64;
 const TOO_LARGE_MESSAGE = 'The request is too large (at most 1 MB of JSON, form or text).';
 const TOO_DEEP_MESSAGE = `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`;
-
-/**
- * The routes whose bodies are a file's bytes: a PUT to an upload URL and tus (creation with upload,
- * PATCH). They stream to the object store and meter the bytes against the upload's own limit as they
- * arrive (storage/rules.ts takeBytes, storage/tus.ts), so only a declared length is checked here.
- */
-export function isUploadRoute(method: string, path: string) {
-  if (method === 'PUT') return /^\/objects\/uploads\/[^/]+$/.test(path);
-  if (method === 'POST' || method === 'PATCH') return path === TUS_PATH || path.startsWith(`${TUS_PATH}/`);
-  return false;
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -235,7 +229,14 @@ function refuseTooLarge(c: Context, message: string, { close = false } = {}) {
   return c.json({ message }, 413);
 }
 
-export function bodyGate(config: Config): MiddlewareHandler<AppEnv & { Bindings: Partial<HttpBindings> }> {
+/**
+ * `isUploadRoute` names the routes whose bodies are a file's bytes (storage's): they keep
+ * MAX_UPLOAD_SIZE, checked here on the declared length only.
+ */
+export function bodyGate(
+  config: Config,
+  isUploadRoute: (method: string, path: string) => boolean,
+): MiddlewareHandler<AppEnv & { Bindings: Partial<HttpBindings> }> {
   return async (c, next) => {
     if (/%00/.test(c.req.url)) return c.json({ message: NUL_MESSAGE }, 400);
     const method = c.req.method;

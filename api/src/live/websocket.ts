@@ -4,12 +4,29 @@ import type { Http2SecureServer, Http2Server } from 'node:http2';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { App } from '../app.ts';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Viewer } from '../context.ts';
+import type { GraphQLContext } from '../graphql/builder.ts';
 import { UNEXPECTED_ERROR } from '../graphql/errors.ts';
-import type { OperationParams } from '../graphql/guards.ts';
-import { type Viewer, viewerForSession } from '../auth/sessions.ts';
+import type { OperationParams, OperationRule } from '../graphql/guards.ts';
+import type { Metrics } from '../infra/metrics.ts';
 
-type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
+/** What the socket server asks of the app (app.ts's App is one): it reaches no domain itself. */
+export interface SubscriptionHost {
+  config: Pick<Config, 'publicUrl'>;
+  logger: Logger;
+  metrics: Pick<Metrics, 'websocketOpened' | 'websocketClosed'>;
+  /** Who an upgrade request is from, by its session cookie or access token. */
+  viewerFor(headers: Headers): Promise<Viewer | null>;
+  /** Whether a session still holds (not signed out, expired or of a deleted account). */
+  sessionIsCurrent(sessionId: string): Promise<boolean>;
+  yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string; requestId?: string }, GraphQLContext>;
+  graphqlOperation: OperationRule;
+}
+
+type Enveloped = ReturnType<SubscriptionHost['yoga']['getEnveloped']>;
 
 /** An error as HTTP answers it: yoga's HTTP status hints stay on the server. */
 function forSocket(error: GraphQLError): GraphQLError {
@@ -47,7 +64,7 @@ function sameSite(headers: Record<string, string | string[] | undefined>, public
  */
 export function attachSubscriptions(
   server: Server | Http2Server | Http2SecureServer,
-  app: App,
+  app: SubscriptionHost,
   { sessionCheckMs = 30_000 }: { sessionCheckMs?: number } = {},
 ) {
   const wss = new WebSocketServer({ server: server as Server, path: '/graphql' });
@@ -70,7 +87,8 @@ export function attachSubscriptions(
       else socketsBySession.set(viewer.sessionId, [socket]);
     }
     for (const [sessionId, sockets] of socketsBySession) {
-      viewerForSession(app.services.db, sessionId, app.config.auth.sessionMaxAgeSeconds)
+      app
+        .sessionIsCurrent(sessionId)
         .then((current) => {
           if (!current) for (const socket of sockets) socket.close(4401, 'Unauthorized');
         })

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { readConfig } from '../config.ts';
+import { pageSources } from '../app.ts';
 import { securityHeaders } from '../http/security.ts';
 
 const OWN_TILES = 'http://tiles.studio.lan:8080/osm/{z}/{x}/{y}.png';
@@ -24,7 +25,7 @@ describe('map tiles', () => {
   it('lets production pages load images from the configured tile host, also over plain http', async () => {
     const imgSrc = async (env: Record<string, string>) => {
       const config = readConfig({ NODE_ENV: 'production', AUTH_SECRET: 'q8Vn2xLr5TzKp0WbYc7HsJd3MfGa6Ue1', ...env });
-      const probe = new Hono().use(securityHeaders(config)).get('/', (c) => c.text('ok'));
+      const probe = new Hono().use(securityHeaders(config, pageSources(config))).get('/', (c) => c.text('ok'));
       const csp = (await probe.request('/')).headers.get('content-security-policy') ?? '';
       return csp.split(';').find((part) => part.trim().startsWith('img-src')) ?? '';
     };

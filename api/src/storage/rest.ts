@@ -9,6 +9,28 @@ import type { ByteRange } from './store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
 import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
 
+/**
+ * The routes whose bodies are a file's bytes: a PUT to an upload URL and tus (creation with upload,
+ * PATCH). They stream to the object store and meter the bytes against the upload's own limit as they
+ * arrive (rules.ts takeBytes, tus.ts), so the body gate checks only a declared length.
+ */
+export function isUploadRoute(method: string, path: string) {
+  if (method === 'PUT') return /^\/objects\/uploads\/[^/]+$/.test(path);
+  if (method === 'POST' || method === 'PATCH') return path === TUS_PATH || path.startsWith(`${TUS_PATH}/`);
+  return false;
+}
+
+/**
+ * A request for an upload URL: ours, or UploadThing's file route asked by a person (its own signed
+ * callbacks, with the uploadthing-hook header, are not people asking). One rate budget for both.
+ */
+export function asksForUploadUrl(method: string, path: string, headers: Headers) {
+  return (
+    method === 'POST' &&
+    (path === '/api/objects/upload' || (path === UPLOADTHING_PATH && headers.get('uploadthing-hook') === null))
+  );
+}
+
 /** The origin upload URLs are made for: PUBLIC_URL when set, else the one the request came to. */
 function originOf(c: Context<AppEnv>, deps: StorageDeps) {
   return deps.config.publicUrl ?? new URL(c.req.url).origin;

@@ -17,6 +17,7 @@ import type { ObjectStore } from './store.ts';
 import { signUploadToken, verifyUploadToken } from './tokens.ts';
 import { objectPathFor } from './uploads.ts';
 import { isUuid } from '../access/ids.ts';
+import { formatBytes } from '../shared/format.ts';
 
 export class PayloadTooLargeError extends DomainError {
   override readonly status = 413;
@@ -40,19 +41,6 @@ export interface StorageDeps extends Services {
 }
 
 const INVALID_URL = 'This upload URL is invalid or has expired. Ask for a new one.';
-
-/** SPEC.md section 9: sizes in Bytes, KB, MB, GB with 2 decimals. */
-export function formatBytes(bytes: number) {
-  if (bytes < 1024) return `${bytes} Bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(2)} ${units[unit]}`;
-}
 
 // ───────────────────────────── usage and quota ─────────────────────────────
 
