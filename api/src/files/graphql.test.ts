@@ -1,10 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
 import { newFolder, uploadFile } from './testing.ts';
+import { countStatements } from '../../test/statements.ts';
 
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
@@ -336,42 +335,6 @@ describe('files over GraphQL', () => {
   });
 });
 
-/**
- * Counts the SQL statements the app sends while `run` runs (PGlite or PostgreSQL, whichever this run
- * uses), including those inside transactions (PGlite runs those through its transaction object).
- */
-async function countQueries(run: () => Promise<unknown>) {
-  let count = 0;
-  type Query = (...a: unknown[]) => unknown;
-  const pglite = PGlite.prototype as unknown as {
-    query: Query;
-    transaction: (cb: (tx: { query: Query }) => unknown) => unknown;
-  };
-  const client = pg.Client.prototype as unknown as { query: Query };
-  const originals = { pglite: pglite.query, transaction: pglite.transaction, client: client.query };
-  const counted = (original: Query): Query =>
-    function (this: unknown, ...args: unknown[]) {
-      count += 1;
-      return original.apply(this, args);
-    };
-  pglite.query = counted(originals.pglite);
-  client.query = counted(originals.client);
-  pglite.transaction = function (this: unknown, callback) {
-    return originals.transaction.call(this, (tx) => {
-      tx.query = counted(tx.query.bind(tx));
-      return callback(tx);
-    });
-  };
-  try {
-    await run();
-  } finally {
-    pglite.query = originals.pglite;
-    pglite.transaction = originals.transaction;
-    client.query = originals.client;
-  }
-  return count;
-}
-
 describe('no N+1', () => {
   it('lists and searches files with folder and versions in a constant number of statements', async () => {
     const few = await signedInUser(app);
@@ -398,10 +361,10 @@ describe('no N+1', () => {
       // Warm up first: a fresh pooled PostgreSQL connection sends a few statements of its own.
       await graphql(app, user.cookie, LIST, { f: globalId(folder.id) });
       await graphql(app, user.cookie, SEARCH);
-      counts[`list-${key}`] = await countQueries(async () => {
+      counts[`list-${key}`] = await countStatements(async () => {
         results[`list-${key}`] = await graphql(app, user.cookie, LIST, { f: globalId(folder.id) });
       });
-      counts[`search-${key}`] = await countQueries(async () => {
+      counts[`search-${key}`] = await countStatements(async () => {
         results[`search-${key}`] = await graphql(app, user.cookie, SEARCH);
       });
     }

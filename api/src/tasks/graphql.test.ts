@@ -1,7 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { countStatements } from '../../test/statements.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -30,24 +29,7 @@ async function countQueries(run: () => Promise<unknown>) {
   // Creating tasks notifies the assignee, and the e-mail pass reads those notifications in the
   // background: let it finish, so only the statements of `run` are counted.
   await app.services.mailer?.idle();
-  let count = 0;
-  const patched = [PGlite.prototype, pg.Client.prototype] as unknown as { query: (...a: unknown[]) => unknown }[];
-  const originals = patched.map((proto) => proto.query);
-  patched.forEach((proto, i) => {
-    const original = originals[i] as (...a: unknown[]) => unknown;
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      count += 1;
-      return original.apply(this, args);
-    };
-  });
-  try {
-    await run();
-  } finally {
-    patched.forEach((proto, i) => {
-      proto.query = originals[i] as (...a: unknown[]) => unknown;
-    });
-  }
-  return count;
+  return countStatements(run);
 }
 
 async function post(user: User, body: object) {
