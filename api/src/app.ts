@@ -43,7 +43,7 @@ import { useErrorReports } from './graphql/errors.ts';
 import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
-import { LocalObjectStore } from './storage/store.ts';
+import { LocalObjectStore } from './infra/objects/store.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
 import { adminCommands } from './admin/commands.ts';
 

@@ -9,9 +9,9 @@ import { DomainError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { variantKey } from '../storage/images.ts';
 import { isProcessing, processUpload } from '../storage/processing.ts';
-import type { ObjectStore } from '../storage/store.ts';
+import type { ObjectStore } from '../infra/objects/store.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
-import { anthropicFor } from './claude.ts';
+import { anthropicFor } from '../infra/ai/claude.ts';
 import { isUuid } from '../access/ids.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
 import { NotFoundError } from '../shared/errors.ts';
-import type { ObjectStore } from '../storage/store.ts';
+import type { ObjectStore } from '../infra/objects/store.ts';
 import { archiveEntries } from './files.ts';
 
 /**

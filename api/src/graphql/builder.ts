@@ -8,7 +8,7 @@ import { decodeGlobalId, encodeGlobalId, isUuid } from '../access/ids.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { ViewerContext } from '../context.ts';
-import type { ObjectStore } from '../storage/store.ts';
+import type { ObjectStore } from '../infra/objects/store.ts';
 import { DomainError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 
 /** Resolvers only ever run for a signed-in viewer: the HTTP layer refuses the rest with a 401. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { appWithUser, signedInUser, testApp } from '../../test/harness.ts';
 import { runCleanup } from './rules.ts';
-import type { LocalObjectStore } from './store.ts';
+import type { LocalObjectStore } from '../infra/objects/store.ts';
 import { put, uploaded, uploadedAndProcessed, uploadUrl } from './testing.ts';
 
 let app: TestApp, owner: User;

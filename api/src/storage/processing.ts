@@ -9,7 +9,7 @@ import type { Services } from '../context.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { IMAGE_TYPES } from './filetypes.ts';
 import { readImageInfo, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
-import { LocalObjectStore, type ObjectStore } from './store.ts';
+import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
 import { objectPathFor } from './uploads.ts';
 
 /**

@@ -5,7 +5,7 @@ import { requireViewer } from '../http/helpers.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { variantKey, VARIANTS, type Variant } from './images.ts';
 import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
-import type { ByteRange } from './store.ts';
+import type { ByteRange } from '../infra/objects/store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
 import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
 

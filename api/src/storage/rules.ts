@@ -13,7 +13,7 @@ import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationEr
 import { describeAccepted, detectFileType } from './filetypes.ts';
 import type { ImageInfo, Variant } from './images.ts';
 import { enqueueProcessing, needsProcessing, PROCESSING_KEY } from './processing.ts';
-import type { ObjectStore } from './store.ts';
+import type { ObjectStore } from '../infra/objects/store.ts';
 import { signUploadToken, verifyUploadToken } from './tokens.ts';
 import { objectPathFor } from './uploads.ts';
 import { isUuid } from '../access/ids.ts';

@@ -6,10 +6,10 @@ import type { AppEnv } from '../http/env.ts';
 import { fileArchiveRoutes } from '../files/archive.ts';
 import { storageRoutes } from './rest.ts';
 import { removeOrphanedFiles, runCleanup, tusDirectory, type CleanupReport, type StorageDeps } from './rules.ts';
-import { LocalObjectStore, type ObjectStore } from './store.ts';
+import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
 import { uploadSigningKey } from './tokens.ts';
 import { uploadthingRoutes } from './uploadthing-routes.ts';
-import { UploadThingObjectStore } from './uploadthing-store.ts';
+import { UploadThingObjectStore } from '../infra/objects/uploadthing.ts';
 import { VARIANTS, variantKey, type Variant } from './images.ts';
 import { requeueUnprocessed, startProcessing } from './processing.ts';
 

@@ -7,7 +7,7 @@ import { requireViewer } from '../http/helpers.ts';
 import { ConflictError, DomainError } from '../shared/errors.ts';
 import { ACCEPTED_EXTENSIONS, describeAccepted } from './filetypes.ts';
 import { reserveQuota, takeBytes, tooLarge, type StorageDeps } from './rules.ts';
-import type { UploadThingObjectStore } from './uploadthing-store.ts';
+import type { UploadThingObjectStore } from '../infra/objects/uploadthing.ts';
 import { objectPathFor } from './uploads.ts';
 
 /** Where the browser asks for UploadThing upload URLs and where UploadThing reports finished uploads. */
