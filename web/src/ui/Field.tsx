@@ -1,3 +1,4 @@
+import { Field as LabelledField, Input as HeadlessInput, Label, Textarea as HeadlessTextarea } from '@headlessui/react';
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { SearchIcon } from './icons.tsx';
 
@@ -61,5 +62,27 @@ export function SearchField({
         className={`${inputClass} pl-9`}
       />
     </div>
+  );
+}
+
+const labelClass = 'block text-sm font-medium text-slate-700 dark:text-slate-300';
+
+/** An input with its label (Headless UI ties the two together). */
+export function TextField({ label, ...props }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <LabelledField className="space-y-1">
+      <Label className={labelClass}>{label}</Label>
+      <HeadlessInput className={inputClass} {...props} />
+    </LabelledField>
+  );
+}
+
+/** A three-line textarea with its label. */
+export function TextAreaField({ label, ...props }: { label: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <LabelledField className="space-y-1">
+      <Label className={labelClass}>{label}</Label>
+      <HeadlessTextarea className={inputClass} rows={3} {...props} />
+    </LabelledField>
   );
 }

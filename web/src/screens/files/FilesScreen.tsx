@@ -11,7 +11,7 @@ import { SearchField } from '../../ui/Field.tsx';
 import { HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { SelectField } from '../galleries/fields.tsx';
+import { SelectField } from '../../ui/Select.tsx';
 import type { FilesScreenCreateFolderMutation } from './__generated__/FilesScreenCreateFolderMutation.graphql';
 import type { FilesScreenDeleteFileMutation } from './__generated__/FilesScreenDeleteFileMutation.graphql';
 import type { FilesScreenDeleteFilesMutation } from './__generated__/FilesScreenDeleteFilesMutation.graphql';

@@ -16,7 +16,7 @@ import type { GalleriesScreenQuery, GallerySort as GraphQLSort } from './__gener
 import { GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
 import { GalleryCardSkeleton } from './GalleryCardView.tsx';
 import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
-import { SelectField } from './fields.tsx';
+import { SelectField } from '../../ui/Select.tsx';
 import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';
 import { useUpdateGallery } from './useUpdateGallery.ts';

@@ -5,7 +5,8 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { GalleryFormDialog_gallery$key } from './__generated__/GalleryFormDialog_gallery.graphql';
-import { SelectField, TextAreaField, TextField } from './fields.tsx';
+import { TextAreaField, TextField } from '../../ui/Field.tsx';
+import { SelectField } from '../../ui/Select.tsx';
 import { EMPTY_GALLERY_FORM, type GalleryForm, galleryInput, PROPERTY_TYPES, STATUSES, STYLES } from './options.ts';
 
 export type GalleryInput = Extract<ReturnType<typeof galleryInput>, { input: unknown }>['input'];

@@ -3,7 +3,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { SelectField, TextAreaField, TextField } from './fields.tsx';
+import { TextAreaField, TextField } from '../../ui/Field.tsx';
+import { SelectField } from '../../ui/Select.tsx';
 import { labelOf, PERMISSIONS, type Permission, PROJECT_TYPES, projectInput } from './options.ts';
 
 export interface ShareProject {

@@ -3,7 +3,8 @@ import { graphql, useMutation } from 'react-relay';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { SelectField, TextField } from '../galleries/fields.tsx';
+import { TextField } from '../../ui/Field.tsx';
+import { SelectField } from '../../ui/Select.tsx';
 import type { InviteCrewDialogMutation, ProjectRole } from './__generated__/InviteCrewDialogMutation.graphql';
 import { inviteEmail, PROJECT_ROLES, showError } from './options.ts';
 
