@@ -13,7 +13,7 @@ const SignInPage = lazy(() => import('./screens/signin/SignInPage.tsx'));
 const Shell = lazy(() => import('./shell/Shell.tsx'));
 const DashboardScreen = lazy(() => import('./screens/dashboard/DashboardScreen.tsx'));
 const GalleriesScreen = lazy(() => import('./screens/galleries/GalleriesScreen.tsx'));
-const GalleryScreen = lazy(() => import('./screens/gallery/GalleryScreen.tsx'));
+const GalleryScreen = lazy(() => import('./screens/galleries/GalleryScreen.tsx'));
 const FilesScreen = lazy(() => import('./screens/files/FilesScreen.tsx'));
 const TasksScreen = lazy(() => import('./screens/tasks/TasksScreen.tsx'));
 const ProjectsScreen = lazy(() => import('./screens/projects/ProjectsScreen.tsx'));

@@ -16,11 +16,11 @@ import { GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { photoCountText, PublicBadge } from '../galleries/GalleryCardView.tsx';
-import { formOf, GalleryFormDialog, type GalleryInput } from '../galleries/GalleryFormDialog.tsx';
-import { ShareGalleryDialog } from '../galleries/ShareGalleryDialog.tsx';
-import { useUpdateGallery } from '../galleries/useUpdateGallery.ts';
-import type { GalleryFormDialog_gallery$key } from '../galleries/__generated__/GalleryFormDialog_gallery.graphql';
+import { photoCountText, PublicBadge } from './GalleryCardView.tsx';
+import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
+import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';
+import { useUpdateGallery } from './useUpdateGallery.ts';
+import type { GalleryFormDialog_gallery$key } from './__generated__/GalleryFormDialog_gallery.graphql';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import type { GalleryScreenAddMutation } from './__generated__/GalleryScreenAddMutation.graphql';
 import type { GalleryScreenQuery } from './__generated__/GalleryScreenQuery.graphql';
