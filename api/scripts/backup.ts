@@ -5,11 +5,11 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, readConfig } from '../src/config.ts';
-import { AdminCommandError, askServerOrRunHere } from '../src/infra/admin-socket.ts';
+import { readConfig } from '../src/config.ts';
+import { askServerOrRunHere } from '../src/infra/admin-socket.ts';
 import { BackupError, snapshotEmbedded, snapshotPostgres, writeArchive } from '../src/infra/backup.ts';
-import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
 import { openDatabase } from '../src/infra/db/database.ts';
+import { exitOnKnownError } from './cli.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } }, strict: true });
 // pnpm runs scripts in api/: a relative --out is taken from where the command was typed.
@@ -45,14 +45,5 @@ try {
     await rm(snapshot, { recursive: true, force: true });
   }
 } catch (error) {
-  if (
-    error instanceof BackupError ||
-    error instanceof ConfigError ||
-    error instanceof AdminCommandError ||
-    error instanceof DataDirInUseError
-  ) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+  exitOnKnownError(error, [BackupError]);
 }

@@ -3,12 +3,13 @@
 // With the embedded database and a server running on the same DATA_DIR, the server answers (over
 // its admin socket): only the process holding the database may open it. With PostgreSQL the tool
 // connects itself.
-import { ConfigError, readConfig } from '../src/config.ts';
-import { AdminCommandError, callAdmin, NoServerError } from '../src/infra/admin-socket.ts';
+import { readConfig } from '../src/config.ts';
+import { callAdmin, NoServerError } from '../src/infra/admin-socket.ts';
 import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
 import { openDatabase } from '../src/infra/db/database.ts';
 import { formatJobsReport, type JobsReport, jobsReport } from '../src/infra/jobs/admin.ts';
 import { createJobQueue, type JobQueue } from '../src/infra/jobs/queue.ts';
+import { exitOnKnownError } from './cli.ts';
 
 const [command, target] = process.argv.slice(2);
 if (!(command === undefined || command === 'list' || (command === 'retry' && target))) {
@@ -50,11 +51,7 @@ try {
     console.log(formatJobsReport(report));
   }
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof AdminCommandError || error instanceof DataDirInUseError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+  exitOnKnownError(error);
 }
 
 /**

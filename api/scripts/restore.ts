@@ -3,9 +3,9 @@
 // empty PostgreSQL database plus DATA_DIR's objects. Nothing that exists is overwritten.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, readConfig } from '../src/config.ts';
+import { readConfig } from '../src/config.ts';
 import { BackupError, restoreArchive } from '../src/infra/backup.ts';
-import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
+import { exitOnKnownError } from './cli.ts';
 
 const { positionals } = parseArgs({ allowPositionals: true, strict: true });
 if (positionals.length !== 1) {
@@ -20,9 +20,5 @@ try {
   const target = config.database.kind === 'postgres' ? 'the PostgreSQL database' : config.dataDir;
   console.log(`Restored the backup of ${manifest.createdAt} into ${target}: database and ${objects} object file(s)`);
 } catch (error) {
-  if (error instanceof BackupError || error instanceof ConfigError || error instanceof DataDirInUseError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+  exitOnKnownError(error, [BackupError]);
 }

@@ -4,11 +4,11 @@
 // its admin socket): only the process holding the database may write to it.
 import { parseArgs } from 'node:util';
 import { createUserAsAdmin } from '../src/admin/commands.ts';
-import { ConfigError, readConfig } from '../src/config.ts';
-import { AdminCommandError, askServerOrRunHere } from '../src/infra/admin-socket.ts';
-import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
+import { readConfig } from '../src/config.ts';
+import { askServerOrRunHere } from '../src/infra/admin-socket.ts';
 import { openDatabase } from '../src/infra/db/database.ts';
 import { DomainError } from '../src/shared/errors.ts';
+import { exitOnKnownError } from './cli.ts';
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
@@ -38,14 +38,5 @@ try {
       : await here();
   console.log(`Created ${user.email} (${user.id})`);
 } catch (error) {
-  if (
-    error instanceof DomainError ||
-    error instanceof ConfigError ||
-    error instanceof AdminCommandError ||
-    error instanceof DataDirInUseError
-  ) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+  exitOnKnownError(error, [DomainError]);
 }
