@@ -6,12 +6,12 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { thumbnail as makeThumbnail } from '../storage/images.ts';
 import {
   byFolderThenName,
-  kindOf,
-  SourceUnavailableError,
-  thumbnailUrl,
   type ImportItem,
+  kindOf,
   type SourceConnector,
-} from './sources.ts';
+  SourceUnavailableError,
+} from '../infra/import-sources/connector.ts';
+import { thumbnailUrl } from './sources.ts';
 
 /** A search walks at most this many entries, and answers at most this many matches. */
 const SEARCH_VISITS = 20_000;

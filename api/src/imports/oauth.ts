@@ -1,22 +1,16 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Services, Viewer } from '../context.ts';
-import type { OAuthSourceConfig } from '../config.ts';
 import { ForbiddenError } from '../shared/errors.ts';
-import { NotConnectedError, SOURCE_NAMES, SourceUnavailableError, type SourceId } from './sources.ts';
+import {
+  type AuthorizedFetch,
+  type OAuthProvider,
+  type OAuthSourceId,
+  SourceUnavailableError,
+} from '../infra/import-sources/connector.ts';
+import { NotConnectedError, SOURCE_NAMES } from './sources.ts';
 
 // The OAuth authorization-code flow shared by Google Drive and Dropbox, and the token store.
 // Tokens are encrypted at rest (AES-256-GCM, key derived from AUTH_SECRET) and never sent to a browser.
-
-export type OAuthSourceId = Exclude<SourceId, 'local'>;
-
-export interface OAuthProvider {
-  id: OAuthSourceId;
-  config: OAuthSourceConfig;
-  /** Read-only access to the person's files. */
-  scope?: string;
-  /** Extra parameters of the consent URL (offline access, so a refresh token comes back). */
-  authorizeParams: Record<string, string>;
-}
 
 export interface ImportKeys {
   /** Encrypts tokens at rest. */
@@ -168,8 +162,6 @@ export async function completeConnection(
     update: data,
   });
 }
-
-export type AuthorizedFetch = (url: string, init?: RequestInit & { timeoutMs?: number }) => Promise<Response>;
 
 /**
  * fetch with the viewer's access token for the provider: refreshed before it expires, and once

@@ -15,7 +15,8 @@ import {
   type ImportDeps,
 } from './rules.ts';
 import { callbackPage } from './connection-page.ts';
-import { CONNECTION_FAILED, SOURCE_NAMES } from './sources.ts';
+import { CONNECTION_FAILED } from '../infra/import-sources/connector.ts';
+import { SOURCE_NAMES } from './sources.ts';
 
 function originOf(c: Context<AppEnv>, deps: ImportDeps) {
   return deps.config.publicUrl ?? new URL(c.req.url).origin;

@@ -9,8 +9,8 @@ import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { DomainError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { ingestStream, type StorageDeps } from '../storage/rules.ts';
-import { dropboxAccount, dropboxProvider, dropboxSource } from './dropbox.ts';
-import { googleDriveAccount, googleDriveProvider, googleDriveSource } from './googleDrive.ts';
+import { dropboxAccount, dropboxProvider, dropboxSource } from '../infra/import-sources/dropbox.ts';
+import { googleDriveAccount, googleDriveProvider, googleDriveSource } from '../infra/import-sources/google-drive.ts';
 import { localFolderSource } from './local.ts';
 import {
   authorizedFetch,
@@ -20,10 +20,9 @@ import {
   signState,
   verifyState,
   type ImportKeys,
-  type OAuthProvider,
-  type OAuthSourceId,
 } from './oauth.ts';
-import { SOURCE_IDS, SOURCE_NAMES, type SourceConnector, type SourceId } from './sources.ts';
+import type { OAuthProvider, OAuthSourceId, SourceConnector } from '../infra/import-sources/connector.ts';
+import { SOURCE_IDS, SOURCE_NAMES, type SourceId, thumbnailUrl } from './sources.ts';
 import { isUuid } from '../access/ids.ts';
 
 /** What the import rules need: the services, the storage layer (bytes go in as uploads do) and keys. */
@@ -134,10 +133,16 @@ export async function connectorFor(deps: ImportDeps, viewer: Viewer, source: str
   const { dir, googleDrive, dropbox } = deps.config.imports;
   if (id === 'local' && dir) return localFolderSource(dir);
   if (id === 'google-drive' && googleDrive) {
-    return googleDriveSource(googleDrive, await authorizedFetch(deps, viewer, googleDriveProvider(googleDrive)));
+    return googleDriveSource(
+      googleDrive,
+      await authorizedFetch(deps, viewer, googleDriveProvider(googleDrive)),
+      (item) => thumbnailUrl('google-drive', item),
+    );
   }
   if (id === 'dropbox' && dropbox) {
-    return dropboxSource(dropbox, await authorizedFetch(deps, viewer, dropboxProvider(dropbox)));
+    return dropboxSource(dropbox, await authorizedFetch(deps, viewer, dropboxProvider(dropbox)), (item) =>
+      thumbnailUrl('dropbox', item),
+    );
   }
   throw new NotFoundError('Import source');
 }

@@ -1,39 +1,5 @@
 import { DomainError } from '../shared/errors.ts';
 
-/** What the import dialog lists: a folder to open, or a file to choose. */
-export interface ImportItem {
-  /** The source's own id: a path inside the import folder, a Drive file id, a Dropbox id. */
-  id: string;
-  name: string;
-  type: 'folder' | 'image' | 'file';
-  /** Bytes; null for folders and when the source does not say. */
-  size: number | null;
-  /** A URL on this server that shows a small picture of an image, when the source has one. */
-  thumbnail?: string;
-  modifiedAt: string | null;
-}
-
-export interface Download {
-  body: ReadableStream<Uint8Array>;
-  /** Bytes the source announced, or null. */
-  size: number | null;
-}
-
-export interface Thumbnail {
-  body: ReadableStream<Uint8Array> | Uint8Array;
-  contentType: string;
-}
-
-/** One source of files, bound to the person importing. Every source answers the same way. */
-export interface SourceConnector {
-  /** The folder's contents (the top level without one), or matches by name under it with a search. */
-  list(options: { folder?: string; search?: string }): Promise<ImportItem[]>;
-  /** One item by id, or NotFoundError. */
-  describe(id: string): Promise<ImportItem>;
-  download(id: string): Promise<Download>;
-  thumbnail(id: string): Promise<Thumbnail>;
-}
-
 export const SOURCE_IDS = ['local', 'google-drive', 'dropbox'] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
@@ -43,37 +9,10 @@ export const SOURCE_NAMES: Record<SourceId, string> = {
   dropbox: 'Dropbox',
 };
 
-/** The words the import dialog shows when a source cannot be reached (SPEC.md section 8). */
-export const CONNECTION_FAILED = 'Connection failed. Please try again.';
-
-/** The source is down, refused us, or answered nonsense: the person can only try again. */
-export class SourceUnavailableError extends DomainError {
-  override readonly status = 502;
-  override readonly code = 'SOURCE_UNAVAILABLE';
-  constructor(message = CONNECTION_FAILED) {
-    super(message);
-  }
-}
-
 /** The source needs an account link (OAuth) the person has not made, or that has expired. */
 export class NotConnectedError extends DomainError {
   override readonly status = 409;
   override readonly code = 'NOT_CONNECTED';
-}
-
-const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif']);
-
-/** 'image' or 'file' from a MIME type when there is one, else from the name's extension. */
-export function kindOf(name: string, mimeType?: string | null): 'image' | 'file' {
-  if (mimeType?.startsWith('image/')) return 'image';
-  const ext = /\.([^./]+)$/.exec(name)?.[1]?.toLowerCase();
-  return ext && IMAGE_EXTENSIONS.has(ext) ? 'image' : 'file';
-}
-
-/** Folders first, then by name as people read it (2 before 10). */
-export function byFolderThenName(a: ImportItem, b: ImportItem) {
-  if ((a.type === 'folder') !== (b.type === 'folder')) return a.type === 'folder' ? -1 : 1;
-  return a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
 }
 
 export function thumbnailUrl(source: SourceId, id: string) {

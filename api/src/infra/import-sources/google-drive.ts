@@ -1,14 +1,15 @@
-import type { OAuthSourceConfig } from '../config.ts';
-import { NotFoundError } from '../shared/errors.ts';
-import type { AuthorizedFetch, OAuthProvider } from './oauth.ts';
+import type { OAuthSourceConfig } from '../../config.ts';
+import { NotFoundError } from '../../shared/errors.ts';
 import {
+  type AuthorizedFetch,
   byFolderThenName,
-  kindOf,
-  SourceUnavailableError,
-  thumbnailUrl,
   type ImportItem,
+  kindOf,
+  type OAuthProvider,
   type SourceConnector,
-} from './sources.ts';
+  SourceUnavailableError,
+  type ThumbnailUrl,
+} from './connector.ts';
 
 // Google Drive v3: files.list for folders and search, files.get?alt=media for the bytes.
 
@@ -39,7 +40,7 @@ function literal(text: string) {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function itemOf(file: DriveFile): ImportItem | null {
+function itemOf(file: DriveFile, thumbnailUrl: ThumbnailUrl): ImportItem | null {
   if (file.mimeType === FOLDER) {
     return { id: file.id, name: file.name, type: 'folder', size: null, modifiedAt: file.modifiedTime ?? null };
   }
@@ -52,7 +53,7 @@ function itemOf(file: DriveFile): ImportItem | null {
     type,
     size: file.size !== undefined ? Number(file.size) : null,
     modifiedAt: file.modifiedTime ?? null,
-    ...(type === 'image' && file.thumbnailLink && { thumbnail: thumbnailUrl('google-drive', file.id) }),
+    ...(type === 'image' && file.thumbnailLink && { thumbnail: thumbnailUrl(file.id) }),
   };
 }
 
@@ -66,7 +67,11 @@ export async function googleDriveAccount(config: OAuthSourceConfig, accessToken:
   return about.user?.emailAddress ?? about.user?.displayName ?? null;
 }
 
-export function googleDriveSource(config: OAuthSourceConfig, api: AuthorizedFetch): SourceConnector {
+export function googleDriveSource(
+  config: OAuthSourceConfig,
+  api: AuthorizedFetch,
+  thumbnailUrl: ThumbnailUrl,
+): SourceConnector {
   const files = `${config.apiUrl}/drive/v3/files`;
 
   async function json<T>(response: Response, missing?: () => Error): Promise<T> {
@@ -106,7 +111,7 @@ export function googleDriveSource(config: OAuthSourceConfig, api: AuthorizedFetc
         if (pageToken) url.searchParams.set('pageToken', pageToken);
         const answer = await json<{ files?: DriveFile[]; nextPageToken?: string }>(await api(url.toString()));
         for (const file of answer.files ?? []) {
-          const item = itemOf(file);
+          const item = itemOf(file, thumbnailUrl);
           if (item) items.push(item);
         }
         pageToken = answer.nextPageToken;
@@ -116,7 +121,7 @@ export function googleDriveSource(config: OAuthSourceConfig, api: AuthorizedFetc
     },
 
     async describe(id) {
-      const item = itemOf(await metadata(id));
+      const item = itemOf(await metadata(id), thumbnailUrl);
       if (!item) throw new NotFoundError('Import item');
       return item;
     },

@@ -1,14 +1,15 @@
-import type { OAuthSourceConfig } from '../config.ts';
-import { NotFoundError } from '../shared/errors.ts';
-import type { AuthorizedFetch, OAuthProvider } from './oauth.ts';
+import type { OAuthSourceConfig } from '../../config.ts';
+import { NotFoundError } from '../../shared/errors.ts';
 import {
+  type AuthorizedFetch,
   byFolderThenName,
-  kindOf,
-  SourceUnavailableError,
-  thumbnailUrl,
   type ImportItem,
+  kindOf,
+  type OAuthProvider,
   type SourceConnector,
-} from './sources.ts';
+  SourceUnavailableError,
+  type ThumbnailUrl,
+} from './connector.ts';
 
 // Dropbox API v2: /2/files/list_folder (+ /continue), /2/files/search_v2, /2/files/get_metadata,
 // and /2/files/download and /2/files/get_thumbnail_v2 on the content host.
@@ -33,7 +34,7 @@ interface Entry {
   client_modified?: string;
 }
 
-function itemOf(entry: Entry): ImportItem | null {
+function itemOf(entry: Entry, thumbnailUrl: ThumbnailUrl): ImportItem | null {
   if (!entry.id || entry['.tag'] === 'deleted') return null;
   if (entry['.tag'] === 'folder')
     return { id: entry.id, name: entry.name, type: 'folder', size: null, modifiedAt: null };
@@ -44,7 +45,7 @@ function itemOf(entry: Entry): ImportItem | null {
     type,
     size: entry.size ?? null,
     modifiedAt: entry.server_modified ?? entry.client_modified ?? null,
-    ...(type === 'image' && { thumbnail: thumbnailUrl('dropbox', entry.id) }),
+    ...(type === 'image' && { thumbnail: thumbnailUrl(entry.id) }),
   };
 }
 
@@ -73,7 +74,11 @@ export async function dropboxAccount(config: DropboxConfig, accessToken: string)
   return account.email ?? account.name?.display_name ?? null;
 }
 
-export function dropboxSource(config: DropboxConfig, api: AuthorizedFetch): SourceConnector {
+export function dropboxSource(
+  config: DropboxConfig,
+  api: AuthorizedFetch,
+  thumbnailUrl: ThumbnailUrl,
+): SourceConnector {
   async function rpc<T>(endpoint: string, body: unknown): Promise<T> {
     const response = await api(`${config.apiUrl}/2/${endpoint}`, {
       method: 'POST',
@@ -123,7 +128,7 @@ export function dropboxSource(config: DropboxConfig, api: AuthorizedFetch): Sour
           options: { ...(path && { path }), max_results: 200, file_status: 'active', filename_only: true },
         });
         for (const match of answer.matches ?? []) {
-          const item = match.metadata?.metadata ? itemOf(match.metadata.metadata) : null;
+          const item = match.metadata?.metadata ? itemOf(match.metadata.metadata, thumbnailUrl) : null;
           if (item) items.push(item);
         }
         return items.sort(byFolderThenName);
@@ -134,7 +139,7 @@ export function dropboxSource(config: DropboxConfig, api: AuthorizedFetch): Sour
       });
       for (let page = 0; ; page++) {
         for (const entry of answer.entries ?? []) {
-          const item = itemOf(entry);
+          const item = itemOf(entry, thumbnailUrl);
           if (item) items.push(item);
         }
         if (!answer.has_more || page >= 4) break;
@@ -145,7 +150,7 @@ export function dropboxSource(config: DropboxConfig, api: AuthorizedFetch): Sour
 
     async describe(id) {
       const entry = await rpc<Entry>('files/get_metadata', { path: checkedId(id) });
-      const item = itemOf(entry);
+      const item = itemOf(entry, thumbnailUrl);
       if (!item) throw new NotFoundError('Import item');
       return item;
     },

@@ -1,0 +1,84 @@
+import type { OAuthSourceConfig } from '../../config.ts';
+import { DomainError } from '../../shared/errors.ts';
+
+// What every outside source of files (Google Drive, Dropbox) gives the imports domain, and what it
+// is given: its account's authorized fetch, and where the app serves an item's thumbnail.
+
+/** What the import dialog lists: a folder to open, or a file to choose. */
+export interface ImportItem {
+  /** The source's own id: a path inside the import folder, a Drive file id, a Dropbox id. */
+  id: string;
+  name: string;
+  type: 'folder' | 'image' | 'file';
+  /** Bytes; null for folders and when the source does not say. */
+  size: number | null;
+  /** A URL on this server that shows a small picture of an image, when the source has one. */
+  thumbnail?: string;
+  modifiedAt: string | null;
+}
+
+export interface Download {
+  body: ReadableStream<Uint8Array>;
+  /** Bytes the source announced, or null. */
+  size: number | null;
+}
+
+export interface Thumbnail {
+  body: ReadableStream<Uint8Array> | Uint8Array;
+  contentType: string;
+}
+
+/** One source of files, bound to the person importing. Every source answers the same way. */
+export interface SourceConnector {
+  /** The folder's contents (the top level without one), or matches by name under it with a search. */
+  list(options: { folder?: string; search?: string }): Promise<ImportItem[]>;
+  /** One item by id, or NotFoundError. */
+  describe(id: string): Promise<ImportItem>;
+  download(id: string): Promise<Download>;
+  thumbnail(id: string): Promise<Thumbnail>;
+}
+
+/** The words the import dialog shows when a source cannot be reached (SPEC.md section 8). */
+export const CONNECTION_FAILED = 'Connection failed. Please try again.';
+
+/** The source is down, refused us, or answered nonsense: the person can only try again. */
+export class SourceUnavailableError extends DomainError {
+  override readonly status = 502;
+  override readonly code = 'SOURCE_UNAVAILABLE';
+  constructor(message = CONNECTION_FAILED) {
+    super(message);
+  }
+}
+
+/** The outside sources reached through an OAuth account link. */
+export type OAuthSourceId = 'google-drive' | 'dropbox';
+
+export interface OAuthProvider {
+  id: OAuthSourceId;
+  config: OAuthSourceConfig;
+  /** Read-only access to the person's files. */
+  scope?: string;
+  /** Extra parameters of the consent URL (offline access, so a refresh token comes back). */
+  authorizeParams: Record<string, string>;
+}
+
+/** fetch with the person's access token, refreshed as needed. */
+export type AuthorizedFetch = (url: string, init?: RequestInit & { timeoutMs?: number }) => Promise<Response>;
+
+/** Where this server shows an item's thumbnail (the import dialog's pictures). */
+export type ThumbnailUrl = (id: string) => string;
+
+const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif']);
+
+/** 'image' or 'file' from a MIME type when there is one, else from the name's extension. */
+export function kindOf(name: string, mimeType?: string | null): 'image' | 'file' {
+  if (mimeType?.startsWith('image/')) return 'image';
+  const ext = /\.([^./]+)$/.exec(name)?.[1]?.toLowerCase();
+  return ext && IMAGE_EXTENSIONS.has(ext) ? 'image' : 'file';
+}
+
+/** Folders first, then by name as people read it (2 before 10). */
+export function byFolderThenName(a: ImportItem, b: ImportItem) {
+  if ((a.type === 'folder') !== (b.type === 'folder')) return a.type === 'folder' ? -1 : 1;
+  return a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
+}
