@@ -46,6 +46,7 @@ import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/heal
 import { LocalObjectStore } from './infra/objects/store.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
 import { adminCommands } from './admin/commands.ts';
+import { fileArchiveRoutes } from './files/archive.ts';
 
 export interface App {
   services: Services;
@@ -306,6 +307,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Upload URLs and served objects (/objects/uploads/…) sit outside /api; storage checks who asks.
   app.route('/', storage.routes);
+  // Several files as one ZIP: the files domain reads their bytes through the storage layer.
+  app.route('/', fileArchiveRoutes(storage.deps));
   // Imports copy bytes in through the storage layer, so they are built with it.
   const imports = importDeps(services, storage.deps, secret);
   await prepareImportFolder(services);

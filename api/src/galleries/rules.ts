@@ -6,8 +6,7 @@ import { publishNotifications, writeNotification } from '../notifications/rules.
 import { announceAccessChange, memberIdsOf, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
-import { parse } from '../shared/validation.ts';
-import { optionalText, requiredText } from './input.ts';
+import { optionalText, parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../access/ids.ts';
 import { type AccessMode, galleryAccessWhere, projectMemberWhere, readableGallerySql } from '../access/rules.ts';
 

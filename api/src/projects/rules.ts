@@ -5,8 +5,7 @@ import type { AccessChange } from '../infra/events/pubsub.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { projectMemberWhere } from '../access/rules.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
-import { parse } from '../shared/validation.ts';
-import { optionalText, requiredText } from '../galleries/input.ts';
+import { optionalText, parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../access/ids.ts';
 
 export const PROJECT_TYPES = ['campaign', 'movie', 'tv_show', 'commercial'] as const satisfies readonly ProjectType[];

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
-import { fileArchiveRoutes } from '../files/archive.ts';
 import { storageRoutes } from './rest.ts';
 import { removeOrphanedFiles, runCleanup, tusDirectory, type CleanupReport, type StorageDeps } from './rules.ts';
 import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
@@ -91,8 +90,6 @@ export function createStorage(
     );
   }
   routes.route('/', storageRoutes(deps));
-  // Several files as one ZIP needs the store, which these routes own.
-  routes.route('/', fileArchiveRoutes(deps));
 
   return {
     deps,
