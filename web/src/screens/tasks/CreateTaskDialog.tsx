@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql } from 'react-relay';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
-import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { CreateTaskDialogMutation } from './__generated__/CreateTaskDialogMutation.graphql';
 import { EMPTY_TASK_FORM, TaskFields, taskFormVariables } from './TaskForm.tsx';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 /** Connection record ids of the lists a new task may join. */
 export interface TaskConnections {
@@ -38,28 +38,36 @@ export function CreateTaskDialog({
   connections: TaskConnections;
 }) {
   const [form, setForm] = useState(EMPTY_TASK_FORM);
-  const [commit, pending] = useMutation<CreateTaskDialogMutation>(graphql`
-    mutation CreateTaskDialogMutation(
-      $title: String!
-      $description: String
-      $priority: TaskPriority
-      $dueDate: DateTime
-    ) {
-      createTask(title: $title, description: $description, priority: $priority, dueDate: $dueDate) {
-        __typename
-        ... on MutationCreateTaskSuccess {
-          data {
-            id
-            isOverdue
-            ...TaskCard_task
+  const [commit, pending] = useMutationWithToasts<CreateTaskDialogMutation>(
+    graphql`
+      mutation CreateTaskDialogMutation(
+        $title: String!
+        $description: String
+        $priority: TaskPriority
+        $dueDate: DateTime
+      ) {
+        createTask(title: $title, description: $description, priority: $priority, dueDate: $dueDate) {
+          __typename
+          ... on MutationCreateTaskSuccess {
+            data {
+              id
+              isOverdue
+              ...TaskCard_task
+            }
+          }
+          ... on Error {
+            message
           }
         }
-        ... on Error {
-          message
-        }
       }
-    }
-  `);
+    `,
+    {
+      outcome: (r) => r.createTask,
+      success: { title: 'Task Created', description: 'Task created successfully!' },
+      failure: 'Failed to create task. Please try again.',
+      serverMessage: true,
+    },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -77,23 +85,9 @@ export function CreateTaskDialog({
         insertTaskIntoConnection(store, connections.pending, id);
         if (task.getValue('isOverdue') === true) insertTaskIntoConnection(store, connections.overdue, id);
       },
-      onCompleted(response) {
-        const result = response.createTask;
-        if (result.__typename === 'MutationCreateTaskSuccess') {
-          toast({ title: 'Task Created', description: 'Task created successfully!' });
-          setForm(EMPTY_TASK_FORM);
-          onClose();
-        } else {
-          toast({
-            title: 'Error',
-            description: ('message' in result && result.message) || 'Failed to create task. Please try again.',
-            variant: 'destructive',
-          });
-        }
-      },
-      onError(error) {
-        if (isUnauthorizedError(error)) return;
-        toast({ title: 'Error', description: 'Failed to create task. Please try again.', variant: 'destructive' });
+      onSuccess: () => {
+        setForm(EMPTY_TASK_FORM);
+        onClose();
       },
     });
   }

@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { graphql, useFragment, useMutation } from 'react-relay';
-import { isUnauthorizedError } from '../../lib/unauthorized.ts';
+import { graphql, useFragment } from 'react-relay';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -10,6 +9,7 @@ import type { EditTaskDialog_choices$key } from './__generated__/EditTaskDialog_
 import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { EditTaskDialogMutation } from './__generated__/EditTaskDialogMutation.graphql';
 import { TaskFields, type TaskFormValues, taskFormVariables, toLocalInput } from './TaskForm.tsx';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 const FAILED = 'Failed to update task. Please try again.';
 
@@ -95,39 +95,47 @@ export function EditTaskDialog({
     galleries.push(task.relatedGallery);
   const galleryOptions = [{ value: '', label: 'None' }, ...galleries.map((g) => ({ value: g.id, label: g.name }))];
 
-  const [commit, pending] = useMutation<EditTaskDialogMutation>(graphql`
-    mutation EditTaskDialogMutation(
-      $id: ID!
-      $title: String!
-      $description: String
-      $priority: TaskPriority
-      $dueDate: DateTime
-      $assigneeId: ID
-      $galleryId: ID
-    ) {
-      updateTask(
-        id: $id
-        title: $title
-        description: $description
-        priority: $priority
-        dueDate: $dueDate
-        assigneeId: $assigneeId
-        galleryId: $galleryId
+  const [commit, pending] = useMutationWithToasts<EditTaskDialogMutation>(
+    graphql`
+      mutation EditTaskDialogMutation(
+        $id: ID!
+        $title: String!
+        $description: String
+        $priority: TaskPriority
+        $dueDate: DateTime
+        $assigneeId: ID
+        $galleryId: ID
       ) {
-        __typename
-        ... on MutationUpdateTaskSuccess {
-          data {
-            id
-            ...TaskCard_task
-            ...EditTaskDialog_task
+        updateTask(
+          id: $id
+          title: $title
+          description: $description
+          priority: $priority
+          dueDate: $dueDate
+          assigneeId: $assigneeId
+          galleryId: $galleryId
+        ) {
+          __typename
+          ... on MutationUpdateTaskSuccess {
+            data {
+              id
+              ...TaskCard_task
+              ...EditTaskDialog_task
+            }
+          }
+          ... on Error {
+            message
           }
         }
-        ... on Error {
-          message
-        }
       }
-    }
-  `);
+    `,
+    {
+      outcome: (r) => r.updateTask,
+      success: { title: 'Task Updated', description: 'Task updated successfully!' },
+      failure: FAILED,
+      serverMessage: true,
+    },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -138,23 +146,7 @@ export function EditTaskDialog({
     }
     commit({
       variables: { id: task.id, ...fields, assigneeId: form.assigneeId || null, galleryId: form.galleryId || null },
-      onCompleted(response) {
-        const result = response.updateTask;
-        if (result.__typename === 'MutationUpdateTaskSuccess') {
-          toast({ title: 'Task Updated', description: 'Task updated successfully!' });
-          onSaved();
-        } else {
-          toast({
-            title: 'Error',
-            description: ('message' in result && result.message) || FAILED,
-            variant: 'destructive',
-          });
-        }
-      },
-      onError(error) {
-        if (isUnauthorizedError(error)) return;
-        toast({ title: 'Error', description: FAILED, variant: 'destructive' });
-      },
+      onSuccess: onSaved,
     });
   }
 

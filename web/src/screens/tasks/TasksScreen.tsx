@@ -1,9 +1,8 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Suspense, useState, useTransition } from 'react';
-import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
+import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
-import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -11,7 +10,6 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { AlertIcon, CheckIcon, ClockIcon, PlusIcon, TasksIcon } from '../../ui/icons.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
-import { toast } from '../../ui/toast.tsx';
 import { CreateTaskDialog, insertTaskIntoConnection } from './CreateTaskDialog.tsx';
 import { EditTaskDialog } from './EditTaskDialog.tsx';
 import { TaskCard, type TaskCardActions } from './TaskCard.tsx';
@@ -23,6 +21,7 @@ import type { TasksScreen_completed$key } from './__generated__/TasksScreen_comp
 import type { TasksScreen_overdue$key } from './__generated__/TasksScreen_overdue.graphql';
 import type { TasksScreen_pending$key } from './__generated__/TasksScreen_pending.graphql';
 import type { TaskSort, TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 const PAGE_SIZE = 20;
 
@@ -178,22 +177,29 @@ function TasksContent({
   const completedList = completed.data.completedTasks;
   const overdueList = overdue.data.overdueTasks;
 
-  const [commitComplete] = useMutation<TasksScreenCompleteMutation>(graphql`
-    mutation TasksScreenCompleteMutation($id: ID!) {
-      completeTask(id: $id) {
-        __typename
-        ... on MutationCompleteTaskSuccess {
-          data {
-            id
-            ...TaskCard_task
+  const [commitComplete] = useMutationWithToasts<TasksScreenCompleteMutation>(
+    graphql`
+      mutation TasksScreenCompleteMutation($id: ID!) {
+        completeTask(id: $id) {
+          __typename
+          ... on MutationCompleteTaskSuccess {
+            data {
+              id
+              ...TaskCard_task
+            }
+          }
+          ... on Error {
+            message
           }
         }
-        ... on Error {
-          message
-        }
       }
-    }
-  `);
+    `,
+    {
+      outcome: (r) => r.completeTask,
+      success: { title: 'Success', description: 'Task completed!' },
+      failure: 'Failed to complete task. Please try again.',
+    },
+  );
 
   function complete(task: { id: string; isOverdue: boolean }) {
     // The move from Pending to Completed is certain, so it shows at once and is undone on failure.
@@ -215,37 +221,33 @@ function TasksContent({
       variables: { id: task.id },
       optimisticUpdater: (store) => move(store, true),
       updater: (store) => move(store, false),
-      onCompleted(response) {
-        if (response.completeTask.__typename === 'MutationCompleteTaskSuccess') {
-          toast({ title: 'Success', description: 'Task completed!' });
-        } else {
-          toast({ title: 'Error', description: 'Failed to complete task. Please try again.', variant: 'destructive' });
-        }
-      },
-      onError(error) {
-        if (isUnauthorizedError(error)) return;
-        toast({ title: 'Error', description: 'Failed to complete task. Please try again.', variant: 'destructive' });
-      },
     });
   }
 
-  const [commitReopen] = useMutation<TasksScreenReopenMutation>(graphql`
-    mutation TasksScreenReopenMutation($id: ID!) {
-      reopenTask(id: $id) {
-        __typename
-        ... on MutationReopenTaskSuccess {
-          data {
-            id
-            isOverdue
-            ...TaskCard_task
+  const [commitReopen] = useMutationWithToasts<TasksScreenReopenMutation>(
+    graphql`
+      mutation TasksScreenReopenMutation($id: ID!) {
+        reopenTask(id: $id) {
+          __typename
+          ... on MutationReopenTaskSuccess {
+            data {
+              id
+              isOverdue
+              ...TaskCard_task
+            }
+          }
+          ... on Error {
+            message
           }
         }
-        ... on Error {
-          message
-        }
       }
-    }
-  `);
+    `,
+    {
+      outcome: (r) => r.reopenTask,
+      success: { title: 'Success', description: 'Task reopened!' },
+      failure: 'Failed to reopen task. Please try again.',
+    },
+  );
 
   function reopen(task: { id: string }) {
     commitReopen({
@@ -257,34 +259,30 @@ function TasksContent({
         insertTaskIntoConnection(store, pendingList.__id, task.id);
         if (record.getValue('isOverdue') === true) insertTaskIntoConnection(store, overdueList.__id, task.id);
       },
-      onCompleted(response) {
-        if (response.reopenTask.__typename === 'MutationReopenTaskSuccess') {
-          toast({ title: 'Success', description: 'Task reopened!' });
-          refresh();
-        } else {
-          toast({ title: 'Error', description: 'Failed to reopen task. Please try again.', variant: 'destructive' });
-        }
-      },
-      onError(error) {
-        if (isUnauthorizedError(error)) return;
-        toast({ title: 'Error', description: 'Failed to reopen task. Please try again.', variant: 'destructive' });
-      },
+      onSuccess: refresh,
     });
   }
 
-  const [commitDelete, deletePending] = useMutation<TasksScreenDeleteMutation>(graphql`
-    mutation TasksScreenDeleteMutation($id: ID!) {
-      deleteTask(id: $id) {
-        __typename
-        ... on MutationDeleteTaskSuccess {
-          data
-        }
-        ... on Error {
-          message
+  const [commitDelete, deletePending] = useMutationWithToasts<TasksScreenDeleteMutation>(
+    graphql`
+      mutation TasksScreenDeleteMutation($id: ID!) {
+        deleteTask(id: $id) {
+          __typename
+          ... on MutationDeleteTaskSuccess {
+            data
+          }
+          ... on Error {
+            message
+          }
         }
       }
-    }
-  `);
+    `,
+    {
+      outcome: (r) => r.deleteTask,
+      success: { title: 'Success', description: 'Task deleted successfully!' },
+      failure: 'Failed to delete task. Please try again.',
+    },
+  );
 
   function confirmDelete() {
     if (!deleting) return;
@@ -296,18 +294,7 @@ function TasksContent({
         for (const list of [pendingList, completedList, overdueList]) removeTaskFromConnection(store, list.__id, id);
         store.delete(id);
       },
-      onCompleted(response) {
-        if (response.deleteTask.__typename === 'MutationDeleteTaskSuccess') {
-          toast({ title: 'Success', description: 'Task deleted successfully!' });
-          setDeleting(null);
-        } else {
-          toast({ title: 'Error', description: 'Failed to delete task. Please try again.', variant: 'destructive' });
-        }
-      },
-      onError(error) {
-        if (isUnauthorizedError(error)) return;
-        toast({ title: 'Error', description: 'Failed to delete task. Please try again.', variant: 'destructive' });
-      },
+      onSuccess: () => setDeleting(null),
     });
   }
 
