@@ -1,5 +1,4 @@
 import { forwardRef, type ButtonHTMLAttributes } from 'react';
-import { Link, type LinkProps } from 'react-router-dom';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive';
 export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
@@ -41,11 +40,3 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
 });
 
 /** A router link that looks like a button. */
-export function ButtonLink({
-  variant = 'primary',
-  size = 'md',
-  className = '',
-  ...props
-}: LinkProps & { variant?: ButtonVariant; size?: ButtonSize }) {
-  return <Link className={buttonClass(variant, size, className)} {...props} />;
-}
