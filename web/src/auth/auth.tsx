@@ -76,6 +76,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     signOutStarted();
     try {
       await postSignOut();
+      // The signed-in app and its router go (App.tsx); the visitor's pages start at the landing page.
+      window.history.replaceState(null, '', '/');
       setState({ status: 'signedOut' });
       toast({ title: 'Logged out', description: 'You have been successfully logged out' });
       return true;

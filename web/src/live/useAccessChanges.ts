@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { graphql, useSubscription } from 'react-relay';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type {
@@ -37,16 +37,4 @@ export function useAccessChanges(onChange: (change: AccessChange) => void) {
       [],
     ),
   );
-}
-
-/**
- * A number that grows with each access change (only those `matters` keeps): pass it as a query's
- * fetchKey with fetchPolicy 'store-and-network' and the screen refreshes in place.
- */
-export function useAccessVersion(matters: (change: AccessChange) => boolean = () => true): number {
-  const [version, setVersion] = useState(0);
-  useAccessChanges((change) => {
-    if (matters(change)) setVersion((v) => v + 1);
-  });
-  return version;
 }

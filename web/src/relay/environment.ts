@@ -3,15 +3,12 @@ import { errorFromResponse } from '../lib/http.ts';
 import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
+import { postGraphQL, takePrefetched } from './prefetch.ts';
 import { subscribeLive } from './live.ts';
 
 const fetchGraphQL: FetchFunction = async (operation, variables) => {
-  const response = await fetch('/graphql', {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(operationBody(operation, variables)),
-  });
+  const response = await ((operation.id && takePrefetched(operation.id, variables)) ||
+    postGraphQL(operationBody(operation, variables)));
   if (!response.ok) {
     const error = await errorFromResponse(response);
     if (isUnauthorizedError(error)) handleUnauthorized();
@@ -26,4 +23,12 @@ export function createEnvironment(subscribe: SubscribeFunction = subscribeLive) 
     network: Network.create(fetchGraphQL, subscribe),
     store: new Store(new RecordSource()),
   });
+}
+
+let app: Environment | null = null;
+
+/** The signed-in app's one store: the route loaders fill it and the shell's screens read it. */
+export function appEnvironment(): Environment {
+  app ??= createEnvironment();
+  return app;
 }

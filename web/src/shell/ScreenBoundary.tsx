@@ -7,7 +7,10 @@ interface State {
 }
 
 /** Catches a screen's failed query; a 401 shows nothing because the redirect to sign-in is on its way. */
-export class ScreenBoundary extends Component<{ children: ReactNode; resetKey?: string }, State> {
+export class ScreenBoundary extends Component<
+  { children: ReactNode; resetKey?: string; onRetry?: () => unknown },
+  State
+> {
   override state: State = { error: null };
 
   static getDerivedStateFromError(error: Error): State {
@@ -26,7 +29,14 @@ export class ScreenBoundary extends Component<{ children: ReactNode; resetKey?: 
       <div role="alert" className="mx-auto max-w-md py-16 text-center">
         <h2 className="text-lg font-semibold text-slate-900 dark:text-slate-100">Something went wrong</h2>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{error.message}</p>
-        <Button className="mt-6" onClick={() => this.setState({ error: null })}>
+        <Button
+          className="mt-6"
+          onClick={async () => {
+            // The screen's data comes afresh first; shown again before that, it would fail again.
+            await this.props.onRetry?.();
+            this.setState({ error: null });
+          }}
+        >
           Try again
         </Button>
       </div>

@@ -1,11 +1,13 @@
 import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Link, NavLink, Outlet, useLocation, useNavigate, useRevalidator } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
 import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
-import { createEnvironment } from '../relay/environment.ts';
-import { Button, ButtonLink } from '../ui/Button.tsx';
+import { appEnvironment } from '../relay/environment.ts';
+import { preloadOnIntent } from '../routes/signedIn.tsx';
+import { Button } from '../ui/Button.tsx';
+import { ButtonLink } from '../ui/ButtonLink.tsx';
 import {
   FolderIcon,
   GalleryIcon,
@@ -25,8 +27,6 @@ import { NotificationBellSlot } from './NotificationBellSlot.tsx';
 import { QuietBoundary, ScreenBoundary } from './ScreenBoundary.tsx';
 import { StorageUsageSlot } from './StorageUsageSlot.tsx';
 import type { ShellThemeQuery } from './__generated__/ShellThemeQuery.graphql';
-
-const environment = createEnvironment();
 
 export const NAV_ITEMS = [
   { to: '/', label: 'Dashboard', icon: HomeIcon },
@@ -95,12 +95,10 @@ function HeaderSearch() {
 function Header() {
   const user = useViewer();
   const { signOut } = useAuth();
-  const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
   async function onSignOut() {
     setSigningOut(true);
-    if (await signOut()) navigate('/');
-    else setSigningOut(false);
+    if (!(await signOut())) setSigningOut(false);
   }
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
@@ -160,6 +158,7 @@ function Sidebar() {
             <NavLink
               key={item.to}
               to={item.to}
+              {...preloadOnIntent(item.to)}
               aria-current={active ? 'page' : undefined}
               className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
                 active
@@ -193,6 +192,7 @@ function MobileNav() {
           <Link
             key={item.to}
             to={item.to}
+            {...preloadOnIntent(item.to)}
             aria-current={active ? 'page' : undefined}
             className={`flex flex-1 flex-col items-center gap-1 py-2 text-xs font-medium ${
               active ? 'text-indigo-600 dark:text-indigo-400' : 'text-slate-600 dark:text-slate-400'
@@ -209,14 +209,16 @@ function MobileNav() {
 
 export default function Shell() {
   const { pathname } = useLocation();
+  // A screen whose data failed asks its route again: the loader starts a fresh query.
+  const { revalidate } = useRevalidator();
   return (
-    <RelayEnvironmentProvider environment={environment}>
+    <RelayEnvironmentProvider environment={appEnvironment()}>
       <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
         <Header />
         <div className="flex">
           <Sidebar />
           <main className="min-w-0 flex-1 px-4 pt-6 pb-24 sm:px-6 md:pb-10 lg:px-8">
-            <ScreenBoundary resetKey={pathname}>
+            <ScreenBoundary resetKey={pathname} onRetry={revalidate}>
               <Suspense
                 fallback={
                   <div className="flex justify-center py-24">

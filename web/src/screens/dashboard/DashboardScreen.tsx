@@ -1,12 +1,14 @@
-import { Suspense, useState } from 'react';
-import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
+import { Suspense } from 'react';
+import { graphql, useFragment } from 'react-relay';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Link } from 'react-router-dom';
 import { formatActivityTime, formatAge, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
 import { ImportMenu } from '../../imports/ImportMenu.tsx';
 import { appPath } from '../../lib/globalId.ts';
+import { preloadOnIntent } from '../../routes/signedIn.tsx';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Badge } from '../../ui/Badge.tsx';
-import { ButtonLink } from '../../ui/Button.tsx';
+import { ButtonLink } from '../../ui/ButtonLink.tsx';
 import { Card, PageHeader, StatCard } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import {
@@ -53,6 +55,7 @@ function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key })
   return (
     <Link
       to={appPath.gallery(gallery.id)}
+      {...preloadOnIntent(appPath.gallery(gallery.id))}
       className="group overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800 dark:bg-slate-950"
     >
       <div className="aspect-[4/3] bg-slate-100 dark:bg-slate-800">
@@ -165,10 +168,9 @@ function CardHeader({ title, to, icon }: { title: string; to?: string; icon: Rea
 }
 
 function DashboardContent() {
-  const [fetchKey, setFetchKey] = useState(0);
-  const data = useLazyLoadQuery<DashboardScreenQuery>(
+  const { data, refresh } = useRouteQuery<DashboardScreenQuery>(
     graphql`
-      query DashboardScreenQuery {
+      query DashboardScreenQuery @preloadable {
         viewer {
           id
           dashboardStats {
@@ -225,8 +227,6 @@ function DashboardContent() {
         }
       }
     `,
-    {},
-    { fetchPolicy: 'store-and-network', fetchKey },
   );
   const stats = data.viewer.dashboardStats;
   const galleries = data.galleries.edges;
@@ -251,7 +251,7 @@ function DashboardContent() {
         />
       </div>
 
-      <UploadZone onBatchDone={() => setFetchKey((k) => k + 1)} />
+      <UploadZone onBatchDone={refresh} />
 
       <section aria-labelledby="recent-galleries">
         <div className="mb-3 flex items-center justify-between">

@@ -42,7 +42,6 @@ export function FileList({
   layout,
   filter,
   onConnection,
-  refreshKey,
   selection,
 }: {
   query: FileList_query$key;
@@ -51,11 +50,9 @@ export function FileList({
   /** A short search (2 characters or fewer) narrows the loaded files by name in the browser. */
   filter: string;
   onConnection: (connectionId: string) => void;
-  /** Changes after uploads, so the list is read again from the server. */
-  refreshKey: number;
   selection: FileSelection;
 }) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
+  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(
     graphql`
       fragment FileList_query on Query
       @refetchable(queryName: "FileListPaginationQuery")
@@ -84,10 +81,6 @@ export function FileList({
 
   const connectionId = data.files.__id;
   useEffect(() => onConnection(connectionId), [connectionId, onConnection]);
-
-  useEffect(() => {
-    if (refreshKey > 0) refetch({}, { fetchPolicy: 'network-only' });
-  }, [refreshKey, refetch]);
 
   const needle = filter.trim().toLowerCase();
   const files = data.files.edges

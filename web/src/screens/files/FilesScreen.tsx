@@ -1,8 +1,9 @@
 import { type DragEvent, type FormEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
-import { useSearchParams } from 'react-router-dom';
+import { graphql, useMutation } from 'react-relay';
+import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
-import { rawIdOf, replacementForRawId } from '../../lib/globalId.ts';
+import { rawIdOf } from '../../lib/globalId.ts';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
@@ -15,7 +16,7 @@ import { SelectField } from '../../ui/Select.tsx';
 import type { FilesScreenCreateFolderMutation } from './__generated__/FilesScreenCreateFolderMutation.graphql';
 import type { FilesScreenDeleteFileMutation } from './__generated__/FilesScreenDeleteFileMutation.graphql';
 import type { FilesScreenDeleteFilesMutation } from './__generated__/FilesScreenDeleteFilesMutation.graphql';
-import type { FilesScreenQuery, FileSort as GraphQLFileSort } from './__generated__/FilesScreenQuery.graphql';
+import type { FilesScreenQuery } from './__generated__/FilesScreenQuery.graphql';
 import {
   AddToGalleryDialog,
   type Destination,
@@ -38,8 +39,6 @@ import { FolderList } from './FolderList.tsx';
 import { useNewVersionUpload } from './NewVersionUpload.tsx';
 import { SelectionToolbar } from './SelectionToolbar.tsx';
 import { FILE_SORTS, type FileSort, fileSortFrom, serverSearchTerm } from './options.ts';
-
-const toGraphQLSort = (sort: FileSort) => sort.toUpperCase() as GraphQLFileSort;
 
 /** A breadcrumb that opens its folder; dragged files can be dropped on it. */
 function Crumb({
@@ -163,7 +162,6 @@ function FilesContent({
   searchTerm,
   shortFilter,
   layout,
-  refreshKey,
   onNavigate,
   newFolderOpen,
   closeNewFolder,
@@ -173,12 +171,11 @@ function FilesContent({
   searchTerm: string | null;
   shortFilter: string;
   layout: 'list' | 'grid';
-  refreshKey: number;
   onNavigate: (folderId: string | null) => void;
   newFolderOpen: boolean;
   closeNewFolder: () => void;
 }) {
-  const data = useLazyLoadQuery<FilesScreenQuery>(
+  const { data } = useRouteQuery<FilesScreenQuery>(
     graphql`
       query FilesScreenQuery(
         $folderId: ID
@@ -187,7 +184,7 @@ function FilesContent({
         $sort: FileSort
         $search: String!
         $searching: Boolean!
-      ) {
+      ) @preloadable {
         ...FolderList_query @arguments(parentId: $folderId)
         ...FileList_query @arguments(folderId: $folderId, sort: $sort)
         ...FileSearchResults_query @arguments(search: $search) @include(if: $searching) @alias(as: "searchResults")
@@ -211,15 +208,6 @@ function FilesContent({
         }
       }
     `,
-    {
-      folderId,
-      currentFolderId: folderId ?? '',
-      inFolder: folderId !== null,
-      sort: toGraphQLSort(sort),
-      search: searchTerm ?? '',
-      searching: searchTerm !== null,
-    },
-    { fetchPolicy: 'store-and-network' },
   );
 
   const [fileConnection, setFileConnection] = useState<string | null>(null);
@@ -453,7 +441,6 @@ function FilesContent({
               layout={layout}
               filter={shortFilter}
               onConnection={onConnection}
-              refreshKey={refreshKey}
             />
           ) : (
             <FileSearchResults
@@ -521,7 +508,8 @@ export default function FilesScreen() {
   const urlSearch = params.get('search') ?? '';
   const [search, setSearch] = useState(urlSearch);
   const [layout, setLayout] = useState<'list' | 'grid'>('list');
-  const [refreshKey, setRefreshKey] = useState(0);
+  // New files from an upload or an import: the route reads the folder again.
+  const { revalidate } = useRevalidator();
   const [newFolderOpen, setNewFolderOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const showUpload = params.get('upload') === 'true';
@@ -550,12 +538,6 @@ export default function FilesScreen() {
     }, 300);
     return () => clearTimeout(timer);
   }, [search, urlSearch, update]);
-
-  // An old link with the folder's raw uuid: the address becomes its global id, as every link now is.
-  const replacement = folderId && replacementForRawId('Folder', folderId);
-  useEffect(() => {
-    if (replacement) update((next) => next.set('folder', replacement), true);
-  }, [replacement, update]);
 
   const searchTerm = serverSearchTerm(urlSearch);
   const navigate = (id: string | null) =>
@@ -595,14 +577,14 @@ export default function FilesScreen() {
         open={importOpen}
         onClose={() => setImportOpen(false)}
         folderId={folderId ? rawIdOf(folderId) : null}
-        onImported={(job) => job.imported > 0 && setRefreshKey((k) => k + 1)}
+        onImported={(job) => job.imported > 0 && revalidate()}
       />
 
       {showUpload && (
         <UploadZone
           className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
           folderId={folderId ? rawIdOf(folderId) : null}
-          onBatchDone={(stored) => stored.length > 0 && setRefreshKey((k) => k + 1)}
+          onBatchDone={(stored) => stored.length > 0 && revalidate()}
         />
       )}
 
@@ -648,12 +630,11 @@ export default function FilesScreen() {
 
       <Suspense fallback={<FilesSkeleton />}>
         <FilesContent
-          folderId={replacement || folderId}
+          folderId={folderId}
           sort={sort}
           searchTerm={searchTerm}
           shortFilter={searchTerm === null ? search : ''}
           layout={layout}
-          refreshKey={refreshKey}
           onNavigate={navigate}
           newFolderOpen={newFolderOpen}
           closeNewFolder={() => setNewFolderOpen(false)}

@@ -1,8 +1,9 @@
-import { Suspense, useCallback, useDeferredValue, useEffect, useState, useTransition } from 'react';
-import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from 'react-relay';
+import { Suspense, useEffect, useState } from 'react';
+import { graphql, useMutation, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { useAccessChanges } from '../../live/useAccessChanges.ts';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -12,7 +13,7 @@ import { toast } from '../../ui/toast.tsx';
 import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_query.graphql';
 import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
 import type { GalleriesScreenDeleteMutation } from './__generated__/GalleriesScreenDeleteMutation.graphql';
-import type { GalleriesScreenQuery, GallerySort as GraphQLSort } from './__generated__/GalleriesScreenQuery.graphql';
+import type { GalleriesScreenQuery } from './__generated__/GalleriesScreenQuery.graphql';
 import { GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
 import { GalleryCardSkeleton } from './GalleryCardView.tsx';
 import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
@@ -70,16 +71,14 @@ function GalleryGrid({
   closeCreate: () => void;
   openCreate: () => void;
 }) {
-  const query = useLazyLoadQuery<GalleriesScreenQuery>(
+  const { data: query, refresh: reloadList } = useRouteQuery<GalleriesScreenQuery>(
     graphql`
-      query GalleriesScreenQuery($search: String, $sort: GallerySort) {
+      query GalleriesScreenQuery($search: String, $sort: GallerySort) @preloadable {
         ...GalleriesScreen_query @arguments(search: $search, sort: $sort)
       }
     `,
-    { search: search || null, sort: sort as GraphQLSort },
-    { fetchPolicy: 'store-and-network' },
   );
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
+  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(
     graphql`
       fragment GalleriesScreen_query on Query
       @refetchable(queryName: "GalleriesScreenPaginationQuery")
@@ -104,14 +103,6 @@ function GalleryGrid({
     query as GalleriesScreen_query$key,
   );
   const connectionId = data.galleries.__id;
-  const [, startTransition] = useTransition();
-  const reloadList = useCallback(
-    () =>
-      startTransition(() => {
-        refetch({ search: search || null, sort: sort as GraphQLSort }, { fetchPolicy: 'network-only' });
-      }),
-    [refetch, search, sort],
-  );
   // A gallery shared with (or revoked from) one of the viewer's projects comes and goes without a reload.
   useAccessChanges((change) => change.galleriesChanged && reloadList());
 
@@ -287,9 +278,6 @@ export default function GalleriesScreen() {
   const sort = gallerySortFrom(params.get('sort'));
   const [search, setSearch] = useState(params.get('search') ?? '');
   const query = useDebounced(search.trim(), 250);
-  // While a new search or order loads, the current cards stay on screen.
-  const deferredQuery = useDeferredValue(query);
-  const deferredSort = useDeferredValue(sort);
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
 
@@ -354,8 +342,8 @@ export default function GalleriesScreen() {
 
       <Suspense fallback={<Placeholders />}>
         <GalleryGrid
-          search={deferredQuery}
-          sort={deferredSort}
+          search={params.get('search') ?? ''}
+          sort={sort}
           creating={creating}
           openCreate={() => setCreating(true)}
           closeCreate={() => setCreating(false)}

@@ -2,6 +2,7 @@ import { MenuItem } from '@headlessui/react';
 import { Link } from 'react-router-dom';
 import { formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
+import { preloadOnIntent } from '../../routes/signedIn.tsx';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
 
@@ -58,6 +59,7 @@ export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData
     >
       <Link
         to={href}
+        {...preloadOnIntent(href)}
         className="block focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
         aria-label={`Open gallery ${gallery.name}`}
       >

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import { imageFacts, isProcessing, type Photo } from './photos.ts';
@@ -6,8 +6,8 @@ import { imageFacts, isProcessing, type Photo } from './photos.ts';
 export const PAGE_SIZE = 200;
 
 /** The gallery's photos, read a page at a time as the grid scrolls. */
-export function useGalleryPhotos(key: GalleryPhotos_gallery$key, refreshKey: number) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
+export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
+  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(
     graphql`
       fragment GalleryPhotos_gallery on Gallery
       @refetchable(queryName: "GalleryPhotosPaginationQuery")
@@ -34,10 +34,6 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key, refreshKey: num
     `,
     key,
   );
-
-  useEffect(() => {
-    if (refreshKey > 0) refetch({}, { fetchPolicy: 'network-only' });
-  }, [refreshKey, refetch]);
 
   const photos = useMemo<Photo[]>(
     () =>

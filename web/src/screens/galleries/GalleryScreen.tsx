@@ -1,11 +1,12 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { graphql, useMutation } from 'react-relay';
+import { Link, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
-import { appPath, globalIdOf, rawIdOf, replacementForRawId } from '../../lib/globalId.ts';
-import { useAccessVersion } from '../../live/useAccessChanges.ts';
+import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
+import { useAccessChanges } from '../../live/useAccessChanges.ts';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
@@ -40,11 +41,10 @@ const tabClass =
 
 function GalleryContent({ galleryId }: { galleryId: string }) {
   // Shared, revoked or left elsewhere: re-read the gallery, so a revoked one never stays on screen.
-  const fetchKey = useAccessVersion((change) => change.galleriesChanged);
   const shownId = useRef<string | null>(null);
-  const data = useLazyLoadQuery<GalleryScreenQuery>(
+  const { data, refresh } = useRouteQuery<GalleryScreenQuery>(
     graphql`
-      query GalleryScreenQuery($id: ID!) {
+      query GalleryScreenQuery($id: ID!) @preloadable {
         viewer {
           id
           settings {
@@ -72,9 +72,8 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
         }
       }
     `,
-    { id: galleryId },
-    { fetchPolicy: 'store-and-network', fetchKey },
   );
+  useAccessChanges((change) => change.galleriesChanged && refresh());
   const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
   if (gallery) shownId.current = galleryId;
   const lost = shownId.current === galleryId;
@@ -102,6 +101,7 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       photosKey={gallery.photos}
       formKey={gallery.form}
       autoSave={data.viewer.settings?.autoSave ?? true}
+      refresh={refresh}
     />
   );
 }
@@ -113,14 +113,15 @@ function GalleryView({
   photosKey,
   formKey,
   autoSave,
+  refresh,
 }: {
   gallery: GalleryData;
   photosKey: GalleryPhotos_gallery$key;
   formKey: GalleryFormDialog_gallery$key;
   autoSave: boolean;
+  refresh: () => void;
 }) {
-  const [refreshKey, setRefreshKey] = useState(0);
-  const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey, refreshKey);
+  const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey);
   const lightbox = useLightbox();
   const [pickerOpen, setPickerOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
@@ -136,6 +137,8 @@ function GalleryView({
           data {
             id
             photoCount
+            # The grid's first page again, in the same answer: the store updates the grid.
+            ...GalleryPhotos_gallery
           }
         }
         ... on Error {
@@ -186,6 +189,7 @@ function GalleryView({
             photoCount
             coverImageId
             coverImageUrl
+            ...GalleryPhotos_gallery
           }
         }
         ... on Error {
@@ -206,7 +210,6 @@ function GalleryView({
         }
         toast({ title: 'Success', description: 'Photo removed from the gallery.' });
         lightbox.close();
-        setRefreshKey((k) => k + 1);
       },
       onError: () => {
         toast({ title: 'Error', description: 'Failed to remove photo. Please try again.', variant: 'destructive' });
@@ -231,7 +234,6 @@ function GalleryView({
             }
             const added = `${fileIds.length} photo(s) added to the gallery.`;
             toast({ title: 'Success', description: uploadSummary ? `${uploadSummary} ${added}` : added });
-            setRefreshKey((k) => k + 1);
             resolve();
           },
           onError: (error) => {
@@ -450,7 +452,7 @@ function GalleryView({
         onClose={() => setImportOpen(false)}
         galleryId={rawIdOf(gallery.id)}
         kind="media"
-        onImported={(job) => job.imported > 0 && setRefreshKey((k) => k + 1)}
+        onImported={(job) => job.imported > 0 && refresh()}
       />
       <FilePickerDialog open={pickerOpen} onClose={() => setPickerOpen(false)} onAdd={addFiles} exclude={inGallery} />
       <ShareGalleryDialog
@@ -485,9 +487,6 @@ function GallerySkeleton() {
 
 export default function GalleryScreen() {
   const { id = '' } = useParams();
-  // An old link with the raw uuid: the address becomes the global id, as every link now is.
-  const replacement = replacementForRawId('Gallery', id);
-  if (replacement) return <Navigate to={appPath.gallery(replacement)} replace />;
   return (
     <Suspense fallback={<GallerySkeleton />}>
       <GalleryContent galleryId={id} />

@@ -1,4 +1,4 @@
-import { ButtonLink } from '../../ui/Button.tsx';
+import { ButtonLink } from '../../ui/ButtonLink.tsx';
 
 export default function NotFound() {
   return (

@@ -1,6 +1,7 @@
 import { Suspense, useState } from 'react';
-import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
-import { useAccessVersion } from '../../live/useAccessChanges.ts';
+import { graphql, usePaginationFragment } from 'react-relay';
+import { useAccessChanges } from '../../live/useAccessChanges.ts';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -24,10 +25,9 @@ function ProjectsSkeleton() {
 
 function ProjectsContent({ creating, setCreating }: { creating: boolean; setCreating: (open: boolean) => void }) {
   // Invitations, memberships and shares change in other people's browsers: each change re-reads the screen.
-  const fetchKey = useAccessVersion();
-  const data = useLazyLoadQuery<ProjectsScreenQuery>(
+  const { data, refresh } = useRouteQuery<ProjectsScreenQuery>(
     graphql`
-      query ProjectsScreenQuery {
+      query ProjectsScreenQuery @preloadable {
         viewer {
           id
         }
@@ -35,9 +35,8 @@ function ProjectsContent({ creating, setCreating }: { creating: boolean; setCrea
         ...ProjectsScreen_query
       }
     `,
-    {},
-    { fetchPolicy: 'store-and-network', fetchKey },
   );
+  useAccessChanges(refresh);
   // A few cards a page: each card carries its crew, invitations and galleries.
   const {
     data: list,

@@ -1,8 +1,9 @@
 import { type FormEvent, Suspense, useEffect, useRef, useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay';
 import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
 import { isUnauthorizedError } from '../../lib/unauthorized.ts';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { type PushPermission, pushPermission, pushProblem, requestPushPermission } from '../../lib/push.ts';
 import { setDarkMode } from '../../lib/theme.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
@@ -29,9 +30,9 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 function SettingsForm() {
-  const data = useLazyLoadQuery<SettingsScreenQuery>(
+  const { data } = useRouteQuery<SettingsScreenQuery>(
     graphql`
-      query SettingsScreenQuery {
+      query SettingsScreenQuery @preloadable {
         viewer {
           id
           email
@@ -53,8 +54,6 @@ function SettingsForm() {
         }
       }
     `,
-    {},
-    { fetchPolicy: 'store-and-network' },
   );
   const viewer = data.viewer;
   const saved = viewer.settings ?? {

@@ -1,8 +1,9 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { Suspense, useState, useTransition } from 'react';
-import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
-import { useSearchParams } from 'react-router-dom';
+import { Suspense, useState } from 'react';
+import { graphql, usePaginationFragment } from 'react-relay';
+import { useNavigation, useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
+import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -20,22 +21,14 @@ import type { TasksScreenReopenMutation } from './__generated__/TasksScreenReope
 import type { TasksScreen_completed$key } from './__generated__/TasksScreen_completed.graphql';
 import type { TasksScreen_overdue$key } from './__generated__/TasksScreen_overdue.graphql';
 import type { TasksScreen_pending$key } from './__generated__/TasksScreen_pending.graphql';
-import type { TaskSort, TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
+import { TASK_SORTS, taskSortFrom } from './options.ts';
+import type { TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 const PAGE_SIZE = 20;
 
 // Due date first by default: the list is a to-do list, and what is most overdue or due soonest is
 // what to do next. Newest first finds what was just added.
-const SORT_OPTIONS = [
-  { value: 'DUE_DATE', label: 'Due date' },
-  { value: 'NEWEST', label: 'Newest first' },
-] as const satisfies readonly { value: TaskSort; label: string }[];
-
-function sortFromUrl(value: string | null): TaskSort {
-  return value === 'newest' ? 'NEWEST' : 'DUE_DATE';
-}
-
 const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm dark:text-slate-400 dark:data-[selected]:bg-slate-800 dark:data-[selected]:text-slate-100';
 
@@ -81,22 +74,19 @@ function TasksContent({
   closeDialog: () => void;
 }) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const sort = sortFromUrl(searchParams.get('sort'));
-  const [sorting, startSorting] = useTransition();
-  // Bumped to read the lists again after an edit or a reopen: a new due date moves a task.
-  const [fetchKey, setFetchKey] = useState(0);
-  const refresh = () => startSorting(() => setFetchKey((k) => k + 1));
-  const data = useLazyLoadQuery<TasksScreenQuery>(
+  const sort = taskSortFrom(searchParams.get('sort'));
+  // A new order is a navigation: the lists stay until the new one is ready.
+  const sorting = useNavigation().state !== 'idle';
+  // `refresh` reads the lists again after an edit or a reopen: a new due date moves a task.
+  const { data, refresh } = useRouteQuery<TasksScreenQuery>(
     graphql`
-      query TasksScreenQuery($sort: TaskSort!) {
+      query TasksScreenQuery($sort: TaskSort!) @preloadable {
         ...TasksScreen_pending @arguments(sort: $sort)
         ...TasksScreen_completed @arguments(sort: $sort)
         ...TasksScreen_overdue @arguments(sort: $sort)
         ...EditTaskDialog_choices
       }
     `,
-    { sort },
-    { fetchPolicy: 'store-and-network', fetchKey },
   );
   const [editing, setEditing] = useState<EditTaskDialog_task$key | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
@@ -328,18 +318,16 @@ function TasksContent({
               id="task-sort"
               className="w-40"
               value={sort}
-              options={SORT_OPTIONS}
+              options={TASK_SORTS}
               onChange={(value) =>
-                startSorting(() =>
-                  setSearchParams(
-                    (params) => {
-                      const next = new URLSearchParams(params);
-                      if (value === 'NEWEST') next.set('sort', 'newest');
-                      else next.delete('sort');
-                      return next;
-                    },
-                    { replace: true },
-                  ),
+                setSearchParams(
+                  (params) => {
+                    const next = new URLSearchParams(params);
+                    if (value === 'NEWEST') next.set('sort', 'newest');
+                    else next.delete('sort');
+                    return next;
+                  },
+                  { replace: true },
                 )
               }
             />

@@ -1,0 +1,103 @@
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dashboardQuery from '../src/screens/dashboard/__generated__/DashboardScreenQuery$parameters.ts';
+import galleriesQuery from '../src/screens/galleries/__generated__/GalleriesScreenQuery$parameters.ts';
+import tasksQuery from '../src/screens/tasks/__generated__/TasksScreenQuery$parameters.ts';
+import { baseURL, DESKTOP, launchBrowser, signUpAndSignIn } from './support.ts';
+
+// Routes own their data (routes/signedIn.tsx): a screen's query leaves as the navigation starts, beside
+// the screen's code, and a link the pointer rests on or the keyboard reaches starts both.
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const asks = (request: Request, query: { params: { id: string | null } }) =>
+  request.url().endsWith('/graphql') && (request.postData() ?? '').includes(`"doc_id":"${query.params.id}"`);
+
+async function signedInContext() {
+  const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+  await signUpAndSignIn(context);
+  return context;
+}
+
+/** Records the screen queries the page sends, in order. */
+function queriesSent(page: Page) {
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    for (const [name, query] of Object.entries({ dashboardQuery, galleriesQuery, tasksQuery })) {
+      if (asks(request, query)) sent.push(name);
+    }
+  });
+  return sent;
+}
+
+describe('routes load their data', () => {
+  it("asks for the dashboard's data while its code is still on its way", async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    const sent = queriesSent(page);
+    // The dashboard's code is held back until its query has left (or 10 s have passed): had the
+    // screen asked for its data itself, once its code ran, the query would not leave meanwhile.
+    let queryLeftFirst = false;
+    await page.route(/\/assets\/DashboardScreen-[^/]+\.js$/, async (route) => {
+      const deadline = Date.now() + 10_000;
+      while (!sent.includes('dashboardQuery') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      queryLeftFirst = sent.includes('dashboardQuery');
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByText('No galleries yet').waitFor();
+    expect(queryLeftFirst).toBe(true);
+    expect(sent.filter((name) => name === 'dashboardQuery')).toHaveLength(1);
+    await context.close();
+  });
+
+  it('starts a screen when the pointer rests on its link or the keyboard reaches it', async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByText('No galleries yet').waitFor();
+    const sent = queriesSent(page);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+
+    const hovered = page.waitForRequest((request) => asks(request, galleriesQuery));
+    await nav.getByRole('link', { name: 'Galleries' }).hover();
+    await hovered;
+    expect(page.url()).toBe(`${baseURL}/`);
+
+    const focused = page.waitForRequest((request) => asks(request, tasksQuery));
+    await nav.getByRole('link', { name: 'Tasks' }).focus();
+    await focused;
+
+    await nav.getByRole('link', { name: 'Galleries' }).click();
+    await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
+    await page.getByText('No galleries yet').waitFor();
+    expect(sent[0]).toBe('galleriesQuery');
+    await context.close();
+  });
+
+  it('asks again when the reader tries again after a failed load', async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    let failures = 1;
+    await page.route('**/graphql', async (route) => {
+      if (asks(route.request(), tasksQuery) && failures > 0) {
+        failures -= 1;
+        await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Down for a moment"}' });
+        return;
+      }
+      await route.continue();
+    });
+    await page.goto('/tasks');
+    await page.getByRole('alert').getByText('Something went wrong').waitFor();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('tab', { name: /Pending \(0\)/ }).waitFor();
+    await context.close();
+  });
+});

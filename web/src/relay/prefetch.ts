@@ -1,0 +1,38 @@
+import type { Variables } from 'relay-runtime';
+
+// A screen's query sent before Relay's runtime has loaded (routes/signedIn.tsx); the network layer
+// (environment.ts) takes the answer when Relay asks for the same operation, so it is sent once.
+// Nothing from Relay is imported here at run time: this sits in the entry.
+
+/** Older than this, a prefetched answer is not handed out: Relay asks afresh. */
+const FRESH_MS = 10_000;
+const waiting = new Map<string, { response: Promise<Response>; at: number }>();
+
+const keyOf = (id: string, variables: Variables) => `${id} ${JSON.stringify(variables)}`;
+
+/** One GraphQL request over HTTP, as the network layer and the prefetch both send it. */
+export function postGraphQL(body: object): Promise<Response> {
+  return fetch('/graphql', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+export function prefetchOperation(id: string, variables: Variables) {
+  const key = keyOf(id, variables);
+  if (waiting.has(key)) return;
+  const response = postGraphQL({ doc_id: id, variables });
+  // A failure is Relay's to report when it takes the answer; none is left unhandled meanwhile.
+  response.catch(() => {});
+  waiting.set(key, { response, at: Date.now() });
+}
+
+/** The prefetched answer for this operation, once: later asks go to the network. */
+export function takePrefetched(id: string, variables: Variables): Promise<Response> | null {
+  const key = keyOf(id, variables);
+  const entry = waiting.get(key);
+  waiting.delete(key);
+  return entry && Date.now() - entry.at < FRESH_MS ? entry.response : null;
+}

@@ -1,0 +1,74 @@
+import { type Params, redirect } from 'react-router-dom';
+import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
+import { appPath, replacementForRawId } from '../lib/globalId.ts';
+import DashboardScreenQuery from '../screens/dashboard/__generated__/DashboardScreenQuery$parameters';
+import { fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
+import FilesScreenQuery from '../screens/files/__generated__/FilesScreenQuery$parameters';
+import { gallerySortFrom } from '../screens/galleries/options.ts';
+import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesScreenQuery$parameters';
+import GalleryScreenQuery from '../screens/galleries/__generated__/GalleryScreenQuery$parameters';
+import ProjectsScreenQuery from '../screens/projects/__generated__/ProjectsScreenQuery$parameters';
+import SettingsScreenQuery from '../screens/settings/__generated__/SettingsScreenQuery$parameters';
+import { taskSortFrom } from '../screens/tasks/options.ts';
+import TasksScreenQuery from '../screens/tasks/__generated__/TasksScreenQuery$parameters';
+
+// Each screen's query as the address asks for it: only the persisted ids (`@preloadable`) and
+// the variables, with the route table, so the request leaves with the navigation, before Relay's
+// runtime or the screen's code (which carries the full query) has arrived.
+
+type ScreenQuery = {
+  query: PreloadableConcreteRequest<OperationType>;
+  /** The query's variables from the address; throws a redirect for an address that has moved. */
+  variables(params: Params, url: URL): Variables;
+};
+
+const SCREEN_QUERIES = {
+  dashboard: { query: DashboardScreenQuery, variables: () => ({}) },
+  galleries: {
+    query: GalleriesScreenQuery,
+    variables: (_, url) => ({
+      search: url.searchParams.get('search') || null,
+      sort: gallerySortFrom(url.searchParams.get('sort')),
+    }),
+  },
+  gallery: {
+    query: GalleryScreenQuery,
+    variables: ({ id = '' }) => {
+      // An old link with the raw uuid: the address becomes the global id, as every link now is.
+      const replacement = replacementForRawId('Gallery', id);
+      if (replacement) throw redirect(appPath.gallery(replacement));
+      return { id };
+    },
+  },
+  files: {
+    query: FilesScreenQuery,
+    variables: (_, url) => {
+      const folderId = url.searchParams.get('folder');
+      const replacement = folderId && replacementForRawId('Folder', folderId);
+      if (replacement) {
+        url.searchParams.set('folder', replacement);
+        throw redirect(`${url.pathname}?${url.searchParams}`);
+      }
+      const search = serverSearchTerm(url.searchParams.get('search'));
+      return {
+        folderId,
+        currentFolderId: folderId ?? '',
+        inFolder: folderId !== null,
+        sort: fileSortFrom(url.searchParams.get('sort')).toUpperCase(),
+        search: search ?? '',
+        searching: search !== null,
+      };
+    },
+  },
+  tasks: { query: TasksScreenQuery, variables: (_, url) => ({ sort: taskSortFrom(url.searchParams.get('sort')) }) },
+  projects: { query: ProjectsScreenQuery, variables: () => ({}) },
+  settings: { query: SettingsScreenQuery, variables: () => ({}) },
+} satisfies Record<string, ScreenQuery>;
+
+export type ScreenName = keyof typeof SCREEN_QUERIES;
+
+/** The screen's query and its variables at this address (a redirect thrown for a moved one). */
+export function screenQuery(name: ScreenName, params: Params, url: URL) {
+  const { query, variables } = SCREEN_QUERIES[name] as ScreenQuery;
+  return { query, variables: variables(params, url) };
+}

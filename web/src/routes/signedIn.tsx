@@ -1,0 +1,129 @@
+import { type ComponentType, lazy } from 'react';
+import {
+  createBrowserRouter,
+  type LoaderFunctionArgs,
+  matchRoutes,
+  Navigate,
+  type RouteObject,
+  RouterProvider,
+  type ShouldRevalidateFunctionArgs,
+  useSearchParams,
+} from 'react-router-dom';
+import { safeCallbackUrl } from '../auth/signIn.ts';
+import { prefetchOperation } from '../relay/prefetch.ts';
+import { FullScreenSpinner } from '../ui/Spinner.tsx';
+import { LEGAL_PATHS } from './legalPaths.ts';
+import { type ScreenName, screenQuery } from './screenQueries.ts';
+
+// The signed-in app's route table. Each screen's route starts its code and its data together as
+// the navigation starts: the loader sends the screen's query and hands the screen its query
+// reference (`useRouteQuery`), which it reads without waiting for the answer.
+
+const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
+const loadShell = () => import('../shell/Shell.tsx');
+
+/** The sign-in pages have nothing to do for someone signed in: on to where they were going. */
+function AlreadySignedIn() {
+  const [params] = useSearchParams();
+  return <Navigate to={safeCallbackUrl(params.get('callbackUrl'))} replace />;
+}
+
+const SCREENS = {
+  dashboard: () => import('../screens/dashboard/DashboardScreen.tsx'),
+  galleries: () => import('../screens/galleries/GalleriesScreen.tsx'),
+  gallery: () => import('../screens/galleries/GalleryScreen.tsx'),
+  files: () => import('../screens/files/FilesScreen.tsx'),
+  tasks: () => import('../screens/tasks/TasksScreen.tsx'),
+  projects: () => import('../screens/projects/ProjectsScreen.tsx'),
+  settings: () => import('../screens/settings/SettingsScreen.tsx'),
+} satisfies Record<ScreenName, unknown>;
+
+/** The address's search parameters each screen's query reads (screenQueries.ts). */
+const SEARCH_KEYS: Record<ScreenName, readonly string[]> = {
+  dashboard: [],
+  galleries: ['search', 'sort'],
+  gallery: [],
+  files: ['folder', 'sort', 'search'],
+  tasks: ['sort'],
+  projects: [],
+  settings: [],
+};
+
+function screen(at: { index: true } | { path: string }, name: ScreenName): RouteObject {
+  const load: () => Promise<{ default: ComponentType }> = SCREENS[name];
+  return {
+    ...at,
+    id: name,
+    lazy: async () => ({ Component: (await load()).default }),
+    loader: async ({ params, request }: LoaderFunctionArgs) => {
+      const { query, variables } = screenQuery(name, params, new URL(request.url));
+      // Sent now, before Relay's runtime has arrived; Relay takes the answer (relay/prefetch.ts).
+      if (query.params.id) prefetchOperation(query.params.id, variables);
+      const { loadScreenQuery } = await import('./queries.ts');
+      return loadScreenQuery(query, variables);
+    },
+    // The screen refreshes its own data (useRouteQuery's refresh). A new address asks again only
+    // when the part of it the query reads changes; the same address asks again (a retry, a
+    // second click on the link).
+    shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+      currentUrl.href === nextUrl.href
+        ? defaultShouldRevalidate
+        : currentUrl.pathname !== nextUrl.pathname ||
+          SEARCH_KEYS[name].some((key) => currentUrl.searchParams.get(key) !== nextUrl.searchParams.get(key)),
+  };
+}
+
+const routes: RouteObject[] = [
+  {
+    hydrateFallbackElement: <FullScreenSpinner />,
+    children: [
+      ...LEGAL_PATHS.map((path) => ({ path, element: <LegalPage /> })),
+      { path: '/signin', element: <AlreadySignedIn /> },
+      { path: '/signup', element: <AlreadySignedIn /> },
+      {
+        lazy: async () => ({ Component: (await loadShell()).default }),
+        children: [
+          screen({ index: true }, 'dashboard'),
+          screen({ path: 'galleries' }, 'galleries'),
+          screen({ path: 'galleries/:id' }, 'gallery'),
+          screen({ path: 'files' }, 'files'),
+          screen({ path: 'tasks' }, 'tasks'),
+          screen({ path: 'projects' }, 'projects'),
+          screen({ path: 'settings' }, 'settings'),
+          { path: '*', lazy: async () => ({ Component: (await import('../screens/notfound/NotFound.tsx')).default }) },
+        ],
+      },
+    ],
+  },
+];
+
+const router = createBrowserRouter(routes);
+
+export default function SignedInApp() {
+  return <RouterProvider router={router} />;
+}
+
+/**
+ * A pointer resting on, a finger touching or the keyboard reaching a link starts the screen's
+ * code and data, so the click that usually follows finds both on their way or done.
+ */
+export function preloadOnIntent(to: string) {
+  const preload = () => preloadRoute(to);
+  return { onMouseEnter: preload, onFocus: preload, onTouchStart: preload };
+}
+
+function preloadRoute(to: string) {
+  const url = new URL(to, window.location.origin);
+  for (const match of matchRoutes(routes, url.pathname) ?? []) {
+    const name = match.route.id;
+    if (!name || !(name in SCREENS)) continue;
+    void SCREENS[name as ScreenName]();
+    let asked: ReturnType<typeof screenQuery>;
+    try {
+      asked = screenQuery(name as ScreenName, match.params, url);
+    } catch {
+      continue; // An address that redirects: the navigation itself will follow it.
+    }
+    void import('./queries.ts').then(({ preloadScreenQuery }) => preloadScreenQuery(asked.query, asked.variables));
+  }
+}

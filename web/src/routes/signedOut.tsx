@@ -1,0 +1,25 @@
+import { lazy } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import LandingPage from '../screens/landing/LandingPage.tsx';
+import { LEGAL_PATHS } from './legalPaths.ts';
+
+// The pages of someone not signed in: light on purpose (no Relay, no data router, no shell), since
+// every visitor's first page is one of them. The landing page comes with them: most visits
+// start there.
+const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
+const SignInPage = lazy(() => import('../screens/signin/SignInPage.tsx'));
+
+export default function SignedOutApp() {
+  return (
+    <BrowserRouter>
+      <Routes>
+        {LEGAL_PATHS.map((path) => (
+          <Route key={path} path={path} element={<LegalPage />} />
+        ))}
+        <Route path="/signin" element={<SignInPage mode="signin" />} />
+        <Route path="/signup" element={<SignInPage mode="signup" />} />
+        <Route path="*" element={<LandingPage />} />
+      </Routes>
+    </BrowserRouter>
+  );
+}
