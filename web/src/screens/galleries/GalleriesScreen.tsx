@@ -11,6 +11,7 @@ import { SearchField } from '../../ui/Field.tsx';
 import { GalleryIcon, HardDriveIcon, PlusIcon, SearchIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_query.graphql';
+import type { GalleriesScreenPaginationQuery } from './__generated__/GalleriesScreenPaginationQuery.graphql';
 import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
 import type { GalleriesScreenDeleteMutation } from './__generated__/GalleriesScreenDeleteMutation.graphql';
 import type { GalleriesScreenQuery } from './__generated__/GalleriesScreenQuery.graphql';
@@ -78,7 +79,10 @@ function GalleryGrid({
       }
     `,
   );
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(
+  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<
+    GalleriesScreenPaginationQuery,
+    GalleriesScreen_query$key
+  >(
     graphql`
       fragment GalleriesScreen_query on Query
       @refetchable(queryName: "GalleriesScreenPaginationQuery")
@@ -100,7 +104,7 @@ function GalleryGrid({
         }
       }
     `,
-    query as GalleriesScreen_query$key,
+    query,
   );
   const connectionId = data.galleries.__id;
   // A gallery shared with (or revoked from) one of the viewer's projects comes and goes without a reload.

@@ -8,6 +8,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { PlusIcon, UsersIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import type { ProjectsScreen_query$key } from './__generated__/ProjectsScreen_query.graphql';
+import type { ProjectsScreenPaginationQuery } from './__generated__/ProjectsScreenPaginationQuery.graphql';
 import type { ProjectsScreenQuery } from './__generated__/ProjectsScreenQuery.graphql';
 import { CreateProjectDialog } from './CreateProjectDialog.tsx';
 import { InvitationsForYou } from './InvitationsForYou.tsx';
@@ -43,7 +44,7 @@ function ProjectsContent({ creating, setCreating }: { creating: boolean; setCrea
     hasNext,
     loadNext,
     isLoadingNext,
-  } = usePaginationFragment(
+  } = usePaginationFragment<ProjectsScreenPaginationQuery, ProjectsScreen_query$key>(
     graphql`
       fragment ProjectsScreen_query on Query
       @refetchable(queryName: "ProjectsScreenPaginationQuery")
@@ -59,7 +60,7 @@ function ProjectsContent({ creating, setCreating }: { creating: boolean; setCrea
         }
       }
     `,
-    data as ProjectsScreen_query$key,
+    data,
   );
   const connectionId = list.projects.__id;
   const projects = list.projects.edges.map((edge) => edge.node);

@@ -19,8 +19,11 @@ import type { TasksScreenCompleteMutation } from './__generated__/TasksScreenCom
 import type { TasksScreenDeleteMutation } from './__generated__/TasksScreenDeleteMutation.graphql';
 import type { TasksScreenReopenMutation } from './__generated__/TasksScreenReopenMutation.graphql';
 import type { TasksScreen_completed$key } from './__generated__/TasksScreen_completed.graphql';
+import type { TasksScreenCompletedPaginationQuery } from './__generated__/TasksScreenCompletedPaginationQuery.graphql';
 import type { TasksScreen_overdue$key } from './__generated__/TasksScreen_overdue.graphql';
+import type { TasksScreenOverduePaginationQuery } from './__generated__/TasksScreenOverduePaginationQuery.graphql';
 import type { TasksScreen_pending$key } from './__generated__/TasksScreen_pending.graphql';
+import type { TasksScreenPendingPaginationQuery } from './__generated__/TasksScreenPendingPaginationQuery.graphql';
 import { TASK_SORTS, taskSortFrom } from './options.ts';
 import type { TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
@@ -91,7 +94,7 @@ function TasksContent({
   const [editing, setEditing] = useState<EditTaskDialog_task$key | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
 
-  const pending = usePaginationFragment(
+  const pending = usePaginationFragment<TasksScreenPendingPaginationQuery, TasksScreen_pending$key>(
     graphql`
       fragment TasksScreen_pending on Query
       @refetchable(queryName: "TasksScreenPendingPaginationQuery")
@@ -112,9 +115,9 @@ function TasksContent({
         }
       }
     `,
-    data as TasksScreen_pending$key,
+    data,
   );
-  const completed = usePaginationFragment(
+  const completed = usePaginationFragment<TasksScreenCompletedPaginationQuery, TasksScreen_completed$key>(
     graphql`
       fragment TasksScreen_completed on Query
       @refetchable(queryName: "TasksScreenCompletedPaginationQuery")
@@ -136,9 +139,9 @@ function TasksContent({
         }
       }
     `,
-    data as TasksScreen_completed$key,
+    data,
   );
-  const overdue = usePaginationFragment(
+  const overdue = usePaginationFragment<TasksScreenOverduePaginationQuery, TasksScreen_overdue$key>(
     graphql`
       fragment TasksScreen_overdue on Query
       @refetchable(queryName: "TasksScreenOverduePaginationQuery")
@@ -160,7 +163,7 @@ function TasksContent({
         }
       }
     `,
-    data as TasksScreen_overdue$key,
+    data,
   );
 
   const pendingList = pending.data.pendingTasks;
