@@ -22,6 +22,7 @@ import {
   type ImportKeys,
 } from './oauth.ts';
 import type { OAuthProvider, OAuthSourceId, SourceConnector } from '../infra/import-sources/connector.ts';
+import type { ImportJobJson, SourceInfo } from './contract.ts';
 import { SOURCE_IDS, SOURCE_NAMES, type SourceId, thumbnailUrl } from './sources.ts';
 import { isUuid } from '../access/ids.ts';
 
@@ -103,16 +104,6 @@ function oauthSourceId(deps: Services, value: string): OAuthSourceId {
 }
 
 // ───────────────────────────── sources and connections ─────────────────────────────
-
-export interface SourceInfo {
-  id: SourceId;
-  name: string;
-  /** The server offers it (the folder is set, or the OAuth client is configured). */
-  available: boolean;
-  connected: boolean;
-  /** The outside account that is connected (e-mail or name), when known. */
-  account: string | null;
-}
 
 export async function listSources(ctx: ViewerContext): Promise<SourceInfo[]> {
   const connections = await ctx.db.importConnection.findMany({
@@ -232,27 +223,6 @@ interface JobItem {
   galleryMedia?: boolean;
 }
 
-export interface ImportJobJson {
-  id: string;
-  source: string;
-  status: ImportJob['status'];
-  total: number;
-  done: number;
-  imported: number;
-  failed: { name: string; message: string }[];
-  fileIds: string[];
-  /** Items not imported because their name was taken and the person chose to skip them. */
-  skipped: string[];
-  /** Items kept beside a file of the same name, under a numbered name. */
-  renamed: { name: string; storedAs: string }[];
-  /** Items that became a new version of the file of the same name. */
-  replaced: string[];
-  folderId: string | null;
-  galleryId: string | null;
-  createdAt: Date;
-  finishedAt: Date | null;
-}
-
 export function jobJson(job: ImportJob): ImportJobJson {
   const items = (Array.isArray(job.items) ? job.items : []) as unknown as JobItem[];
   return {
@@ -271,8 +241,8 @@ export function jobJson(job: ImportJob): ImportJobJson {
     replaced: items.filter((i) => i.outcome === 'replaced').map((i) => i.name),
     folderId: job.folderId,
     galleryId: job.galleryId,
-    createdAt: job.createdAt,
-    finishedAt: job.finishedAt,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
   };
 }
 

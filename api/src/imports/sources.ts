@@ -1,7 +1,8 @@
 import { DomainError } from '../shared/errors.ts';
 
-export const SOURCE_IDS = ['local', 'google-drive', 'dropbox'] as const;
-export type SourceId = (typeof SOURCE_IDS)[number];
+import type { SourceId } from './contract.ts';
+
+export { SOURCE_IDS, type SourceId } from './contract.ts';
 
 export const SOURCE_NAMES: Record<SourceId, string> = {
   local: 'Server folder',

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { sendBody, type TestApp } from '../../test/harness.ts';
-import type { ImportJobJson } from './rules.ts';
+import type { ImportJobJson } from './contract.ts';
 
 // Shared arrangements for the imports tests (not part of the app).
 

@@ -1,40 +1,12 @@
 import { dataRequest } from '../lib/http.ts';
 import type { ConflictChoice } from '../uploads/conflicts.ts';
+import type { ImportItem, ImportJobJson, SourceId, SourceInfo } from '../../../api/src/imports/contract.ts';
 
-// The import paths of the API (api/src/imports/rest.ts).
+// The import paths of the API (api/src/imports/rest.ts); their data types are the API's own.
 
-export type SourceId = 'local' | 'google-drive' | 'dropbox';
-
-export interface ImportSource {
-  id: SourceId;
-  name: string;
-  available: boolean;
-  connected: boolean;
-  account: string | null;
-}
-
-export interface ImportItem {
-  id: string;
-  name: string;
-  type: 'folder' | 'image' | 'file';
-  size: number | null;
-  thumbnail?: string;
-  modifiedAt: string | null;
-}
-
-export interface ImportJob {
-  id: string;
-  status: 'running' | 'completed' | 'failed';
-  total: number;
-  done: number;
-  imported: number;
-  failed: { name: string; message: string }[];
-  fileIds: string[];
-  /** Names already taken in the folder: left out, kept beside under storedAs, or made a new version. */
-  skipped?: string[];
-  renamed?: { name: string; storedAs: string }[];
-  replaced?: string[];
-}
+export type { ImportItem, SourceId };
+export type ImportSource = SourceInfo;
+export type ImportJob = ImportJobJson;
 
 export function importSources() {
   return dataRequest<ImportSource[]>('GET', '/api/imports/sources');

@@ -4,18 +4,9 @@ import { DomainError } from '../../shared/errors.ts';
 // What every outside source of files (Google Drive, Dropbox) gives the imports domain, and what it
 // is given: its account's authorized fetch, and where the app serves an item's thumbnail.
 
-/** What the import dialog lists: a folder to open, or a file to choose. */
-export interface ImportItem {
-  /** The source's own id: a path inside the import folder, a Drive file id, a Dropbox id. */
-  id: string;
-  name: string;
-  type: 'folder' | 'image' | 'file';
-  /** Bytes; null for folders and when the source does not say. */
-  size: number | null;
-  /** A URL on this server that shows a small picture of an image, when the source has one. */
-  thumbnail?: string;
-  modifiedAt: string | null;
-}
+import type { ImportItem } from './item.ts';
+
+export type { ImportItem };
 
 export interface Download {
   body: ReadableStream<Uint8Array>;
