@@ -12,7 +12,7 @@ import { isProcessing, processUpload } from '../storage/processing.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
 import { anthropicFor } from '../infra/ai/claude.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 /**
  * AI image tags: Claude looks at the photo's preview thumbnail when an API key is configured;

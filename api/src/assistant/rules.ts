@@ -7,7 +7,7 @@ import { parse } from '../shared/validation.ts';
 import { type ChatTurn, claudeReply } from './claude.ts';
 import { type Awaiting, offlineReply } from './offline.ts';
 import type { ToolRun } from './tools.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 export const CHAT_FAILED = 'Failed to process your message. Please try again.';
 

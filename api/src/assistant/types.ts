@@ -1,4 +1,4 @@
-import { rawIdOf } from '../access/ids.ts';
+import { rawIdOf } from '../shared/ids.ts';
 import { builder, ErrorInterface } from '../graphql/builder.ts';
 import { rawId } from '../projects/types.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';

@@ -1,7 +1,7 @@
 import { decode } from '@auth/core/jwt';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../infra/db/database.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 export interface Viewer {
   id: string;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 // What folders, files and search share: transactions and their locks, ids, and the inputs they
 // validate.

@@ -7,7 +7,7 @@ import { announceAccessChange, memberIdsOf, nameOf, projectForViewer, userNameSe
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
 import { optionalText, parse, requiredText } from '../shared/validation.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 import { type AccessMode, galleryAccessWhere, projectMemberWhere, readableGallerySql } from '../access/rules.ts';
 
 type Tx = Prisma.TransactionClient;

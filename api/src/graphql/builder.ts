@@ -4,7 +4,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin, { resolveNodes as loadNodes } from '@pothos/plugin-relay';
 import { type GraphQLResolveInfo, isObjectType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { decodeGlobalId, encodeGlobalId, isUuid } from '../access/ids.ts';
+import { decodeGlobalId, encodeGlobalId, isUuid } from '../shared/ids.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { ViewerContext } from '../context.ts';

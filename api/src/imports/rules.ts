@@ -24,7 +24,7 @@ import {
 import type { OAuthProvider, OAuthSourceId, SourceConnector } from '../infra/import-sources/connector.ts';
 import type { ImportJobJson, SourceInfo } from './contract.ts';
 import { SOURCE_IDS, SOURCE_NAMES, type SourceId, thumbnailUrl } from './sources.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 /** What the import rules need: the services, the storage layer (bytes go in as uploads do) and keys. */
 export interface ImportDeps extends Services {

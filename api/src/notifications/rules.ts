@@ -4,7 +4,7 @@ import type { Events } from '../infra/events/pubsub.ts';
 import type { ViewerContext } from '../context.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { type DeliveryServices, emailNotifications } from './email.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 export interface NotificationInput {
   userId: string;

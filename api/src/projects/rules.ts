@@ -6,7 +6,7 @@ import { publishNotifications, writeNotification } from '../notifications/rules.
 import { projectMemberWhere } from '../access/rules.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { optionalText, parse, requiredText } from '../shared/validation.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 export const PROJECT_TYPES = ['campaign', 'movie', 'tv_show', 'commercial'] as const satisfies readonly ProjectType[];
 

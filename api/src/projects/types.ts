@@ -4,7 +4,7 @@ import { projectMemberWhere } from '../access/rules.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { ownEvents } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';
-import { rawIdOf } from '../access/ids.ts';
+import { rawIdOf } from '../shared/ids.ts';
 import {
   cancelInvitation,
   createProject,

@@ -1,4 +1,4 @@
-import { encodeGlobalId as encodeGlobalID } from '../access/ids.ts';
+import { encodeGlobalId as encodeGlobalID } from './ids.ts';
 
 // Addresses in the web app that the API writes (notification links, e-mails). The web app reads
 // its GraphQL ids from its URLs, so every id in an address is the Relay global id of the record,

@@ -16,7 +16,7 @@ import { enqueueProcessing, needsProcessing, PROCESSING_KEY } from './processing
 import type { ObjectStore } from '../infra/objects/store.ts';
 import { signUploadToken, verifyUploadToken } from './tokens.ts';
 import { objectPathFor } from './uploads.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 import { formatBytes } from '../shared/format.ts';
 
 export class PayloadTooLargeError extends DomainError {

@@ -1,6 +1,6 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Viewer } from '../context.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 import { ValidationError } from '../shared/errors.ts';
 
 /** Uploads live at /objects/uploads/<id>: the same path takes the PUT and later serves the bytes. */

@@ -10,7 +10,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors
 import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
-import { isUuid } from '../access/ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 // ───────────────────────────── who sees what ─────────────────────────────
 

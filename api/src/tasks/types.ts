@@ -1,6 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
-import { rawIdOf } from '../access/ids.ts';
+import { rawIdOf } from '../shared/ids.ts';
 import { builder } from '../graphql/builder.ts';
 import {
   completeTask,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database, SqlExecutor } from '../db/database.ts';
-import { isUuid } from '../../access/ids.ts';
+import { isUuid } from '../../shared/ids.ts';
 
 export interface SendOptions {
   /** At most one job with this key per queue while one waits (or, with singletonSeconds, per time slot). */

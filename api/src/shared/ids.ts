@@ -1,4 +1,4 @@
-import { ValidationError } from '../shared/errors.ts';
+import { ValidationError } from './errors.ts';
 
 // The one home of ids: every row id is a uuid, and GraphQL names a row by a Relay global id,
 // base64 of `Type:rawId`. GraphQL arguments, node(id), REST adapters and links all encode and
