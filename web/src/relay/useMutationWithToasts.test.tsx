@@ -25,7 +25,14 @@ function answering(deleteTask: object) {
   );
 }
 
-function DeleteButton({ serverMessage, onSuccess }: { serverMessage?: boolean; onSuccess: () => void }) {
+interface ButtonProps {
+  serverMessage?: boolean;
+  onSuccess: () => void;
+  onSettled?: () => void;
+  success?: { title: string; description: string };
+}
+
+function DeleteButton({ serverMessage, onSuccess, onSettled, success }: ButtonProps) {
   const [commit] = useMutationWithToasts<TasksScreenDeleteMutation>(DeleteTask, {
     outcome: (r) => r.deleteTask,
     success: { title: 'Success', description: 'Task deleted successfully!' },
@@ -33,13 +40,13 @@ function DeleteButton({ serverMessage, onSuccess }: { serverMessage?: boolean; o
     serverMessage,
   });
   return (
-    <button type="button" onClick={() => commit({ variables: { id: 'VGFzazox' }, onSuccess })}>
+    <button type="button" onClick={() => commit({ variables: { id: 'VGFzazox' }, onSuccess, onSettled, success })}>
       Delete
     </button>
   );
 }
 
-function renderButton(props: { serverMessage?: boolean; onSuccess: () => void }) {
+function renderButton(props: ButtonProps) {
   render(
     <RelayEnvironmentProvider environment={createEnvironment()}>
       <DeleteButton {...props} />
@@ -67,5 +74,23 @@ describe('a mutation with its toasts', () => {
     renderButton({ onSuccess, serverMessage: true });
     await screen.findByText('Task not found.');
     expect(onSuccess).not.toHaveBeenCalled();
+  });
+
+  it('says what the call knows when it gives its own success, and ends a busy state after either outcome', async () => {
+    answering({ __typename: 'MutationDeleteTaskSuccess', data: true });
+    const onSettled = vi.fn();
+    renderButton({
+      onSuccess: vi.fn(),
+      onSettled,
+      success: { title: 'Success', description: 'Call the harbour office is gone.' },
+    });
+    await screen.findByText('Call the harbour office is gone.');
+    expect(screen.queryByText('Task deleted successfully!')).toBeNull();
+    expect(onSettled).toHaveBeenCalledTimes(1);
+    cleanup();
+    answering({ __typename: 'BaseError', __isError: 'BaseError', message: 'Task not found.' });
+    renderButton({ onSuccess: vi.fn(), onSettled });
+    await screen.findByText('Failed to delete task. Please try again.');
+    expect(onSettled).toHaveBeenCalledTimes(2);
   });
 });

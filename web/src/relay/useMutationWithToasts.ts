@@ -11,15 +11,22 @@ interface Outcome {
 
 export interface MutationToasts<M extends MutationParameters> {
   /** The field of the answer that holds the outcome, e.g. `(r) => r.createTask`. */
-  outcome(response: M['response']): Outcome;
-  success: ToastInput;
+  outcome(response: M['response']): Outcome | null | undefined;
+  /** The success toast, from the answer when it names what was done; a call may give its own. */
+  success?: ToastInput | ((response: M['response']) => ToastInput);
   /** Said when it fails; with `serverMessage`, the server's own words when it gives some. */
   failure: string;
   serverMessage?: boolean;
 }
 
 export type CommitWithToasts<M extends MutationParameters> = (
-  config: Omit<UseMutationConfig<M>, 'onCompleted' | 'onError'> & { onSuccess?(response: M['response']): void },
+  config: Omit<UseMutationConfig<M>, 'onCompleted' | 'onError'> & {
+    /** This call's success toast, when it says what the call knows (a name, an address). */
+    success?: ToastInput;
+    onSuccess?(response: M['response']): void;
+    /** After either outcome, once its toast is up: to end a busy state. */
+    onSettled?(): void;
+  },
 ) => Disposable;
 
 /**
@@ -34,20 +41,23 @@ export function useMutationWithToasts<M extends MutationParameters>(
   const [commit, pending] = useMutation<M>(mutation);
   const fail = (message?: string) =>
     toast({ title: 'Error', description: message || toasts.failure, variant: 'destructive' });
-  const run: CommitWithToasts<M> = ({ onSuccess, ...config }) =>
+  const run: CommitWithToasts<M> = ({ success, onSuccess, onSettled, ...config }) =>
     commit({
       ...config,
       onCompleted(response) {
         const outcome = toasts.outcome(response);
-        if (outcome.__typename.endsWith('Success')) {
-          toast(toasts.success);
+        if (outcome?.__typename.endsWith('Success')) {
+          const said = success ?? (typeof toasts.success === 'function' ? toasts.success(response) : toasts.success);
+          if (said) toast(said);
           onSuccess?.(response);
         } else {
-          fail(toasts.serverMessage ? outcome.message : undefined);
+          fail(toasts.serverMessage ? outcome?.message : undefined);
         }
+        onSettled?.();
       },
       onError(error) {
         if (!isUnauthorizedError(error)) fail();
+        onSettled?.();
       },
     });
   return [run, pending];

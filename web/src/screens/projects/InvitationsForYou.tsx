@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { graphql, useFragment, useMutation } from 'react-relay';
+import { graphql, useFragment } from 'react-relay';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
-import { toast } from '../../ui/toast.tsx';
 import { labelOf, PROJECT_TYPES } from '../galleries/options.ts';
-import { showError } from './options.ts';
 import type { InvitationsForYou_query$key } from './__generated__/InvitationsForYou_query.graphql';
 import type { InvitationsForYouAcceptMutation } from './__generated__/InvitationsForYouAcceptMutation.graphql';
 import type { InvitationsForYouDeclineMutation } from './__generated__/InvitationsForYouDeclineMutation.graphql';
@@ -38,9 +37,11 @@ export function InvitationsForYou({
     query,
   );
   const [answering, setAnswering] = useState<string | null>(null);
-  const [commitAccept] = useMutation<InvitationsForYouAcceptMutation>(graphql`
+  const [commitAccept] = useMutationWithToasts<InvitationsForYouAcceptMutation>(
+    graphql`
     mutation InvitationsForYouAcceptMutation($id: ID!, $projects: [ID!]!) {
       acceptInvitation(id: $id) {
+        __typename
         ... on MutationAcceptInvitationSuccess {
           data @prependNode(connections: $projects, edgeTypeName: "QueryProjectsConnectionEdge") {
             id
@@ -53,10 +54,18 @@ export function InvitationsForYou({
         }
       }
     }
-  `);
-  const [commitDecline] = useMutation<InvitationsForYouDeclineMutation>(graphql`
+  `,
+    {
+      outcome: (r) => r.acceptInvitation,
+      success: (r) => ({ title: 'Invitation Accepted', description: `You joined ${r.acceptInvitation.data?.name}.` }),
+      failure: 'Failed to accept the invitation. Please try again.',
+    },
+  );
+  const [commitDecline] = useMutationWithToasts<InvitationsForYouDeclineMutation>(
+    graphql`
     mutation InvitationsForYouDeclineMutation($id: ID!, $invitations: [ID!]!) {
       declineInvitation(id: $id) {
+        __typename
         ... on MutationDeclineInvitationSuccess {
           data {
             id @deleteEdge(connections: $invitations)
@@ -67,12 +76,17 @@ export function InvitationsForYou({
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.declineInvitation,
+      success: { title: 'Invitation Declined', description: 'The project owner has been told.' },
+      failure: 'Failed to decline the invitation. Please try again.',
+    },
+  );
   const connectionId = data.invitations.__id;
 
   function accept(id: string) {
     setAnswering(id);
-    const failed = () => showError('Failed to accept the invitation. Please try again.');
     commitAccept({
       variables: { id, projects: [projectsConnectionId] },
       updater: (store, answer) => {
@@ -86,33 +100,13 @@ export function InvitationsForYou({
           );
         }
       },
-      onCompleted: ({ acceptInvitation }) => {
-        setAnswering(null);
-        if (!acceptInvitation.data) return failed();
-        toast({ title: 'Invitation Accepted', description: `You joined ${acceptInvitation.data.name}.` });
-      },
-      onError: () => {
-        setAnswering(null);
-        failed();
-      },
+      onSettled: () => setAnswering(null),
     });
   }
 
   function decline(id: string) {
     setAnswering(id);
-    const failed = () => showError('Failed to decline the invitation. Please try again.');
-    commitDecline({
-      variables: { id, invitations: [connectionId] },
-      onCompleted: ({ declineInvitation }) => {
-        setAnswering(null);
-        if (declineInvitation.message) return failed();
-        toast({ title: 'Invitation Declined', description: 'The project owner has been told.' });
-      },
-      onError: () => {
-        setAnswering(null);
-        failed();
-      },
-    });
+    commitDecline({ variables: { id, invitations: [connectionId] }, onSettled: () => setAnswering(null) });
   }
 
   const invitations = data.invitations.edges.map((edge) => edge.node);

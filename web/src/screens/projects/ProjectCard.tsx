@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { graphql, useFragment, useMutation } from 'react-relay';
+import { graphql, useFragment } from 'react-relay';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { PlusIcon } from '../../ui/icons.tsx';
-import { toast } from '../../ui/toast.tsx';
 import { labelOf, PROJECT_TYPES } from '../galleries/options.ts';
 import type { ProjectCard_project$key } from './__generated__/ProjectCard_project.graphql';
 import type { ProjectCardLeaveMutation } from './__generated__/ProjectCardLeaveMutation.graphql';
 import { InviteCrewDialog } from './InviteCrewDialog.tsx';
-import { PROJECT_ROLES, showError } from './options.ts';
+import { PROJECT_ROLES } from './options.ts';
 import { ProjectCrew } from './ProjectCrew.tsx';
 import { ProjectGalleries } from './ProjectGalleries.tsx';
 import { ProjectInvitations } from './ProjectInvitations.tsx';
@@ -46,28 +46,27 @@ export function ProjectCard({
   );
   const [inviting, setInviting] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const [commitLeave, leavePending] = useMutation<ProjectCardLeaveMutation>(graphql`
-    mutation ProjectCardLeaveMutation($projectId: ID!, $connections: [ID!]!) {
-      leaveProject(projectId: $projectId) {
-        ... on MutationLeaveProjectSuccess {
-          data @deleteEdge(connections: $connections)
-        }
-        ... on Error {
-          message
+  const [commitLeave, leavePending] = useMutationWithToasts<ProjectCardLeaveMutation>(
+    graphql`
+      mutation ProjectCardLeaveMutation($projectId: ID!, $connections: [ID!]!) {
+        leaveProject(projectId: $projectId) {
+          __typename
+          ... on MutationLeaveProjectSuccess {
+            data @deleteEdge(connections: $connections)
+          }
+          ... on Error {
+            message
+          }
         }
       }
-    }
-  `);
+    `,
+    { outcome: (r) => r.leaveProject, failure: 'Failed to leave the project. Please try again.' },
+  );
 
   function leave() {
-    const failed = () => showError('Failed to leave the project. Please try again.');
     commitLeave({
       variables: { projectId: project.id, connections: [connectionId] },
-      onCompleted: ({ leaveProject }) => {
-        if (leaveProject.message) return failed();
-        toast({ title: 'Left Project', description: `You are no longer in ${project.name}.` });
-      },
-      onError: failed,
+      success: { title: 'Left Project', description: `You are no longer in ${project.name}.` },
     });
   }
 

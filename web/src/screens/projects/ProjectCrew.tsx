@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { graphql, useFragment, useMutation } from 'react-relay';
+import { graphql, useFragment } from 'react-relay';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
-import { toast } from '../../ui/toast.tsx';
 import type { ProjectCrew_project$key } from './__generated__/ProjectCrew_project.graphql';
 import type { ProjectCrewRemoveMutation } from './__generated__/ProjectCrewRemoveMutation.graphql';
 import { labelOf } from '../galleries/options.ts';
-import { PROJECT_ROLES, showError } from './options.ts';
+import { PROJECT_ROLES } from './options.ts';
 
 /** Everyone in the project with their role; the owner may remove members (after confirming). */
 export function ProjectCrew({ project: key }: { project: ProjectCrew_project$key }) {
@@ -40,9 +40,11 @@ export function ProjectCrew({ project: key }: { project: ProjectCrew_project$key
     key,
   );
   const [removing, setRemoving] = useState<{ userId: string; name: string } | null>(null);
-  const [commitRemove, pending] = useMutation<ProjectCrewRemoveMutation>(graphql`
+  const [commitRemove, pending] = useMutationWithToasts<ProjectCrewRemoveMutation>(
+    graphql`
     mutation ProjectCrewRemoveMutation($projectId: ID!, $userId: ID!) {
       removeProjectMember(projectId: $projectId, userId: $userId) {
+        __typename
         ... on MutationRemoveProjectMemberSuccess {
           data {
             id
@@ -54,19 +56,16 @@ export function ProjectCrew({ project: key }: { project: ProjectCrew_project$key
         }
       }
     }
-  `);
+  `,
+    { outcome: (r) => r.removeProjectMember, failure: 'Failed to remove member. Please try again.' },
+  );
 
   function remove() {
     if (!removing) return;
-    const failed = () => showError('Failed to remove member. Please try again.');
     commitRemove({
       variables: { projectId: project.id, userId: removing.userId },
-      onCompleted: ({ removeProjectMember }) => {
-        if (removeProjectMember?.message) return failed();
-        toast({ title: 'Member Removed', description: `${removing.name} is no longer in ${project.name}.` });
-        setRemoving(null);
-      },
-      onError: failed,
+      success: { title: 'Member Removed', description: `${removing.name} is no longer in ${project.name}.` },
+      onSuccess: () => setRemoving(null),
     });
   }
 

@@ -1,12 +1,12 @@
-import { graphql, useFragment, useMutation } from 'react-relay';
+import { graphql, useFragment } from 'react-relay';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { formatNotificationTime } from '../../lib/format.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { toast } from '../../ui/toast.tsx';
 import { labelOf } from '../galleries/options.ts';
 import type { ProjectInvitations_project$key } from './__generated__/ProjectInvitations_project.graphql';
 import type { ProjectInvitationsCancelMutation } from './__generated__/ProjectInvitationsCancelMutation.graphql';
-import { PROJECT_ROLES, showError } from './options.ts';
+import { PROJECT_ROLES } from './options.ts';
 
 /** Invitations nobody has answered yet (owners only), each of which the owner may cancel. */
 export function ProjectInvitations({ project: key }: { project: ProjectInvitations_project$key }) {
@@ -29,9 +29,11 @@ export function ProjectInvitations({ project: key }: { project: ProjectInvitatio
     `,
     key,
   );
-  const [commitCancel, pending] = useMutation<ProjectInvitationsCancelMutation>(graphql`
+  const [commitCancel, pending] = useMutationWithToasts<ProjectInvitationsCancelMutation>(
+    graphql`
     mutation ProjectInvitationsCancelMutation($id: ID!) {
       cancelInvitation(id: $id) {
+        __typename
         ... on MutationCancelInvitationSuccess {
           data {
             id
@@ -48,20 +50,17 @@ export function ProjectInvitations({ project: key }: { project: ProjectInvitatio
         }
       }
     }
-  `);
+  `,
+    { outcome: (r) => r.cancelInvitation, failure: 'Failed to cancel the invitation. Please try again.' },
+  );
 
   function cancel(invitation: { id: string; email: string }) {
-    const failed = () => showError('Failed to cancel the invitation. Please try again.');
     commitCancel({
       variables: { id: invitation.id },
-      onCompleted: ({ cancelInvitation }) => {
-        if (cancelInvitation.message) return failed();
-        toast({
-          title: 'Invitation Cancelled',
-          description: `${invitation.email} can no longer join ${project.name}.`,
-        });
+      success: {
+        title: 'Invitation Cancelled',
+        description: `${invitation.email} can no longer join ${project.name}.`,
       },
-      onError: failed,
     });
   }
 
