@@ -7,10 +7,18 @@ import {
   type OAuthSourceId,
   SourceUnavailableError,
 } from '../infra/import-sources/connector.ts';
+import {
+  bearerFetch,
+  GrantRefusedError,
+  type TokenAnswer,
+  tokenExpiry,
+  tokenRequest,
+} from '../infra/import-sources/oauth.ts';
 import { NotConnectedError, SOURCE_NAMES } from './sources.ts';
 
-// The OAuth authorization-code flow shared by Google Drive and Dropbox, and the token store.
-// Tokens are encrypted at rest (AES-256-GCM, key derived from AUTH_SECRET) and never sent to a browser.
+// The OAuth connections of Google Drive and Dropbox: the signed state, and the token store.
+// Tokens are encrypted at rest (AES-256-GCM, key derived from AUTH_SECRET) and never sent to a
+// browser. What goes over the wire to a provider is infra/import-sources/oauth.ts.
 
 export interface ImportKeys {
   /** Encrypts tokens at rest. */
@@ -81,56 +89,6 @@ export function verifyState(keys: ImportKeys, state: string | undefined, viewer:
   return payload.r;
 }
 
-export function authorizeUrl(provider: OAuthProvider, state: string, redirectUri: string) {
-  const url = new URL(provider.config.authUrl);
-  url.searchParams.set('client_id', provider.config.clientId);
-  url.searchParams.set('redirect_uri', redirectUri);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('state', state);
-  if (provider.scope) url.searchParams.set('scope', provider.scope);
-  for (const [k, v] of Object.entries(provider.authorizeParams)) url.searchParams.set(k, v);
-  return url.toString();
-}
-
-// ───────────── token endpoint ─────────────
-
-interface TokenAnswer {
-  access_token: string;
-  refresh_token?: string;
-  expires_in?: number;
-}
-
-class GrantRefusedError extends Error {}
-
-async function tokenRequest(provider: OAuthProvider, params: Record<string, string>): Promise<TokenAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(provider.config.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        ...params,
-        client_id: provider.config.clientId,
-        client_secret: provider.config.clientSecret,
-      }),
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch {
-    throw new SourceUnavailableError();
-  }
-  const answer = (await response.json().catch(() => null)) as (TokenAnswer & { error?: string }) | null;
-  if (response.status === 400 || response.status === 401) {
-    // invalid_grant: the code was used or the refresh token revoked; the person must connect again.
-    throw new GrantRefusedError(answer?.error ?? `token endpoint answered ${response.status}`);
-  }
-  if (!response.ok || typeof answer?.access_token !== 'string') throw new SourceUnavailableError();
-  return answer;
-}
-
-function expiry(answer: TokenAnswer) {
-  return typeof answer.expires_in === 'number' ? new Date(Date.now() + answer.expires_in * 1000) : null;
-}
-
 type Deps = Pick<Services, 'db' | 'logger'> & { keys: ImportKeys };
 
 /** Trades the consent code for tokens and keeps them (encrypted) for this viewer. */
@@ -153,7 +111,7 @@ export async function completeConnection(
   const data = {
     accessToken: encryptToken(deps.keys.tokenKey, answer.access_token),
     refreshToken: answer.refresh_token ? encryptToken(deps.keys.tokenKey, answer.refresh_token) : null,
-    expiresAt: expiry(answer),
+    expiresAt: tokenExpiry(answer),
     accountName: name,
   };
   await deps.db.importConnection.upsert({
@@ -173,12 +131,13 @@ export async function authorizedFetch(deps: Deps, viewer: Viewer, provider: OAut
   const where = { userId_provider: { userId: viewer.id, provider: provider.id } };
   const row = await deps.db.importConnection.findUnique({ where });
   if (!row) throw notConnected();
-  let accessToken = decryptToken(deps.keys.tokenKey, row.accessToken);
+  const stored = decryptToken(deps.keys.tokenKey, row.accessToken);
   const refreshToken = row.refreshToken ? decryptToken(deps.keys.tokenKey, row.refreshToken) : null;
-  if (!accessToken) {
+  if (!stored) {
     await deps.db.importConnection.deleteMany({ where: { id: row.id } });
     throw notConnected();
   }
+  let accessToken = stored;
   let expiresAt = row.expiresAt;
 
   async function refresh() {
@@ -196,7 +155,7 @@ export async function authorizedFetch(deps: Deps, viewer: Viewer, provider: OAut
       throw new NotConnectedError(`The ${name} connection has expired. Connect ${name} again.`);
     }
     accessToken = answer.access_token;
-    expiresAt = expiry(answer);
+    expiresAt = tokenExpiry(answer);
     await deps.db.importConnection.updateMany({
       where: { id: row?.id },
       data: {
@@ -210,15 +169,7 @@ export async function authorizedFetch(deps: Deps, viewer: Viewer, provider: OAut
 
   return async (url, init = {}) => {
     if (expiresAt && expiresAt.getTime() < Date.now() + 60_000) await refresh();
-    const send = async () => {
-      const headers = new Headers(init.headers);
-      headers.set('authorization', `Bearer ${accessToken}`);
-      try {
-        return await fetch(url, { ...init, headers, signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
-      } catch {
-        throw new SourceUnavailableError();
-      }
-    };
+    const send = () => bearerFetch(url, init, accessToken);
     let response = await send();
     if (response.status === 401) {
       await response.body?.cancel();

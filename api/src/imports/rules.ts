@@ -12,16 +12,9 @@ import { ingestStream, type StorageDeps } from '../storage/rules.ts';
 import { dropboxAccount, dropboxProvider, dropboxSource } from '../infra/import-sources/dropbox.ts';
 import { googleDriveAccount, googleDriveProvider, googleDriveSource } from '../infra/import-sources/google-drive.ts';
 import { localFolderSource } from './local.ts';
-import {
-  authorizedFetch,
-  authorizeUrl,
-  completeConnection,
-  importKeys,
-  signState,
-  verifyState,
-  type ImportKeys,
-} from './oauth.ts';
+import { authorizedFetch, completeConnection, importKeys, signState, verifyState, type ImportKeys } from './oauth.ts';
 import type { OAuthProvider, OAuthSourceId, SourceConnector } from '../infra/import-sources/connector.ts';
+import { authorizeUrl } from '../infra/import-sources/oauth.ts';
 import type { ImportJobJson, SourceInfo } from './contract.ts';
 import { SOURCE_IDS, SOURCE_NAMES, type SourceId, thumbnailUrl } from './sources.ts';
 import { isUuid } from '../shared/ids.ts';
