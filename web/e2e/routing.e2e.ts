@@ -100,4 +100,27 @@ describe('routes load their data', () => {
     await page.getByRole('tab', { name: /Pending \(0\)/ }).waitFor();
     await context.close();
   });
+
+  it('shows a bar along the top while the next screen is on its way', async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByText('No galleries yet').waitFor();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/GalleriesScreen-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Galleries' }).click();
+    const bar = page.getByRole('progressbar', { name: 'Loading the page' });
+    await bar.waitFor();
+    expect(page.url()).toBe(`${baseURL}/`);
+    release();
+    await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
+    await bar.waitFor({ state: 'detached' });
+    await context.close();
+  });
 });

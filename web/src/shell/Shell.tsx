@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
-import { Link, NavLink, Outlet, useLocation, useNavigate, useRevalidator } from 'react-router-dom';
+import { Link, NavLink, Outlet, useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
 import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
@@ -207,6 +207,18 @@ function MobileNav() {
   );
 }
 
+/** A thin bar along the top while the next screen's code or data is on its way. */
+function NavigationProgress() {
+  if (useNavigation().state === 'idle') return null;
+  return (
+    <div
+      role="progressbar"
+      aria-label="Loading the page"
+      className="fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-indigo-500 dark:bg-indigo-400"
+    />
+  );
+}
+
 export default function Shell() {
   const { pathname } = useLocation();
   // A screen whose data failed asks its route again: the loader starts a fresh query.
@@ -214,6 +226,7 @@ export default function Shell() {
   return (
     <RelayEnvironmentProvider environment={appEnvironment()}>
       <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        <NavigationProgress />
         <Header />
         <div className="flex">
           <Sidebar />
