@@ -2,6 +2,7 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { graphql, useMutation } from 'react-relay';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Link, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
@@ -164,9 +165,11 @@ function GalleryView({
       }
     }
   `);
-  const [commitCover, savingCover] = useMutation<GalleryScreenCoverMutation>(graphql`
+  const [commitCover, savingCover] = useMutationWithToasts<GalleryScreenCoverMutation>(
+    graphql`
     mutation GalleryScreenCoverMutation($id: ID!, $coverImageId: ID) {
       updateGallery(id: $id, coverImageId: $coverImageId) {
+        __typename
         ... on MutationUpdateGallerySuccess {
           data {
             id
@@ -179,10 +182,14 @@ function GalleryView({
         }
       }
     }
-  `);
-  const [commitRemove, removing] = useMutation<GalleryScreenRemoveMutation>(graphql`
+  `,
+    { outcome: (r) => r.updateGallery, failure: 'Failed to update gallery. Please try again.', serverMessage: true },
+  );
+  const [commitRemove, removing] = useMutationWithToasts<GalleryScreenRemoveMutation>(
+    graphql`
     mutation GalleryScreenRemoveMutation($galleryId: ID!, $fileId: ID!) {
       removeFileFromGallery(galleryId: $galleryId, fileId: $fileId) {
+        __typename
         ... on MutationRemoveFileFromGallerySuccess {
           data {
             id
@@ -197,24 +204,17 @@ function GalleryView({
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.removeFileFromGallery,
+      success: { title: 'Success', description: 'Photo removed from the gallery.' },
+      failure: 'Failed to remove photo. Please try again.',
+      serverMessage: true,
+    },
+  );
 
   function removePhoto(fileId: string) {
-    commitRemove({
-      variables: { galleryId: gallery.id, fileId },
-      onCompleted: (result) => {
-        const message = result.removeFileFromGallery.message;
-        if (message) {
-          toast({ title: 'Error', description: message, variant: 'destructive' });
-          return;
-        }
-        toast({ title: 'Success', description: 'Photo removed from the gallery.' });
-        lightbox.close();
-      },
-      onError: () => {
-        toast({ title: 'Error', description: 'Failed to remove photo. Please try again.', variant: 'destructive' });
-      },
-    });
+    commitRemove({ variables: { galleryId: gallery.id, fileId }, onSuccess: lightbox.close });
   }
 
   const updating = savingCover;
@@ -259,18 +259,7 @@ function GalleryView({
     });
 
   function updateCover(coverImageId: string | null, success: string) {
-    const onCompleted = (result: { readonly updateGallery: { readonly message?: string } }) => {
-      const message = result.updateGallery.message;
-      if (message) {
-        toast({ title: 'Error', description: message, variant: 'destructive' });
-        return;
-      }
-      toast({ title: 'Success', description: success });
-    };
-    const onError = () => {
-      toast({ title: 'Error', description: 'Failed to update gallery. Please try again.', variant: 'destructive' });
-    };
-    commitCover({ variables: { id: gallery.id, coverImageId }, onCompleted, onError });
+    commitCover({ variables: { id: gallery.id, coverImageId }, success: { title: 'Success', description: success } });
   }
 
   // Dropped or chosen files are uploaded to the top level of the file manager, then added here.
