@@ -123,4 +123,25 @@ describe('routes load their data', () => {
     await bar.waitFor({ state: 'detached' });
     await context.close();
   });
+
+  it('asks the server for nothing signed in once signed out, even going back', async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByText('No galleries yet').waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('heading', { name: 'Tasks' }).waitFor();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByText('Authorized Access Only').waitFor();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql')) asked.push(request.postData() ?? '');
+    });
+    await page.goBack();
+    await page.waitForTimeout(1_000);
+    await page.getByText('Authorized Access Only').waitFor();
+    expect(asked).toEqual([]);
+    expect(await page.getByText('Logging in again').count()).toBe(0);
+    await context.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, lazy, useEffect } from 'react';
 import {
   createBrowserRouter,
   type LoaderFunctionArgs,
@@ -98,8 +98,18 @@ const routes: RouteObject[] = [
 ];
 
 const router = createBrowserRouter(routes);
+let mounted = 0;
 
 export default function SignedInApp() {
+  // Signed out, the app goes and its router with it: left listening, it would answer the Back
+  // button by loading signed-in screens. StrictMode's trial unmount remounts before the timer runs.
+  useEffect(() => {
+    mounted += 1;
+    return () => {
+      mounted -= 1;
+      setTimeout(() => mounted === 0 && router.dispose());
+    };
+  }, []);
   return <RouterProvider router={router} />;
 }
 
