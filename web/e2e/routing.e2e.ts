@@ -25,6 +25,15 @@ async function signedInContext() {
   return context;
 }
 
+/** A new account's dashboard, loaded. */
+async function dashboardPage() {
+  const context = await signedInContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByText('No galleries yet').waitFor();
+  return { context, page };
+}
+
 /** Records the screen queries the page sends, in order. */
 function queriesSent(page: Page) {
   const sent: string[] = [];
@@ -59,10 +68,7 @@ describe('routes load their data', () => {
   });
 
   it('starts a screen when the pointer rests on its link or the keyboard reaches it', async () => {
-    const context = await signedInContext();
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.getByText('No galleries yet').waitFor();
+    const { context, page } = await dashboardPage();
     const sent = queriesSent(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
 
@@ -102,10 +108,7 @@ describe('routes load their data', () => {
   });
 
   it('shows a bar along the top while the next screen is on its way', async () => {
-    const context = await signedInContext();
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.getByText('No galleries yet').waitFor();
+    const { context, page } = await dashboardPage();
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -125,10 +128,7 @@ describe('routes load their data', () => {
   });
 
   it('asks the server for nothing signed in once signed out, even going back', async () => {
-    const context = await signedInContext();
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.getByText('No galleries yet').waitFor();
+    const { context, page } = await dashboardPage();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('heading', { name: 'Tasks' }).waitFor();
     await page.getByRole('button', { name: 'Sign Out' }).click();

@@ -4,9 +4,9 @@ import {
   type LoaderFunctionArgs,
   matchRoutes,
   Navigate,
+  type Params,
   type RouteObject,
   RouterProvider,
-  type ShouldRevalidateFunctionArgs,
   useSearchParams,
 } from 'react-router-dom';
 import { safeCallbackUrl } from '../auth/signIn.ts';
@@ -38,17 +38,6 @@ const SCREENS = {
   settings: () => import('../screens/settings/SettingsScreen.tsx'),
 } satisfies Record<ScreenName, unknown>;
 
-/** The address's search parameters each screen's query reads (screenQueries.ts). */
-const SEARCH_KEYS: Record<ScreenName, readonly string[]> = {
-  dashboard: [],
-  galleries: ['search', 'sort'],
-  gallery: [],
-  files: ['folder', 'sort', 'search'],
-  tasks: ['sort'],
-  projects: [],
-  settings: [],
-};
-
 function screen(at: { index: true } | { path: string }, name: ScreenName): RouteObject {
   const load: () => Promise<{ default: ComponentType }> = SCREENS[name];
   return {
@@ -65,12 +54,23 @@ function screen(at: { index: true } | { path: string }, name: ScreenName): Route
     // The screen refreshes its own data (useRouteQuery's refresh). A new address asks again only
     // when the part of it the query reads changes; the same address asks again (a retry, a
     // second click on the link).
-    shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+    shouldRevalidate: ({ currentUrl, currentParams, nextUrl, nextParams, defaultShouldRevalidate }) =>
       currentUrl.href === nextUrl.href
         ? defaultShouldRevalidate
-        : currentUrl.pathname !== nextUrl.pathname ||
-          SEARCH_KEYS[name].some((key) => currentUrl.searchParams.get(key) !== nextUrl.searchParams.get(key)),
+        : !sameQuery(name, { params: currentParams, url: currentUrl }, { params: nextParams, url: nextUrl }),
   };
+}
+
+type Address = { params: Params; url: URL };
+
+/** Whether two addresses ask the screen for the same data (a moved address never does). */
+function sameQuery(name: ScreenName, a: Address, b: Address): boolean {
+  try {
+    const variables = (at: Address) => JSON.stringify(screenQuery(name, at.params, at.url).variables);
+    return variables(a) === variables(b);
+  } catch {
+    return false;
+  }
 }
 
 const routes: RouteObject[] = [
