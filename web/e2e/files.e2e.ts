@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import filesScreenQuery from '../src/screens/files/__generated__/FilesScreenQuery$parameters.ts';
+import createFileMutation from '../src/uploads/__generated__/useCreateFileMutation.graphql.ts';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
 import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
@@ -31,6 +33,16 @@ describe('file manager', () => {
 
     await page.getByRole('button', { name: 'Upload Files' }).click();
     await page.waitForURL(/upload=true/);
+    // The upload is filed with the createFile mutation, whose answer puts the file in the folder's
+    // list: the folder is not asked for again.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const body = request.postData() ?? '';
+      if (request.method() === 'POST' && request.url().endsWith('/api/files')) asked.push('POST /api/files');
+      for (const [name, query] of Object.entries({ createFileMutation, filesScreenQuery })) {
+        if (body.includes(`"doc_id":"${query.params.id}"`)) asked.push(name);
+      }
+    });
     const photo = await makePhoto();
     await page
       .getByLabel('Choose files to upload')
@@ -40,6 +52,8 @@ describe('file manager', () => {
     await page.getByText('1 file(s) uploaded successfully').waitFor();
     expect(await item.getAttribute('data-status')).toBe('completed');
     expect(await item.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    await page.getByTestId('file-row').filter({ hasText: 'warehouse.jpg' }).waitFor();
+    expect(asked).toEqual(['createFileMutation']);
 
     // A large photo goes resumably over tus (the server offers it for local storage).
     const large = await makePhoto({ width: 1600, height: 1200, noisy: true });

@@ -1,17 +1,67 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ComponentProps } from 'react';
+import { RelayEnvironmentProvider } from 'react-relay';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEnvironment } from '../relay/environment.ts';
 import type { Transport } from './transport.ts';
 import { UploadZone } from './UploadZone.tsx';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/**
+ * The GraphQL server's createFile: `taken` names already exist at the top level. Records what each
+ * upload asked for and answers as the server does (keep both renames, replace makes version 2).
+ */
+function filingServer(taken: string[] = []) {
+  const filed: { name: string; onConflict: string }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (_url: string, init: RequestInit) => {
+      const { variables } = JSON.parse(String(init.body)) as {
+        variables: { input: { name: string; objectUrl: string; mimeType: string | null }; onConflict: string };
+      };
+      const { name, objectUrl, mimeType } = variables.input;
+      const onConflict = variables.onConflict;
+      filed.push({ name, onConflict });
+      const clash = taken.includes(name);
+      const data = {
+        id: btoa(`File:f-${name}`),
+        name: clash && onConflict === 'KEEP_BOTH' ? name.replace(/(\.[^.]*)$/, ' (1)$1') : name,
+        size: 4,
+        mimeType: mimeType ?? 'application/octet-stream',
+        objectPath: new URL(objectUrl, 'http://x').pathname,
+        currentVersion: clash && onConflict === 'REPLACE' ? 2 : 1,
+        metadata: {},
+        viewerCanEdit: true,
+        createdAt: '2026-11-27T10:00:00.000Z',
+      };
+      return Response.json({ data: { createFile: { __typename: 'MutationCreateFileSuccess', data } } });
+    }),
+  );
+  return filed;
+}
+
+let server: ReturnType<typeof filingServer>;
+beforeEach(() => {
+  server = filingServer();
+});
+
+function renderZone(props: ComponentProps<typeof UploadZone>) {
+  render(
+    <RelayEnvironmentProvider environment={createEnvironment()}>
+      <UploadZone {...props} />
+    </RelayEnvironmentProvider>,
+  );
+}
 
 function transport(putGate: Promise<void>): Transport {
   return {
     request: async <T,>(_method: string, url: string) => {
       if (url === '/api/objects/upload') return { uploadURL: '/objects/uploads/u?token=t' } as T;
       if (url.startsWith('/api/files/conflicts')) return { conflicts: [] } as T;
-      if (url === '/api/files')
-        return { id: 'f', name: 'a.png', objectPath: '/objects/uploads/u', mimeType: 'image/png', size: 4 } as T;
       return { tags: [] } as T;
     },
     put: async (_url, file, onProgress) => {
@@ -50,8 +100,6 @@ function uploadthingTransport(directGate: Promise<void>, analysisGate: Promise<v
       if (url === '/api/storage/config')
         return { backend: 'uploadthing', uploadthingUrl: '/api/uploadthing', maxUploadSize: 1000 } as T;
       if (url.startsWith('/api/files/conflicts')) return { conflicts: [] } as T;
-      if (url === '/api/files')
-        return { id: 'f', name: 'a.png', objectPath: '/objects/uploads/d', mimeType: 'image/png', size: 4 } as T;
       await analysisGate;
       return { tags: [] } as T;
     },
@@ -71,7 +119,7 @@ function gate() {
 
 describe('UploadZone', () => {
   it('lists rejected files with the spec messages', async () => {
-    render(<UploadZone transport={transport(Promise.resolve())} />);
+    renderZone({ transport: transport(Promise.resolve()) });
     const big = new File(['x'], 'huge.mp4', { type: 'video/mp4' });
     Object.defineProperty(big, 'size', { value: 50 * 1024 * 1024 + 1 });
     await drop([new File(['x'], 'tool.exe', { type: 'application/x-msdownload' }), big]);
@@ -82,7 +130,7 @@ describe('UploadZone', () => {
   });
 
   it('refuses more than 10 files', async () => {
-    render(<UploadZone transport={transport(Promise.resolve())} />);
+    renderZone({ transport: transport(Promise.resolve()) });
     await drop(Array.from({ length: 11 }, (_, i) => new File(['x'], `${i}.png`, { type: 'image/png' })));
     expect(await screen.findByText('Some files were rejected:')).toBeTruthy();
     expect(screen.getAllByText(/Too many files/).length).toBeGreaterThan(0);
@@ -95,14 +143,15 @@ describe('UploadZone', () => {
       release = resolve;
     });
     const stored = vi.fn();
-    render(<UploadZone transport={transport(gate)} onStored={stored} />);
+    renderZone({ transport: transport(gate), onStored: stored });
     await drop([new File(['abcd'], 'a.pdf', { type: 'application/pdf' })]);
     const bar = await screen.findByRole('progressbar');
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('43'));
     await act(async () => release());
     await waitFor(() => expect(screen.getByTestId('upload-item').dataset.status).toBe('completed'));
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    expect(stored).toHaveBeenCalledWith(expect.objectContaining({ id: 'f' }));
+    expect(stored).toHaveBeenCalledWith(expect.objectContaining({ id: 'f-a.pdf', name: 'a.pdf' }));
+    expect(server).toEqual([{ name: 'a.pdf', onConflict: 'KEEP_BOTH' }]);
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss a.pdf' }));
     expect(screen.queryAllByTestId('upload-item')).toHaveLength(0);
   });
@@ -111,7 +160,7 @@ describe('UploadZone', () => {
     const transfer = gate();
     const analysis = gate();
     const t = uploadthingTransport(transfer.promise, analysis.promise);
-    render(<UploadZone transport={t.value} />);
+    renderZone({ transport: t.value });
     await drop([new File(['abcd'], 'a.png', { type: 'image/png' })]);
     const bar = await screen.findByRole('progressbar');
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('43'));
@@ -133,7 +182,7 @@ describe('UploadZone', () => {
       status: 415,
       message: 'File type must be one of png; this file is elf.',
     } as never);
-    render(<UploadZone transport={t.value} />);
+    renderZone({ transport: t.value });
     await drop([new File(['abcd'], 'b.png', { type: 'image/png' })]);
     await waitFor(() => expect(screen.getByTestId('upload-item').dataset.status).toBe('error'));
     expect(screen.getByText('File type must be one of png; this file is elf.')).toBeTruthy();
@@ -142,11 +191,11 @@ describe('UploadZone', () => {
 
 /** A server where `taken` names already exist at the top level; records what each upload asked for. */
 function conflictTransport(taken: string[]) {
-  const filed: { name: string; onConflict: string }[] = [];
+  const filed = filingServer(taken);
   const puts: string[] = [];
   let uploads = 0;
   const value: Transport = {
-    request: async <T,>(_method: string, url: string, body?: unknown) => {
+    request: async <T,>(_method: string, url: string) => {
       if (url.startsWith('/api/files/conflicts')) {
         const names = new URLSearchParams(url.split('?')[1]).getAll('names');
         return {
@@ -160,21 +209,6 @@ function conflictTransport(taken: string[]) {
         } as T;
       }
       if (url === '/api/objects/upload') return { uploadURL: `/objects/uploads/u${uploads++}?token=t` } as T;
-      if (url === '/api/files') {
-        const { name, onConflict } = body as { name: string; onConflict: string };
-        filed.push({ name, onConflict });
-        const clash = taken.includes(name);
-        const storedAs = clash && onConflict === 'keepBoth' ? name.replace(/(\.[^.]*)$/, ' (1)$1') : name;
-        const version = clash && onConflict === 'replace' ? 2 : 1;
-        return {
-          id: `f-${name}`,
-          name: storedAs,
-          objectPath: '/objects/uploads/u',
-          mimeType: 'application/pdf',
-          size: 4,
-          version,
-        } as T;
-      }
       return { tags: [] } as T;
     },
     put: async (_url, file) => {
@@ -189,7 +223,7 @@ const pdf = (name: string) => new File(['abcd'], name, { type: 'application/pdf'
 describe('UploadZone with names already taken', () => {
   it('asks per file before sending: keep both by default, replace, or skip (never sent)', async () => {
     const t = conflictTransport(['barn.pdf', 'diner.pdf', 'motel.pdf']);
-    render(<UploadZone transport={t.value} />);
+    renderZone({ transport: t.value });
     await drop([pdf('barn.pdf'), pdf('new.pdf'), pdf('diner.pdf'), pdf('motel.pdf')]);
     const dialog = await screen.findByRole('dialog', { name: 'File already exists (1 of 3)' });
     expect(dialog.textContent).toContain('barn.pdf is already in the top level of your files.');
@@ -213,9 +247,9 @@ describe('UploadZone with names already taken', () => {
     expect(t.puts.sort()).toEqual(['barn.pdf', 'diner.pdf', 'new.pdf']);
     expect(t.filed).toEqual(
       expect.arrayContaining([
-        { name: 'barn.pdf', onConflict: 'keepBoth' },
-        { name: 'new.pdf', onConflict: 'keepBoth' },
-        { name: 'diner.pdf', onConflict: 'replace' },
+        { name: 'barn.pdf', onConflict: 'KEEP_BOTH' },
+        { name: 'new.pdf', onConflict: 'KEEP_BOTH' },
+        { name: 'diner.pdf', onConflict: 'REPLACE' },
       ]),
     );
     expect(t.filed).toHaveLength(3);
@@ -225,7 +259,7 @@ describe('UploadZone with names already taken', () => {
 
   it('applies one answer to the rest of the batch when asked', async () => {
     const t = conflictTransport(['a.pdf', 'b.pdf', 'c.pdf']);
-    render(<UploadZone transport={t.value} />);
+    renderZone({ transport: t.value });
     await drop([pdf('a.pdf'), pdf('b.pdf'), pdf('c.pdf')]);
     await screen.findByRole('dialog', { name: 'File already exists (1 of 3)' });
     fireEvent.click(screen.getByRole('button', { name: 'Keep both' }));
@@ -239,12 +273,12 @@ describe('UploadZone with names already taken', () => {
         'skipped',
       ]),
     );
-    expect(t.filed).toEqual([{ name: 'a.pdf', onConflict: 'keepBoth' }]);
+    expect(t.filed).toEqual([{ name: 'a.pdf', onConflict: 'KEEP_BOTH' }]);
   });
 
   it('sends nothing when the question is cancelled', async () => {
     const t = conflictTransport(['a.pdf']);
-    render(<UploadZone transport={t.value} />);
+    renderZone({ transport: t.value });
     await drop([pdf('a.pdf'), pdf('free.pdf')]);
     await screen.findByRole('dialog', { name: 'File already exists' });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

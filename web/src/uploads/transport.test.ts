@@ -22,55 +22,45 @@ function fakeTransport(overrides: Partial<Record<string, unknown>> = {}) {
 
 const photo = new File(['abc'], 'a.png', { type: 'image/png' });
 
+/** The step that files the sent bytes (createFile in the app), as a spy. */
+const recorder = () =>
+  vi.fn(async (objectUrl: string, file: File) => ({
+    id: 'f1',
+    name: file.name,
+    objectPath: new URL(objectUrl, 'http://x').pathname,
+    mimeType: file.type,
+    size: file.size,
+  }));
+
 describe('uploadFile', () => {
-  it('asks for a URL, sends the bytes, then creates the record in the chosen folder', async () => {
+  it('asks for a URL, sends the bytes, then files them in the chosen folder', async () => {
     const { transport, calls } = fakeTransport();
+    const record = recorder();
     const progress: number[] = [];
-    const stored = await uploadFile(photo, { folderId: 'folder-1', onProgress: (l) => progress.push(l) }, transport);
-    expect(stored.id).toBe('f1');
+    const stored = await uploadFile(
+      photo,
+      { folderId: 'folder-1', onConflict: 'replace', record, onProgress: (l) => progress.push(l) },
+      transport,
+    );
+    expect(stored).toMatchObject({ id: 'f1', objectPath: '/objects/uploads/u1' });
     expect(transport.put).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo, expect.any(Function), undefined);
     expect(progress).toEqual([3]);
-    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config', '/api/objects/upload', '/api/files']);
-    expect(calls[2]).toMatchObject({
-      method: 'POST',
-      url: '/api/files',
-      body: {
-        name: 'a.png',
-        originalName: 'a.png',
-        mimeType: 'image/png',
-        size: 3,
-        objectUrl: '/objects/uploads/u1?token=t',
-        folderId: 'folder-1',
-        isPublic: false,
-        tags: [],
-      },
-    });
-  });
-
-  it('files the bytes through the given record step instead of creating a new file', async () => {
-    const { transport, calls } = fakeTransport();
-    const record = vi.fn(async (objectUrl: string) => ({
-      id: 'f9',
-      name: 'plan.png',
-      objectPath: new URL(objectUrl, 'http://x').pathname,
-      mimeType: 'image/png',
-      size: 3,
-    }));
-    const stored = await uploadFile(photo, { record }, transport);
-    expect(record).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo);
-    expect(stored).toMatchObject({ id: 'f9', objectPath: '/objects/uploads/u1' });
     expect(calls.map((c) => c.url)).toEqual(['/api/storage/config', '/api/objects/upload']);
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    const failing = vi.fn(async () => Promise.reject(new Error('File not found')));
-    await expect(uploadFile(photo, { record: failing }, transport)).rejects.toThrow('Failed to create file record');
+    expect(record).toHaveBeenCalledWith('/objects/uploads/u1?token=t', photo, {
+      folderId: 'folder-1',
+      onConflict: 'replace',
+    });
   });
 
   it('names the step that failed with the spec messages', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
+    const record = recorder();
     await expect(
-      uploadFile(photo, {}, fakeTransport({ '/api/objects/upload': new Error('500: x') }).transport),
+      uploadFile(photo, { record }, fakeTransport({ '/api/objects/upload': new Error('500: x') }).transport),
     ).rejects.toThrow('Failed to get upload URL');
-    await expect(uploadFile(photo, {}, fakeTransport({ '/api/files': new Error('400: x') }).transport)).rejects.toThrow(
+    expect(record).not.toHaveBeenCalled();
+    const failing = vi.fn(async () => Promise.reject(new Error('File not found')));
+    await expect(uploadFile(photo, { record: failing }, fakeTransport().transport)).rejects.toThrow(
       'Failed to create file record',
     );
   });
@@ -80,7 +70,7 @@ describe('uploadFile', () => {
     const { transport } = fakeTransport({
       '/api/objects/upload': { uploadURL: '/objects/uploads/u2?token=t', tusEndpoint: '/objects/tus' },
     });
-    await uploadFile(big, {}, transport);
+    await uploadFile(big, { record: recorder() }, transport);
     expect(transport.resumable).toHaveBeenCalled();
     expect(transport.put).not.toHaveBeenCalled();
   });
@@ -101,12 +91,13 @@ describe('uploadFile', () => {
       };
     });
     const progress: number[] = [];
-    await uploadFile(photo, { onProgress: (l) => progress.push(l) }, transport);
+    const record = recorder();
+    await uploadFile(photo, { record, onProgress: (l) => progress.push(l) }, transport);
     expect(transport.direct).toHaveBeenCalledWith('/api/uploadthing', photo, expect.any(Function), undefined);
     expect(transport.put).not.toHaveBeenCalled();
     expect(progress).toEqual([3]);
-    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config', '/api/files']);
-    expect(calls[1]?.body).toMatchObject({ objectUrl: '/objects/uploads/u3' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config']);
+    expect(record).toHaveBeenCalledWith('/objects/uploads/u3', photo, expect.anything());
   });
 
   it('shows the reason the server gives when it refuses what reached UploadThing', async () => {
@@ -118,7 +109,9 @@ describe('uploadFile', () => {
       status: 415,
       message: 'File type must be one of png; this file is elf.',
     });
-    await expect(uploadFile(photo, {}, transport)).rejects.toThrow('File type must be one of png; this file is elf.');
+    await expect(uploadFile(photo, { record: recorder() }, transport)).rejects.toThrow(
+      'File type must be one of png; this file is elf.',
+    );
     expect(calls.map((c) => c.url)).toEqual(['/api/storage/config']);
   });
 

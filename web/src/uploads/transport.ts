@@ -1,6 +1,6 @@
 // One file's trip to the server (SPEC.md section 7): ask for an upload URL, send the bytes with
-// real progress, create the file record, then (images only) ask for an AI analysis whose failure
-// is only logged. Large files go resumably over tus when the server offers it; when the server
+// real progress, file them (the caller's record: a new file or a new version), then (images only)
+// ask for an AI analysis whose failure is only logged. Large files go resumably over tus when the server offers it; when the server
 // keeps files at UploadThing, the browser sends them there directly (@uploadthing/react).
 import { dataRequest } from '../lib/http.ts';
 import type { ConflictChoice } from './conflicts.ts';
@@ -15,17 +15,21 @@ export interface StoredFile {
   version?: number;
 }
 
-export interface UploadOptions {
+/** Where and how sent bytes are filed. */
+export interface Filing {
   folderId?: string | null;
   /** What the server does if the name is taken in the folder by the time the file is filed. */
   onConflict?: ConflictChoice;
+}
+
+export interface UploadOptions extends Filing {
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
   /**
-   * Files the sent bytes once they have arrived, given the upload URL they went to. Without it they
-   * become a new file record (POST /api/files); 'Upload new version' files them as a version instead.
+   * Files the sent bytes once they have arrived, given the upload URL they went to: a new file
+   * (the createFile mutation, uploads/useCreateFile.ts) or a new version of one.
    */
-  record?: (objectUrl: string, file: File) => Promise<StoredFile>;
+  record: (objectUrl: string, file: File, filing: Filing) => Promise<StoredFile>;
 }
 
 export interface Transport {
@@ -229,28 +233,12 @@ async function sendBytes(file: File, options: UploadOptions, transport: Transpor
 
 export async function uploadFile(
   file: File,
-  options: UploadOptions = {},
+  options: UploadOptions,
   transport = browserTransport,
 ): Promise<StoredFile> {
   const objectUrl = await sendBytes(file, options, transport);
-  const { record } = options;
-  if (record) return step(() => record(objectUrl, file), 'Failed to create file record');
-  return step(
-    () =>
-      transport.request<StoredFile>('POST', '/api/files', {
-        name: file.name,
-        originalName: file.name,
-        mimeType: file.type || 'application/octet-stream',
-        size: file.size,
-        objectUrl,
-        folderId: options.folderId ?? null,
-        onConflict: options.onConflict ?? 'keepBoth',
-        isPublic: false,
-        tags: [],
-        metadata: { uploadedAt: new Date().toISOString() },
-      }),
-    'Failed to create file record',
-  );
+  const { folderId, onConflict } = options;
+  return step(() => options.record(objectUrl, file, { folderId, onConflict }), 'Failed to create file record');
 }
 
 /** Asks for AI tags; a failure is only logged and the upload still completes (SPEC.md section 8). */

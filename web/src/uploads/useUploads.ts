@@ -13,6 +13,7 @@ import {
   type UploadOptions,
   uploadFile,
 } from './transport.ts';
+import { useCreateFile } from './useCreateFile.ts';
 
 /** How many files travel at once: enough to fill the pipe, few enough to show real progress. */
 const PARALLEL = 3;
@@ -26,6 +27,8 @@ export interface UseUploadsOptions {
   onStored?: (file: StoredFile) => void | Promise<void>;
   /** Files each upload's bytes in place of a new file record (see UploadOptions.record). */
   record?: UploadOptions['record'];
+  /** The file lists in the store that new files join (a folder's list on screen). */
+  connections?: readonly string[];
   /** Called once a batch has finished, with the files that were stored and what to tell the user. */
   onBatchDone?: (stored: StoredFile[], summary: ReturnType<typeof batchSummary>) => void;
   /**
@@ -40,13 +43,22 @@ export function useUploads(options: UseUploadsOptions = {}) {
   const [items, dispatch] = useReducer(uploadsReducer, [] as UploadItem[]);
   const { ask, prompt } = useConflictQuestions();
   const refreshStorage = useRefreshStorageUsage();
+  const createFile = useCreateFile();
   // The latest options, so a batch started before a folder change still reports to current code.
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
   const runOne = useCallback(
-    async (id: string, file: File, folderId: string | null | undefined, onConflict: ConflictChoice | undefined) => {
-      const { transport = browserTransport, onStored, record } = optionsRef.current;
+    async (
+      id: string,
+      file: File,
+      folderId: string | null | undefined,
+      onConflict: ConflictChoice | undefined,
+      connections: readonly string[] | undefined,
+    ) => {
+      const { transport = browserTransport, onStored } = optionsRef.current;
+      const record: UploadOptions['record'] =
+        optionsRef.current.record ?? ((objectUrl, file, filing) => createFile(objectUrl, file, filing, connections));
       dispatch({ type: 'start', id });
       try {
         const stored = await uploadFile(
@@ -69,7 +81,7 @@ export function useUploads(options: UseUploadsOptions = {}) {
         return null;
       }
     },
-    [],
+    [createFile],
   );
 
   /**
@@ -105,7 +117,8 @@ export function useUploads(options: UseUploadsOptions = {}) {
   const addFiles = useCallback(
     async (files: File[]) => {
       if (files.length === 0) return [];
-      const folderId = optionsRef.current.folderId;
+      // Where the batch goes, and the lists it joins, as they are when it starts.
+      const { folderId, connections } = optionsRef.current;
       const asked = files.map((file) => ({ id: nextId(), file }));
       const choices = await choicesFor(asked, folderId);
       if (choices === null) {
@@ -130,7 +143,7 @@ export function useUploads(options: UseUploadsOptions = {}) {
             results[index] = { kind: 'skipped', name };
             continue;
           }
-          const file = await runOne(entry.id, entry.file, folderId, entry.choice);
+          const file = await runOne(entry.id, entry.file, folderId, entry.choice, connections);
           stored[index] = file;
           results[index] = !file
             ? { kind: 'failed', name }

@@ -30,7 +30,7 @@ import {
   useFileDrop,
   useMoveFiles,
 } from './FileActions.tsx';
-import { FileList, type FileSelection } from './FileList.tsx';
+import { FileList, type FileSelection, fileListConnection } from './FileList.tsx';
 import type { FileRowData } from './FileRow.tsx';
 import { FileSearchResults } from './FileSearchResults.tsx';
 import { FileVersionsDialog } from './FileVersionsDialog.tsx';
@@ -508,7 +508,7 @@ export default function FilesScreen() {
   const urlSearch = params.get('search') ?? '';
   const [search, setSearch] = useState(urlSearch);
   const [layout, setLayout] = useState<'list' | 'grid'>('list');
-  // New files from an upload or an import: the route reads the folder again.
+  // New files from an import: the route reads the folder again (uploads join its list in the store).
   const { revalidate } = useRevalidator();
   const [newFolderOpen, setNewFolderOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
@@ -584,7 +584,7 @@ export default function FilesScreen() {
         <UploadZone
           className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
           folderId={folderId ? rawIdOf(folderId) : null}
-          onBatchDone={(stored) => stored.length > 0 && revalidate()}
+          connections={[fileListConnection(folderId, sort)]}
         />
       )}
 

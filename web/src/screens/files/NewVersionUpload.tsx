@@ -1,7 +1,7 @@
 import { useCallback, useRef } from 'react';
 import { graphql, useMutation } from 'react-relay';
-import { rawIdOf } from '../../lib/globalId.ts';
 import { ACCEPT, MAX_FILE_SIZE, rejectionMessage } from '../../uploads/limits.ts';
+import { storedFileOf } from '../../uploads/storedFile.ts';
 import type { StoredFile } from '../../uploads/transport.ts';
 import { UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
@@ -31,12 +31,8 @@ export function useNewVersionUpload() {
       uploadFileVersion(fileId: $fileId, uploadURL: $uploadURL, originalName: $originalName, mimeType: $mimeType) {
         ... on MutationUploadFileVersionSuccess {
           data {
-            id
-            name
-            size
-            mimeType
-            objectPath
             currentVersion
+            ...storedFile_file
             ...FileRow_file
           }
         }
@@ -73,13 +69,7 @@ export function useNewVersionUpload() {
               return;
             }
             versions.current.set(file, data.currentVersion);
-            resolve({
-              id: rawIdOf(data.id),
-              name: data.name,
-              objectPath: data.objectPath,
-              mimeType: data.mimeType,
-              size: data.size,
-            });
+            resolve(storedFileOf(data));
           },
           onError: reject,
         });
