@@ -1,8 +1,8 @@
-import { type DragEvent, Suspense, useEffect, useState } from 'react';
-import { ConnectionHandler, graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { type DragEvent, useEffect, useState } from 'react';
+import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
+import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { FileActionsAddToGalleryMutation } from './__generated__/FileActionsAddToGalleryMutation.graphql';
 import type { FileActionsGalleriesQuery } from './__generated__/FileActionsGalleriesQuery.graphql';
@@ -213,25 +213,31 @@ export function MoveFilesDialog({
   );
 }
 
-function GalleryChoices({ chosen, onChoose }: { chosen: string | null; onChoose: (id: string) => void }) {
-  const data = useLazyLoadQuery<FileActionsGalleriesQuery>(
-    graphql`
-      query FileActionsGalleriesQuery {
-        galleries(first: 200, sort: name) {
-          edges {
-            node {
-              id
-              name
-              photoCount
-              viewerAccess
-            }
-          }
+const galleriesQuery = graphql`
+  query FileActionsGalleriesQuery {
+    galleries(first: 200, sort: name) {
+      edges {
+        node {
+          id
+          name
+          photoCount
+          viewerAccess
         }
       }
-    `,
-    {},
-    { fetchPolicy: 'store-and-network' },
-  );
+    }
+  }
+`;
+
+function GalleryChoices({
+  reference,
+  chosen,
+  onChoose,
+}: {
+  reference: PreloadedQuery<FileActionsGalleriesQuery>;
+  chosen: string | null;
+  onChoose: (id: string) => void;
+}) {
+  const data = usePreloadedQuery<FileActionsGalleriesQuery>(galleriesQuery, reference);
   // Only galleries the viewer may add to are offered.
   const galleries = data.galleries.edges.map((e) => e.node).filter((g) => g.viewerAccess !== 'read');
   if (galleries.length === 0) {
@@ -278,6 +284,7 @@ export function AddToGalleryDialog({
   onClose: () => void;
   onAdded?: () => void;
 }) {
+  const galleries = useQueryWhileOpen<FileActionsGalleriesQuery>(galleriesQuery, files && {});
   const [chosen, setChosen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [commit, pending] = useMutation<FileActionsAddToGalleryMutation>(graphql`
@@ -334,15 +341,18 @@ export function AddToGalleryDialog({
     >
       <div className="space-y-3">
         {files && (
-          <Suspense fallback={<Spinner />}>
-            <GalleryChoices
-              chosen={chosen}
-              onChoose={(id) => {
-                setChosen(id);
-                setError(null);
-              }}
-            />
-          </Suspense>
+          <WhenLoaded reference={galleries}>
+            {(loaded) => (
+              <GalleryChoices
+                reference={loaded}
+                chosen={chosen}
+                onChoose={(id) => {
+                  setChosen(id);
+                  setError(null);
+                }}
+              />
+            )}
+          </WhenLoaded>
         )}
         <FormMessage message={error} />
       </div>

@@ -1,51 +1,45 @@
-import { Suspense, useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { useState } from 'react';
+import { graphql, type PreloadedQuery, useFragment, usePreloadedQuery } from 'react-relay';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
+import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { toast } from '../../ui/toast.tsx';
+import type { FileVersionsDialog_file$key } from './__generated__/FileVersionsDialog_file.graphql';
 import type { FileVersionsDialogQuery } from './__generated__/FileVersionsDialogQuery.graphql';
 import type { FileVersionsDialogRestoreMutation } from './__generated__/FileVersionsDialogRestoreMutation.graphql';
 
-function Versions({ fileId }: { fileId: string }) {
-  const data = useLazyLoadQuery<FileVersionsDialogQuery>(
+const versionsQuery = graphql`
+  query FileVersionsDialogQuery($id: ID!) {
+    node(id: $id) {
+      ...FileVersionsDialog_file @alias(as: "file")
+    }
+  }
+`;
+
+const versionsFragment = graphql`
+  fragment FileVersionsDialog_file on File {
+    currentVersion
+    versions {
+      id
+      version
+      size
+      objectPath
+      createdAt
+    }
+  }
+`;
+
+function Versions({ fileId, reference }: { fileId: string; reference: PreloadedQuery<FileVersionsDialogQuery> }) {
+  const data = usePreloadedQuery<FileVersionsDialogQuery>(versionsQuery, reference);
+  const [restore, restoring] = useMutationWithToasts<FileVersionsDialogRestoreMutation>(
     graphql`
-      query FileVersionsDialogQuery($id: ID!) {
-        node(id: $id) {
-          ... on File {
-            id
-            currentVersion
-            versions {
-              id
-              version
-              size
-              objectPath
-              createdAt
-            }
-          }
-        }
-      }
-    `,
-    { id: fileId },
-    { fetchPolicy: 'store-and-network' },
-  );
-  const [restore, restoring] = useMutation<FileVersionsDialogRestoreMutation>(graphql`
     mutation FileVersionsDialogRestoreMutation($fileId: ID!, $version: Int!) {
       restoreFileVersion(fileId: $fileId, version: $version) {
+        __typename
         ... on MutationRestoreFileVersionSuccess {
           data {
-            id
-            size
-            objectPath
-            currentVersion
-            versions {
-              id
-              version
-              size
-              objectPath
-              createdAt
-            }
+            ...FileVersionsDialog_file
             ...FileRow_file
           }
         }
@@ -54,28 +48,23 @@ function Versions({ fileId }: { fileId: string }) {
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.restoreFileVersion,
+      failure: 'Failed to restore version. Please try again.',
+      serverMessage: true,
+    },
+  );
   const [pendingVersion, setPendingVersion] = useState<number | null>(null);
-  const file = data.node;
+  const file = useFragment<FileVersionsDialog_file$key>(versionsFragment, data.node?.file);
   if (!file?.versions) return <p className="text-sm text-slate-500">This file no longer exists.</p>;
 
   function onRestore(version: number) {
     setPendingVersion(version);
     restore({
       variables: { fileId, version },
-      onCompleted: (result) => {
-        setPendingVersion(null);
-        const answer = result.restoreFileVersion;
-        if (answer && 'message' in answer && answer.message) {
-          toast({ title: 'Error', description: answer.message, variant: 'destructive' });
-        } else {
-          toast({ title: 'Success', description: `Version ${version} restored.` });
-        }
-      },
-      onError: () => {
-        setPendingVersion(null);
-        toast({ title: 'Error', description: 'Failed to restore version. Please try again.', variant: 'destructive' });
-      },
+      success: { title: 'Success', description: `Version ${version} restored.` },
+      onSettled: () => setPendingVersion(null),
     });
   }
 
@@ -130,12 +119,11 @@ export function FileVersionsDialog({
   file: { id: string; name: string } | null;
   onClose: () => void;
 }) {
+  const reference = useQueryWhileOpen<FileVersionsDialogQuery>(versionsQuery, file && { id: file.id });
   return (
     <Dialog open={file !== null} onClose={onClose} title="Versions" description={file?.name} size="md">
       {file && (
-        <Suspense fallback={<Spinner />}>
-          <Versions fileId={file.id} />
-        </Suspense>
+        <WhenLoaded reference={reference}>{(loaded) => <Versions fileId={file.id} reference={loaded} />}</WhenLoaded>
       )}
       <DialogActions>
         <Button variant="outline" onClick={onClose}>

@@ -1,13 +1,13 @@
 import { MenuItem } from '@headlessui/react';
-import { type FormEvent, Suspense, useEffect, useState } from 'react';
-import { ConnectionHandler, graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { type FormEvent, useEffect, useState } from 'react';
+import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
+import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { FolderIcon } from '../../ui/icons.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { FolderActionsDeleteMutation } from './__generated__/FolderActionsDeleteMutation.graphql';
 import type { FolderActionsMoveMutation } from './__generated__/FolderActionsMoveMutation.graphql';
@@ -256,26 +256,30 @@ function RenameFolderDialog({ folder, onClose }: { folder: FolderRowData | null;
   );
 }
 
-/** One level of the destination picker: the folders directly inside `parentId`. */
-function PickerLevel({ parentId, onOpen }: { parentId: string | null; onOpen: (folder: FolderRowData) => void }) {
-  const data = useLazyLoadQuery<FolderActionsPickerQuery>(
-    graphql`
-      query FolderActionsPickerQuery($parentId: ID) {
-        folders(parentId: $parentId, first: 500) {
-          edges {
-            node {
-              id
-              name
-              fileCount
-              folderCount
-            }
-          }
+const pickerQuery = graphql`
+  query FolderActionsPickerQuery($parentId: ID) {
+    folders(parentId: $parentId, first: 500) {
+      edges {
+        node {
+          id
+          name
+          fileCount
+          folderCount
         }
       }
-    `,
-    { parentId },
-    { fetchPolicy: 'network-only' },
-  );
+    }
+  }
+`;
+
+/** One level of the destination picker: the folders directly inside the trail's end. */
+function PickerLevel({
+  reference,
+  onOpen,
+}: {
+  reference: PreloadedQuery<FolderActionsPickerQuery>;
+  onOpen: (folder: FolderRowData) => void;
+}) {
+  const data = usePreloadedQuery<FolderActionsPickerQuery>(pickerQuery, reference);
   const folders = data.folders.edges.map((e) => e.node).filter(Boolean);
   if (folders.length === 0) return <p className="py-3 text-sm text-slate-500 dark:text-slate-400">No folders</p>;
   return (
@@ -297,6 +301,12 @@ export function FolderPicker({
   trail: { id: string; name: string }[];
   onTrail: (trail: { id: string; name: string }[]) => void;
 }) {
+  // Asked each time: the folders may have changed since the picker last showed them.
+  const level = useQueryWhileOpen<FolderActionsPickerQuery>(
+    pickerQuery,
+    { parentId: trail.at(-1)?.id ?? null },
+    'network-only',
+  );
   return (
     <>
       <nav aria-label="Destination" className="text-sm">
@@ -326,12 +336,9 @@ export function FolderPicker({
           ))}
         </ol>
       </nav>
-      <Suspense fallback={<Spinner />}>
-        <PickerLevel
-          parentId={trail.at(-1)?.id ?? null}
-          onOpen={(f) => onTrail([...trail, { id: f.id, name: f.name }])}
-        />
-      </Suspense>
+      <WhenLoaded reference={level}>
+        {(loaded) => <PickerLevel reference={loaded} onOpen={(f) => onTrail([...trail, { id: f.id, name: f.name }])} />}
+      </WhenLoaded>
     </>
   );
 }

@@ -1,58 +1,60 @@
-import { Suspense, useEffect, useState } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { useEffect, useState } from 'react';
+import { graphql, type PreloadedQuery, usePreloadedQuery } from 'react-relay';
 import { formatFileSize } from '../../lib/format.ts';
+import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
 import { serverSearchTerm } from '../files/options.ts';
 import type { FilePickerDialogQuery } from './__generated__/FilePickerDialogQuery.graphql';
 
+// Recent photos and search results show the same facts (unmasked: the list filters on them).
+graphql`
+  fragment FilePickerDialog_photo on File {
+    id
+    name
+    mimeType
+    size
+    objectPath
+    metadata
+  }
+`;
+
+const photosQuery = graphql`
+  query FilePickerDialogQuery($search: String!, $searching: Boolean!) {
+    recentFiles(first: 200) @skip(if: $searching) {
+      edges {
+        node {
+          ...FilePickerDialog_photo @relay(mask: false)
+        }
+      }
+    }
+    searchFiles(query: $search, first: 100) @include(if: $searching) {
+      edges {
+        node {
+          ...FilePickerDialog_photo @relay(mask: false)
+        }
+      }
+    }
+  }
+`;
+
 function Choices({
+  reference,
   term,
   filter,
   selected,
   toggle,
   exclude,
 }: {
+  reference: PreloadedQuery<FilePickerDialogQuery>;
   term: string | null;
   filter: string;
   selected: Set<string>;
   toggle: (id: string) => void;
   exclude: ReadonlySet<string>;
 }) {
-  const data = useLazyLoadQuery<FilePickerDialogQuery>(
-    graphql`
-      query FilePickerDialogQuery($search: String!, $searching: Boolean!) {
-        recentFiles(first: 200) @skip(if: $searching) {
-          edges {
-            node {
-              id
-              name
-              mimeType
-              size
-              objectPath
-              metadata
-            }
-          }
-        }
-        searchFiles(query: $search, first: 100) @include(if: $searching) {
-          edges {
-            node {
-              id
-              name
-              mimeType
-              size
-              objectPath
-              metadata
-            }
-          }
-        }
-      }
-    `,
-    { search: term ?? '', searching: term !== null },
-    { fetchPolicy: 'store-and-network' },
-  );
+  const data = usePreloadedQuery<FilePickerDialogQuery>(photosQuery, reference);
   const needle = filter.trim().toLowerCase();
   const files = (term !== null ? data.searchFiles?.edges : data.recentFiles?.edges)
     ?.map((e) => e.node)
@@ -118,6 +120,11 @@ export function FilePickerDialog({
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [pending, setPending] = useState(false);
+  const term = serverSearchTerm(query);
+  const reference = useQueryWhileOpen<FilePickerDialogQuery>(
+    photosQuery,
+    open ? { search: term ?? '', searching: term !== null } : null,
+  );
   useEffect(() => {
     if (open) {
       setQuery('');
@@ -159,9 +166,18 @@ export function FilePickerDialog({
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <Suspense fallback={<Spinner />}>
-        <Choices term={serverSearchTerm(query)} filter={query} selected={selected} toggle={toggle} exclude={exclude} />
-      </Suspense>
+      <WhenLoaded reference={reference}>
+        {(loaded) => (
+          <Choices
+            reference={loaded}
+            term={term}
+            filter={query}
+            selected={selected}
+            toggle={toggle}
+            exclude={exclude}
+          />
+        )}
+      </WhenLoaded>
       <DialogActions>
         <Button variant="outline" onClick={onClose} disabled={pending}>
           Cancel

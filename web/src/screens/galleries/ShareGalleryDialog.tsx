@@ -1,8 +1,9 @@
-import { Suspense, useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, type PreloadedQuery, useFragment, useMutation, usePreloadedQuery } from 'react-relay';
+import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import type { ShareGalleryDialogCreateProjectMutation } from './__generated__/ShareGalleryDialogCreateProjectMutation.graphql';
+import type { ShareGalleryDialog_gallery$key } from './__generated__/ShareGalleryDialog_gallery.graphql';
 import type { ShareGalleryDialogQuery } from './__generated__/ShareGalleryDialogQuery.graphql';
 import type { ShareGalleryDialogRevokeMutation } from './__generated__/ShareGalleryDialogRevokeMutation.graphql';
 import type { ShareGalleryDialogShareMutation } from './__generated__/ShareGalleryDialogShareMutation.graphql';
@@ -26,50 +27,55 @@ function settle<T>(
   };
 }
 
+const shareQuery = graphql`
+  query ShareGalleryDialogQuery($galleryId: ID!) {
+    projects(first: 200) @connection(key: "ShareGalleryDialog_projects") {
+      __id
+      edges {
+        node {
+          id
+          name
+          type
+          viewerRole
+        }
+      }
+    }
+    gallery: node(id: $galleryId) {
+      ...ShareGalleryDialog_gallery @alias(as: "sharing")
+    }
+  }
+`;
+
 function ShareGalleryContent({
+  reference,
   galleryId,
   galleryName,
   onClose,
 }: {
+  reference: PreloadedQuery<ShareGalleryDialogQuery>;
   galleryId: string;
   galleryName: string;
   onClose: () => void;
 }) {
-  const [fetchKey, setFetchKey] = useState(0);
-  const data = useLazyLoadQuery<ShareGalleryDialogQuery>(
+  const data = usePreloadedQuery<ShareGalleryDialogQuery>(shareQuery, reference);
+  const gallery = useFragment<ShareGalleryDialog_gallery$key>(
     graphql`
-      query ShareGalleryDialogQuery($galleryId: ID!) {
-        projects(first: 200) @connection(key: "ShareGalleryDialog_projects") {
-          __id
-          edges {
-            node {
-              id
-              name
-              type
-              viewerRole
-            }
-          }
-        }
-        gallery: node(id: $galleryId) {
-          ... on Gallery {
+      fragment ShareGalleryDialog_gallery on Gallery {
+        id
+        viewerCanShare
+        shares {
+          id
+          permission
+          status
+          project {
             id
-            viewerCanShare
-            shares {
-              id
-              permission
-              status
-              project {
-                id
-                name
-                type
-              }
-            }
+            name
+            type
           }
         }
       }
     `,
-    { galleryId },
-    { fetchPolicy: 'store-and-network', fetchKey },
+    data.gallery?.sharing,
   );
   const [commitShare] = useMutation<ShareGalleryDialogShareMutation>(graphql`
     mutation ShareGalleryDialogShareMutation($galleryId: ID!, $projectId: ID, $permission: SharePermission) {
@@ -77,8 +83,10 @@ function ShareGalleryContent({
         ... on MutationShareGallerySuccess {
           data {
             id
-            permission
-            status
+            # The gallery's shares as they now are, the new one among them.
+            gallery {
+              ...ShareGalleryDialog_gallery
+            }
           }
         }
         ... on Error {
@@ -124,7 +132,7 @@ function ShareGalleryContent({
 
   // Any project the viewer belongs to can receive the share, owned or joined (the API's rule).
   const projects = data.projects.edges.map((e) => e.node);
-  const shares = (data.gallery?.shares ?? []).filter((s) => s != null);
+  const shares = (gallery?.shares ?? []).filter((s) => s != null);
 
   return (
     <ShareGalleryDialogView
@@ -132,7 +140,7 @@ function ShareGalleryContent({
       onClose={onClose}
       galleryName={galleryName}
       projects={projects}
-      canRevoke={data.gallery?.viewerCanShare === true}
+      canRevoke={gallery?.viewerCanShare === true}
       shares={shares.map((s) => ({
         id: s.id,
         projectName: s.project.name,
@@ -146,11 +154,7 @@ function ShareGalleryContent({
             const { onCompleted, onError } = settle<void>(resolve, reject, () => undefined);
             commitShare({
               variables: { galleryId, projectId, permission },
-              onCompleted: (result) => {
-                onCompleted(result.shareGallery);
-                // The new share joins the list read from the server.
-                setFetchKey((k) => k + 1);
-              },
+              onCompleted: (result) => onCompleted(result.shareGallery),
               onError,
             });
           }),
@@ -188,16 +192,20 @@ export function ShareGalleryDialog({
   gallery: { id: string; name: string } | null;
   onClose: () => void;
 }) {
+  const reference = useQueryWhileOpen<ShareGalleryDialogQuery>(shareQuery, gallery && { galleryId: gallery.id });
   if (!gallery) return null;
   return (
-    <Suspense
+    <WhenLoaded
+      reference={reference}
       fallback={
         <Dialog open onClose={onClose} title="Share Gallery">
           <Spinner />
         </Dialog>
       }
     >
-      <ShareGalleryContent galleryId={gallery.id} galleryName={gallery.name} onClose={onClose} />
-    </Suspense>
+      {(loaded) => (
+        <ShareGalleryContent reference={loaded} galleryId={gallery.id} galleryName={gallery.name} onClose={onClose} />
+      )}
+    </WhenLoaded>
   );
 }
