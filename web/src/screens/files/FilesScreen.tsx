@@ -1,8 +1,9 @@
 import { type DragEvent, type FormEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql } from 'react-relay';
 import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { rawIdOf } from '../../lib/globalId.ts';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -243,9 +244,11 @@ function FilesContent({
       }),
   };
 
-  const [commitCreateFolder] = useMutation<FilesScreenCreateFolderMutation>(graphql`
+  const [commitCreateFolder] = useMutationWithToasts<FilesScreenCreateFolderMutation>(
+    graphql`
     mutation FilesScreenCreateFolderMutation($name: String!, $parentId: ID, $connections: [ID!]!) {
       createFolder(name: $name, parentId: $parentId) {
+        __typename
         ... on MutationCreateFolderSuccess {
           data @appendNode(connections: $connections, edgeTypeName: "QueryFoldersConnectionEdge") {
             id
@@ -259,10 +262,19 @@ function FilesContent({
         }
       }
     }
-  `);
-  const [commitDelete, deletePending] = useMutation<FilesScreenDeleteFileMutation>(graphql`
+  `,
+    {
+      outcome: (r) => r.createFolder,
+      success: { title: 'Success', description: 'Folder created successfully!' },
+      failure: 'Failed to create folder. Please try again.',
+      serverMessage: true,
+    },
+  );
+  const [commitDelete, deletePending] = useMutationWithToasts<FilesScreenDeleteFileMutation>(
+    graphql`
     mutation FilesScreenDeleteFileMutation($id: ID!, $connections: [ID!]!) {
       deleteFile(id: $id) {
+        __typename
         ... on MutationDeleteFileSuccess {
           data @deleteEdge(connections: $connections)
         }
@@ -271,11 +283,19 @@ function FilesContent({
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.deleteFile,
+      success: { title: 'Success', description: 'File deleted successfully!' },
+      failure: 'Failed to delete file. Please try again.',
+    },
+  );
 
-  const [commitDeleteMany, deleteManyPending] = useMutation<FilesScreenDeleteFilesMutation>(graphql`
+  const [commitDeleteMany, deleteManyPending] = useMutationWithToasts<FilesScreenDeleteFilesMutation>(
+    graphql`
     mutation FilesScreenDeleteFilesMutation($ids: [ID!]!, $connections: [ID!]!) {
       deleteFiles(ids: $ids) {
+        __typename
         ... on MutationDeleteFilesSuccess {
           data @deleteEdge(connections: $connections)
         }
@@ -284,7 +304,13 @@ function FilesContent({
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.deleteFiles,
+      failure: 'Failed to delete files. Please try again.',
+      serverMessage: true,
+    },
+  );
 
   const refreshStorage = useRefreshStorageUsage();
   const [folderConnection, setFolderConnection] = useState<string | null>(null);
@@ -292,22 +318,13 @@ function FilesContent({
 
   const createFolder = (name: string) =>
     new Promise<boolean>((resolve) => {
+      let created = false;
       commitCreateFolder({
         variables: { name, parentId: folderId, connections: folderConnection ? [folderConnection] : [] },
-        onCompleted: (result) => {
-          const answer = result.createFolder;
-          if ('message' in answer && answer.message) {
-            toast({ title: 'Error', description: answer.message, variant: 'destructive' });
-            resolve(false);
-            return;
-          }
-          toast({ title: 'Success', description: 'Folder created successfully!' });
-          resolve(true);
+        onSuccess: () => {
+          created = true;
         },
-        onError: () => {
-          toast({ title: 'Error', description: 'Failed to create folder. Please try again.', variant: 'destructive' });
-          resolve(false);
-        },
+        onSettled: () => resolve(created),
       });
     });
 
@@ -315,18 +332,9 @@ function FilesContent({
     if (!deleting) return;
     commitDelete({
       variables: { id: deleting.id, connections: fileConnection ? [fileConnection] : [] },
-      onCompleted: (result) => {
-        const answer = result.deleteFile;
-        if ('message' in answer && answer.message) {
-          toast({ title: 'Error', description: 'Failed to delete file. Please try again.', variant: 'destructive' });
-          return;
-        }
-        toast({ title: 'Success', description: 'File deleted successfully!' });
+      onSuccess: () => {
         refreshStorage();
         setDeleting(null);
-      },
-      onError: () => {
-        toast({ title: 'Error', description: 'Failed to delete file. Please try again.', variant: 'destructive' });
       },
     });
   }
@@ -335,19 +343,11 @@ function FilesContent({
     const count = chosenFiles.length;
     commitDeleteMany({
       variables: { ids: chosenFiles.map((f) => f.id), connections: fileConnection ? [fileConnection] : [] },
-      onCompleted: (result) => {
-        const answer = result.deleteFiles as { message?: string };
-        if (answer.message) {
-          toast({ title: 'Error', description: answer.message, variant: 'destructive' });
-          return;
-        }
-        toast({ title: 'Success', description: `${filesCount(count)} deleted.` });
+      success: { title: 'Success', description: `${filesCount(count)} deleted.` },
+      onSuccess: () => {
         refreshStorage();
         setDeletingChosen(false);
         clearChosen();
-      },
-      onError: () => {
-        toast({ title: 'Error', description: 'Failed to delete files. Please try again.', variant: 'destructive' });
       },
     });
   }

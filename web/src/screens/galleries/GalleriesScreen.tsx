@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
-import { graphql, useMutation, usePaginationFragment } from 'react-relay';
+import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
+import { graphql, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { useAccessChanges } from '../../live/useAccessChanges.ts';
@@ -9,7 +10,6 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { GalleryIcon, HardDriveIcon, PlusIcon, SearchIcon } from '../../ui/icons.tsx';
-import { toast } from '../../ui/toast.tsx';
 import type { GalleriesScreen_query$key } from './__generated__/GalleriesScreen_query.graphql';
 import type { GalleriesScreenPaginationQuery } from './__generated__/GalleriesScreenPaginationQuery.graphql';
 import type { GalleriesScreenCreateMutation } from './__generated__/GalleriesScreenCreateMutation.graphql';
@@ -114,7 +114,8 @@ function GalleryGrid({
   const [sharing, setSharing] = useState<GalleryCardData | null>(null);
   const [deleting, setDeleting] = useState<GalleryCardData | null>(null);
 
-  const [commitCreate] = useMutation<GalleriesScreenCreateMutation>(graphql`
+  const [commitCreate] = useMutationWithToasts<GalleriesScreenCreateMutation>(
+    graphql`
     mutation GalleriesScreenCreateMutation(
       $name: String!
       $description: String
@@ -140,6 +141,7 @@ function GalleryGrid({
         status: $status
         isPublic: $isPublic
       ) {
+        __typename
         ... on MutationCreateGallerySuccess {
           data @prependNode(connections: $connections, edgeTypeName: "QueryGalleriesConnectionEdge") {
             id
@@ -151,11 +153,20 @@ function GalleryGrid({
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.createGallery,
+      success: { title: 'Success', description: 'Gallery created successfully!' },
+      failure: 'Failed to create gallery. Please try again.',
+      serverMessage: true,
+    },
+  );
   const updateGallery = useUpdateGallery();
-  const [commitDelete, deletePending] = useMutation<GalleriesScreenDeleteMutation>(graphql`
+  const [commitDelete, deletePending] = useMutationWithToasts<GalleriesScreenDeleteMutation>(
+    graphql`
     mutation GalleriesScreenDeleteMutation($id: ID!, $connections: [ID!]!) {
       deleteGallery(id: $id) {
+        __typename
         ... on MutationDeleteGallerySuccess {
           data @deleteEdge(connections: $connections)
         }
@@ -164,28 +175,27 @@ function GalleryGrid({
         }
       }
     }
-  `);
+  `,
+    {
+      outcome: (r) => r.deleteGallery,
+      success: { title: 'Success', description: 'Gallery deleted successfully!' },
+      failure: 'Failed to delete gallery. Please try again.',
+    },
+  );
 
   // A new gallery is newest, so it goes first in the default order; other orders are re-read.
   const inPlace = sort === 'recent' && !search;
   const create = (input: GalleryInput) =>
     new Promise<void>((resolve, reject) => {
+      let created = false;
       commitCreate({
         variables: { ...variablesOf(input), connections: inPlace ? [connectionId] : [] },
-        onCompleted: (result) => {
-          const message = result.createGallery.message;
-          if (message) {
-            toast({ title: 'Error', description: message, variant: 'destructive' });
-            return reject(new Error(message));
-          }
-          toast({ title: 'Success', description: 'Gallery created successfully!' });
+        onSuccess: () => {
+          created = true;
           if (!inPlace) reloadList();
-          resolve();
         },
-        onError: (error) => {
-          toast({ title: 'Error', description: 'Failed to create gallery. Please try again.', variant: 'destructive' });
-          reject(error);
-        },
+        // The form stays open on a refusal: its toast has said why.
+        onSettled: () => (created ? resolve() : reject(new Error('The gallery was not created.'))),
       });
     });
 
@@ -197,20 +207,7 @@ function GalleryGrid({
 
   function confirmDelete() {
     if (!deleting) return;
-    commitDelete({
-      variables: { id: deleting.id, connections: [connectionId] },
-      onCompleted: (result) => {
-        if (result.deleteGallery.message) {
-          toast({ title: 'Error', description: 'Failed to delete gallery. Please try again.', variant: 'destructive' });
-          return;
-        }
-        toast({ title: 'Success', description: 'Gallery deleted successfully!' });
-        setDeleting(null);
-      },
-      onError: () => {
-        toast({ title: 'Error', description: 'Failed to delete gallery. Please try again.', variant: 'destructive' });
-      },
-    });
+    commitDelete({ variables: { id: deleting.id, connections: [connectionId] }, onSuccess: () => setDeleting(null) });
   }
 
   const galleries = data.galleries.edges.map((edge) => edge?.node).filter((node) => node != null);
