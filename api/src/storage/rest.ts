@@ -7,6 +7,7 @@ import { variantKey, VARIANTS, type Variant } from './images.ts';
 import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
 import type { ByteRange } from '../infra/objects/store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
+import type { StorageConfig, UploadTarget } from './contract.ts';
 import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
 
 /**
@@ -49,7 +50,7 @@ export function storageRoutes(deps: StorageDeps) {
       ...(deps.store.kind === 'local' ? { tusEndpoint: tusEndpointFor(origin, uploadURL) } : {}),
       maxSize,
       expiresAt: expiresAt.toISOString(),
-    });
+    } satisfies UploadTarget);
   });
 
   // Tells the web app how uploads travel: to this server, or from the browser straight to UploadThing.
@@ -60,7 +61,7 @@ export function storageRoutes(deps: StorageDeps) {
       backend: deps.store.kind,
       uploadthingUrl: direct ? UPLOADTHING_PATH : null,
       maxUploadSize: deps.config.storage.maxUploadSize,
-    });
+    } satisfies StorageConfig);
   });
 
   routes.get('/api/storage/usage', async (c) => {

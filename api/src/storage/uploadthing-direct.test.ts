@@ -5,13 +5,8 @@ import { FakeUploadThing, UT_TOKEN, utSign } from '../../test/fakes/uploadthing.
 import { FetchXMLHttpRequest } from '../../test/fakes/xhr.ts';
 import { BASE, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { processed, sha256 } from './testing.ts';
-import {
-  UPLOADTHING_PATH,
-  UPLOADTHING_SLUG,
-  type DirectUploadResult,
-  uploadthingConnectSources,
-  type WorkspaceFileRouter,
-} from './uploadthing-routes.ts';
+import { type DirectUploadResult, UPLOADTHING_SLUG } from './contract.ts';
+import { UPLOADTHING_PATH, uploadthingConnectSources, type WorkspaceFileRouter } from './uploadthing-routes.ts';
 
 // The whole direct path with UploadThing's own client code: the browser asks our file route for an
 // upload URL, sends the bytes to (the fake) UploadThing with progress, UploadThing calls our route

@@ -5,6 +5,7 @@ import type { Viewer } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { requireViewer } from '../http/helpers.ts';
 import { ConflictError, DomainError } from '../shared/errors.ts';
+import { type DirectUploadResult, UPLOADTHING_SLUG } from './contract.ts';
 import { ACCEPTED_EXTENSIONS, describeAccepted } from './filetypes.ts';
 import { reserveQuota, takeBytes, tooLarge, type StorageDeps } from './rules.ts';
 import type { UploadThingObjectStore } from '../infra/objects/uploadthing.ts';
@@ -12,13 +13,6 @@ import { objectPathFor } from './uploads.ts';
 
 /** Where the browser asks for UploadThing upload URLs and where UploadThing reports finished uploads. */
 export const UPLOADTHING_PATH = '/api/uploadthing';
-/** The one file route: a workspace file, checked like any other upload. */
-export const UPLOADTHING_SLUG = 'workspaceFile';
-
-/** What the browser gets back once UploadThing has the bytes and the server has checked them. */
-export type DirectUploadResult =
-  | { ok: true; uploadURL: string; objectPath: string; uploadId: string; size: number; mimeType: string }
-  | { ok: false; status: number; message: string };
 
 interface RouteOptions {
   token: string;

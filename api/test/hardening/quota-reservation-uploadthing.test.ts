@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { genUploader } from 'uploadthing/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  UPLOADTHING_PATH,
-  UPLOADTHING_SLUG,
-  type DirectUploadResult,
-  type WorkspaceFileRouter,
-} from '../../src/storage/uploadthing-routes.ts';
+import { type DirectUploadResult, UPLOADTHING_SLUG } from '../../src/storage/contract.ts';
+import { UPLOADTHING_PATH, type WorkspaceFileRouter } from '../../src/storage/uploadthing-routes.ts';
 import { FakeUploadThing, UT_TOKEN } from '../fakes/uploadthing.ts';
 import { FetchXMLHttpRequest } from '../fakes/xhr.ts';
 import { BASE, signedInUser, testApp, type SignedInUser, type TestApp } from '../harness.ts';

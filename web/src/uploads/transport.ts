@@ -2,6 +2,12 @@
 // real progress, file them (the caller's record: a new file or a new version), then (images only)
 // ask for an AI analysis whose failure is only logged. Large files go resumably over tus when the server offers it; when the server
 // keeps files at UploadThing, the browser sends them there directly (@uploadthing/react).
+import {
+  type DirectUploadResult,
+  type StorageConfig,
+  UPLOADTHING_SLUG,
+  type UploadTarget,
+} from '../../../api/src/storage/contract.ts';
 import { dataRequest } from '../lib/http.ts';
 import type { ConflictChoice } from './conflicts.ts';
 
@@ -55,21 +61,6 @@ export interface Transport {
     signal?: AbortSignal,
   ) => Promise<DirectUploadResult>;
 }
-
-/** How uploads travel (GET /api/storage/config): to our server, or straight to UploadThing. */
-export interface StorageConfig {
-  backend: 'local' | 'uploadthing';
-  uploadthingUrl: string | null;
-  maxUploadSize: number;
-}
-
-/** What the server made of bytes sent to UploadThing, once it has read them back and checked them. */
-export type DirectUploadResult =
-  | { ok: true; uploadURL: string; objectPath: string; uploadId: string; size: number; mimeType: string }
-  | { ok: false; status: number; message: string };
-
-/** The server's one UploadThing file route. */
-export const UPLOADTHING_SLUG = 'workspaceFile';
 
 /** Files above this go over tus when the server names a tus endpoint (SPEC.md section 9: 256 KB). */
 export const RESUMABLE_THRESHOLD = 256 * 1024;
@@ -186,12 +177,6 @@ async function step<T>(work: () => Promise<T>, message: string): Promise<T> {
   }
 }
 
-interface UploadUrl {
-  uploadURL: string;
-  /** Present when the server accepts resumable uploads for this upload. */
-  tusEndpoint?: string;
-}
-
 const storageConfigs = new WeakMap<Transport, Promise<StorageConfig>>();
 
 /** Asked once per transport (a page load): the backend does not change while the app runs. */
@@ -218,7 +203,7 @@ async function sendBytes(file: File, options: UploadOptions, transport: Transpor
     return result.uploadURL;
   }
   const target = await step(
-    () => transport.request<UploadUrl>('POST', '/api/objects/upload', {}),
+    () => transport.request<UploadTarget>('POST', '/api/objects/upload', {}),
     'Failed to get upload URL',
   );
   await step(async () => {
