@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import dashboardQuery from '../src/screens/dashboard/__generated__/DashboardScreenQuery$parameters.ts';
 import galleriesQuery from '../src/screens/galleries/__generated__/GalleriesScreenQuery$parameters.ts';
 import tasksQuery from '../src/screens/tasks/__generated__/TasksScreenQuery$parameters.ts';
+import bellQuery from '../src/shell/__generated__/NotificationBellSlotQuery$parameters.ts';
+import themeQuery from '../src/shell/__generated__/ShellThemeQuery$parameters.ts';
+import storageQuery from '../src/shell/__generated__/StorageUsageSlotQuery$parameters.ts';
 import { baseURL, DESKTOP, launchBrowser, signUpAndSignIn } from './support.ts';
 
 // Routes own their data (routes/signedIn.tsx): a screen's query leaves as the navigation starts, beside
@@ -64,6 +67,28 @@ describe('routes load their data', () => {
     await page.getByText('No galleries yet').waitFor();
     expect(queryLeftFirst).toBe(true);
     expect(sent.filter((name) => name === 'dashboardQuery')).toHaveLength(1);
+    await context.close();
+  });
+
+  it("asks for the shell's theme, storage and notifications while the shell's code is on its way", async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    const shellQueries = [themeQuery, storageQuery, bellQuery];
+    const sent = new Set<string>();
+    page.on('request', (request) => {
+      for (const query of shellQueries) if (asks(request, query)) sent.add(query.params.id ?? '');
+    });
+    let allLeftFirst = false;
+    await page.route(/\/assets\/Shell-[^/]+\.js$/, async (route) => {
+      const deadline = Date.now() + 10_000;
+      while (sent.size < shellQueries.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      allLeftFirst = sent.size === shellQueries.length;
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.getByTestId('storage-usage').getByText('0 Bytes of 10 GB used').waitFor();
+    await page.getByRole('button', { name: /Notifications/ }).waitFor();
+    expect(allLeftFirst).toBe(true);
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 import { loadQuery, type PreloadedQuery } from 'react-relay';
 import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
 import { appEnvironment } from '../relay/environment.ts';
+import { SHELL_QUERIES } from './screenQueries.ts';
 
 // Loaded with the first signed-in route (routes/signedIn.tsx): Relay stays out of the entry.
 
@@ -11,6 +12,15 @@ export function loadScreenQuery(
 ): PreloadedQuery<OperationType> {
   return loadQuery(appEnvironment(), query, variables, { fetchPolicy: 'store-and-network' });
 }
+
+/** The shell's queries (SHELL_QUERIES), started with the first signed-in screen's. */
+export function loadShellQueries() {
+  const load = <Q extends OperationType>(query: PreloadableConcreteRequest<Q>) =>
+    loadQuery<Q>(appEnvironment(), query, {}, { fetchPolicy: 'store-and-network' });
+  return { theme: load(SHELL_QUERIES.theme), storage: load(SHELL_QUERIES.storage), bell: load(SHELL_QUERIES.bell) };
+}
+
+export type ShellData = ReturnType<typeof loadShellQueries>;
 
 const HOLD_MS = 30_000;
 const held = new Set<string>();

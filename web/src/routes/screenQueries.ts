@@ -11,6 +11,9 @@ import ProjectsScreenQuery from '../screens/projects/__generated__/ProjectsScree
 import SettingsScreenQuery from '../screens/settings/__generated__/SettingsScreenQuery$parameters';
 import { taskSortFrom } from '../screens/tasks/options.ts';
 import TasksScreenQuery from '../screens/tasks/__generated__/TasksScreenQuery$parameters';
+import NotificationBellSlotQuery from '../shell/__generated__/NotificationBellSlotQuery$parameters';
+import ShellThemeQuery from '../shell/__generated__/ShellThemeQuery$parameters';
+import StorageUsageSlotQuery from '../shell/__generated__/StorageUsageSlotQuery$parameters';
 
 // Each screen's query as the address asks for it: only the persisted ids (`@preloadable`) and
 // the variables, with the route table, so the request leaves with the navigation, before Relay's
@@ -72,3 +75,13 @@ export function screenQuery(name: ScreenName, params: Params, url: URL) {
   const { query, variables } = SCREEN_QUERIES[name] as ScreenQuery;
   return { query, variables: variables(params, url) };
 }
+
+/**
+ * The shell's own data, each part read where it shows and failing alone (a bell that cannot load
+ * leaves the rest working): the dark mode setting, the storage card, the notification bell.
+ */
+export const SHELL_QUERIES = {
+  theme: ShellThemeQuery,
+  storage: StorageUsageSlotQuery,
+  bell: NotificationBellSlotQuery,
+};

@@ -13,7 +13,7 @@ import { safeCallbackUrl } from '../auth/signIn.ts';
 import { prefetchOperation } from '../relay/prefetch.ts';
 import { FullScreenSpinner } from '../ui/Spinner.tsx';
 import { LEGAL_PATHS } from './legalPaths.ts';
-import { type ScreenName, screenQuery } from './screenQueries.ts';
+import { type ScreenName, SHELL_QUERIES, screenQuery } from './screenQueries.ts';
 
 // The signed-in app's route table. Each screen's route starts its code and its data together as
 // the navigation starts: the loader sends the screen's query and hands the screen its query
@@ -82,6 +82,13 @@ const routes: RouteObject[] = [
       { path: '/signup', element: <AlreadySignedIn /> },
       {
         lazy: async () => ({ Component: (await loadShell()).default }),
+        // The shell's data leaves with the first screen's; its parts keep themselves fresh after.
+        loader: async () => {
+          for (const query of Object.values(SHELL_QUERIES)) if (query.params.id) prefetchOperation(query.params.id, {});
+          const { loadShellQueries } = await import('./queries.ts');
+          return loadShellQueries();
+        },
+        shouldRevalidate: () => false,
         children: [
           screen({ index: true }, 'dashboard'),
           screen({ path: 'galleries' }, 'galleries'),

@@ -1,5 +1,13 @@
 import { Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { fetchQuery, graphql, useLazyLoadQuery, useMutation, useRelayEnvironment, useSubscription } from 'react-relay';
+import {
+  fetchQuery,
+  graphql,
+  type PreloadedQuery,
+  useMutation,
+  usePreloadedQuery,
+  useRelayEnvironment,
+  useSubscription,
+} from 'react-relay';
 import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';
@@ -17,7 +25,7 @@ import type { NotificationBellSlotQuery } from './__generated__/NotificationBell
 import { readableNotificationText } from './notificationText.ts';
 
 const bellQuery = graphql`
-  query NotificationBellSlotQuery {
+  query NotificationBellSlotQuery @preloadable {
     viewer {
       id
       settings {
@@ -56,10 +64,10 @@ function Badge({ count }: { count: number }) {
   );
 }
 
-function Bell() {
+function Bell({ reference }: { reference: PreloadedQuery<NotificationBellSlotQuery> }) {
   const environment = useRelayEnvironment();
   const navigate = useNavigate();
-  const data = useLazyLoadQuery<NotificationBellSlotQuery>(bellQuery, {}, { fetchPolicy: 'store-or-network' });
+  const data = usePreloadedQuery<NotificationBellSlotQuery>(bellQuery, reference);
   const unread = data.unreadNotificationCount;
   const edges = data.notifications.edges;
   const [refreshing, setRefreshing] = useState(false);
@@ -308,7 +316,7 @@ function Bell() {
   );
 }
 
-export function NotificationBellSlot() {
+export function NotificationBellSlot({ reference }: { reference: PreloadedQuery<NotificationBellSlotQuery> }) {
   const idle = (
     <span className={bellButtonClass} aria-hidden="true">
       <BellIcon />
@@ -317,7 +325,7 @@ export function NotificationBellSlot() {
   return (
     <QuietBoundary fallback={idle}>
       <Suspense fallback={idle}>
-        <Bell />
+        <Bell reference={reference} />
       </Suspense>
     </QuietBoundary>
   );

@@ -1,10 +1,20 @@
 import { Suspense, useEffect, useState, type FormEvent } from 'react';
-import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
-import { Link, NavLink, Outlet, useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router-dom';
+import { graphql, type PreloadedQuery, RelayEnvironmentProvider, usePreloadedQuery } from 'react-relay';
+import {
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useNavigation,
+  useRevalidator,
+} from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
 import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
 import { appEnvironment } from '../relay/environment.ts';
+import type { ShellData } from '../routes/queries.ts';
 import { preloadOnIntent } from '../routes/signedIn.tsx';
 import { Button } from '../ui/Button.tsx';
 import { ButtonLink } from '../ui/ButtonLink.tsx';
@@ -44,22 +54,20 @@ const MOBILE_ITEMS = [
   { to: '/tasks', label: 'Tasks', icon: TasksIcon },
 ] as const;
 
-/** Dark Mode is the user's saved setting, applied to the whole app (a class on <html>). */
-function ThemeSync() {
-  const data = useLazyLoadQuery<ShellThemeQuery>(
-    graphql`
-      query ShellThemeQuery {
-        viewer {
-          id
-          settings {
-            darkMode
-          }
-        }
+const themeQuery = graphql`
+  query ShellThemeQuery @preloadable {
+    viewer {
+      id
+      settings {
+        darkMode
       }
-    `,
-    {},
-    { fetchPolicy: 'store-and-network' },
-  );
+    }
+  }
+`;
+
+/** Dark Mode is the user's saved setting, applied to the whole app (a class on <html>). */
+function ThemeSync({ reference }: { reference: PreloadedQuery<ShellThemeQuery> }) {
+  const data = usePreloadedQuery<ShellThemeQuery>(themeQuery, reference);
   const dark = data.viewer.settings?.darkMode ?? false;
   useEffect(() => setDarkMode(dark), [dark]);
   return null;
@@ -92,7 +100,7 @@ function HeaderSearch() {
   );
 }
 
-function Header() {
+function Header({ bell }: { bell: ShellData['bell'] }) {
   const user = useViewer();
   const { signOut } = useAuth();
   const [signingOut, setSigningOut] = useState(false);
@@ -123,7 +131,7 @@ function Header() {
         <div className="flex flex-1 justify-center">
           <HeaderSearch />
         </div>
-        <NotificationBellSlot />
+        <NotificationBellSlot reference={bell} />
         <Link
           to="/settings"
           className="flex items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
@@ -143,7 +151,7 @@ function Header() {
   );
 }
 
-function Sidebar() {
+function Sidebar({ storage }: { storage: ShellData['storage'] }) {
   const { pathname } = useLocation();
   return (
     <aside className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-64 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4 md:flex dark:border-slate-800 dark:bg-slate-950">
@@ -173,7 +181,7 @@ function Sidebar() {
         })}
       </nav>
       <div className="mt-auto">
-        <StorageUsageSlot />
+        <StorageUsageSlot reference={storage} />
       </div>
     </aside>
   );
@@ -220,6 +228,7 @@ function NavigationProgress() {
 }
 
 export default function Shell() {
+  const shell = useLoaderData() as ShellData;
   const { pathname } = useLocation();
   // A screen whose data failed asks its route again: the loader starts a fresh query.
   const { revalidate } = useRevalidator();
@@ -227,9 +236,9 @@ export default function Shell() {
     <RelayEnvironmentProvider environment={appEnvironment()}>
       <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
         <NavigationProgress />
-        <Header />
+        <Header bell={shell.bell} />
         <div className="flex">
-          <Sidebar />
+          <Sidebar storage={shell.storage} />
           <main className="min-w-0 flex-1 px-4 pt-6 pb-24 sm:px-6 md:pb-10 lg:px-8">
             <ScreenBoundary resetKey={pathname} onRetry={revalidate}>
               <Suspense
@@ -248,7 +257,7 @@ export default function Shell() {
         <AssistantSlot />
         <QuietBoundary>
           <Suspense fallback={null}>
-            <ThemeSync />
+            <ThemeSync reference={shell.theme} />
           </Suspense>
         </QuietBoundary>
         <QuietBoundary>

@@ -1,8 +1,9 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { RelayEnvironmentProvider } from 'react-relay';
+import { loadQuery, RelayEnvironmentProvider } from 'react-relay';
 import { afterEach, expect, it, vi } from 'vitest';
 import { createEnvironment } from '../relay/environment.ts';
 import { StorageUsageSlot, useRefreshStorageUsage } from './StorageUsageSlot.tsx';
+import StorageUsageSlotQuery from './__generated__/StorageUsageSlotQuery$parameters.ts';
 
 afterEach(() => {
   cleanup();
@@ -34,9 +35,10 @@ it('shows the new figure after an upload, from the Relay store, without a reload
       });
     }),
   );
+  const environment = createEnvironment();
   render(
-    <RelayEnvironmentProvider environment={createEnvironment()}>
-      <StorageUsageSlot />
+    <RelayEnvironmentProvider environment={environment}>
+      <StorageUsageSlot reference={loadQuery(environment, StorageUsageSlotQuery, {})} />
       <AfterUpload />
     </RelayEnvironmentProvider>,
   );

@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useContext } from 'react';
-import { fetchQuery, graphql, ReactRelayContext, useLazyLoadQuery } from 'react-relay';
+import { fetchQuery, graphql, type PreloadedQuery, ReactRelayContext, usePreloadedQuery } from 'react-relay';
 import { formatFileSize } from '../lib/format.ts';
 import { HardDriveIcon } from '../ui/icons.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';
@@ -25,7 +25,7 @@ export function StorageBar({ percent }: { percent: number }) {
 }
 
 const storageUsageQuery = graphql`
-  query StorageUsageSlotQuery {
+  query StorageUsageSlotQuery @preloadable {
     viewer {
       id
       storage {
@@ -52,8 +52,8 @@ export function useRefreshStorageUsage() {
   }, [environment]);
 }
 
-function Usage() {
-  const data = useLazyLoadQuery<StorageUsageSlotQuery>(storageUsageQuery, {}, { fetchPolicy: 'store-and-network' });
+function Usage({ reference }: { reference: PreloadedQuery<StorageUsageSlotQuery> }) {
+  const data = usePreloadedQuery<StorageUsageSlotQuery>(storageUsageQuery, reference);
   const storage = data.viewer.storage;
   if (!storage) return null;
   return (
@@ -70,7 +70,7 @@ function Usage() {
 }
 
 /** The sidebar's Storage Usage card, with the user's real figures. */
-export function StorageUsageSlot() {
+export function StorageUsageSlot({ reference }: { reference: PreloadedQuery<StorageUsageSlotQuery> }) {
   return (
     <div className="rounded-lg border border-slate-200 p-4 dark:border-slate-800" data-testid="storage-usage">
       <p className="flex items-center gap-2 text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -78,7 +78,7 @@ export function StorageUsageSlot() {
       </p>
       <QuietBoundary>
         <Suspense fallback={<Skeleton className="mt-3 h-8" />}>
-          <Usage />
+          <Usage reference={reference} />
         </Suspense>
       </QuietBoundary>
     </div>
