@@ -3,12 +3,16 @@ import { errorFromResponse } from '../lib/http.ts';
 import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
-import { postGraphQL, takePrefetched } from './prefetch.ts';
+import { forgetPrefetched, postGraphQL, takePrefetched } from './prefetch.ts';
 import { subscribeLive } from './live.ts';
 
 const fetchGraphQL: FetchFunction = async (operation, variables) => {
+  const mutation = operation.operationKind === 'mutation';
+  // Answers asked for before or while a mutation runs may predate its change: none is handed out.
+  if (mutation) forgetPrefetched();
   const response = await ((operation.id && takePrefetched(operation.id, variables)) ||
     postGraphQL(operationBody(operation, variables)));
+  if (mutation) forgetPrefetched();
   if (!response.ok) {
     const error = await errorFromResponse(response);
     if (isUnauthorizedError(error)) handleUnauthorized();

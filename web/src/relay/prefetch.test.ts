@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { prefetchOperation, takePrefetched } from './prefetch.ts';
+import { commitMutation } from 'react-relay';
+import DeleteTask from '../screens/tasks/__generated__/TasksScreenDeleteMutation.graphql.ts';
+import { createEnvironment } from './environment.ts';
+import { forgetPrefetched, prefetchOperation, takePrefetched } from './prefetch.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -13,9 +16,8 @@ function countingFetch() {
 }
 
 describe('prefetched screen queries', () => {
-  it('sends the operation once and hands its answer over once', async () => {
+  it('sends the operation and hands its answer over once', async () => {
     const fetch = countingFetch();
-    prefetchOperation('abc', { sort: 'NEWEST' });
     prefetchOperation('abc', { sort: 'NEWEST' });
     expect(fetch).toHaveBeenCalledTimes(1);
     const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
@@ -24,6 +26,42 @@ describe('prefetched screen queries', () => {
     const answer = takePrefetched('abc', { sort: 'NEWEST' });
     expect(await (await answer)?.json()).toEqual({ data: {} });
     expect(takePrefetched('abc', { sort: 'NEWEST' })).toBeNull();
+  });
+
+  it('hands over the answer to the latest ask: a screen read again after a change gets the new data', async () => {
+    let answer = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ data: { answer: ++answer } }))),
+    );
+    prefetchOperation('abc', {});
+    prefetchOperation('abc', {});
+    expect(await (await takePrefetched('abc', {}))?.json()).toEqual({ data: { answer: 2 } });
+    expect(takePrefetched('abc', {})).toBeNull();
+  });
+
+  it('forgets every answer once a mutation is sent: they may predate the change', () => {
+    countingFetch();
+    prefetchOperation('abc', {});
+    prefetchOperation('def', { id: 1 });
+    forgetPrefetched();
+    expect(takePrefetched('abc', {})).toBeNull();
+    expect(takePrefetched('def', { id: 1 })).toBeNull();
+  });
+
+  it('is told of each mutation by the network layer', async () => {
+    countingFetch();
+    prefetchOperation('abc', {});
+    const environment = createEnvironment();
+    await new Promise((resolve) =>
+      commitMutation(environment, {
+        mutation: DeleteTask,
+        variables: { id: 'VGFzazox' },
+        onCompleted: resolve,
+        onError: resolve,
+      }),
+    );
+    expect(takePrefetched('abc', {})).toBeNull();
   });
 
   it('lets an answer grow stale: after ten seconds Relay asks afresh', () => {

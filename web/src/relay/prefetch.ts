@@ -20,13 +20,21 @@ export function postGraphQL(body: object): Promise<Response> {
   });
 }
 
+/**
+ * Sends the operation now. An answer still waiting for the same operation is dropped: whoever
+ * asks again (a route read again after a change) wants data at least as new as the asking.
+ */
 export function prefetchOperation(id: string, variables: Variables) {
   const key = keyOf(id, variables);
-  if (waiting.has(key)) return;
   const response = postGraphQL({ doc_id: id, variables });
   // A failure is Relay's to report when it takes the answer; none is left unhandled meanwhile.
   response.catch(() => {});
   waiting.set(key, { response, at: Date.now() });
+}
+
+/** Drops every waiting answer: a mutation is on its way, and they may predate what it changes. */
+export function forgetPrefetched() {
+  waiting.clear();
 }
 
 /** The prefetched answer for this operation, once: later asks go to the network. */
