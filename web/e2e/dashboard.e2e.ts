@@ -32,7 +32,7 @@ describe('dashboard', () => {
     });
 
     await page.reload();
-    const gallery = page.getByRole('link', { name: /Harbour Warehouses/ });
+    const gallery = page.getByRole('link', { name: 'Open gallery Harbour Warehouses' });
     await gallery.waitFor();
     const stat = (label: string) => page.locator('div', { has: page.getByText(label, { exact: true }) }).last();
     expect(await stat('Active Galleries').textContent()).toContain('1');

@@ -2,10 +2,9 @@ import { Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Link } from 'react-router-dom';
-import { formatActivityTime, formatAge, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
+import { formatActivityTime, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
 import { ImportMenu } from '../../imports/ImportMenu.tsx';
 import { appPath } from '../../lib/globalId.ts';
-import { preloadOnIntent } from '../../routes/signedIn.tsx';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { ButtonLink } from '../../ui/ButtonLink.tsx';
@@ -21,6 +20,7 @@ import {
   UploadIcon,
 } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import { GalleryCardView } from '../galleries/GalleryCardView.tsx';
 import type { DashboardScreen_activity$key } from './__generated__/DashboardScreen_activity.graphql';
 import type { DashboardScreen_gallery$key } from './__generated__/DashboardScreen_gallery.graphql';
 import type { DashboardScreen_task$key } from './__generated__/DashboardScreen_task.graphql';
@@ -52,37 +52,7 @@ function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key })
     `,
     key,
   );
-  return (
-    <Link
-      to={appPath.gallery(gallery.id)}
-      {...preloadOnIntent(appPath.gallery(gallery.id))}
-      className="group overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800 dark:bg-slate-950"
-    >
-      <div className="aspect-[4/3] bg-slate-100 dark:bg-slate-800">
-        {gallery.coverImageUrl ? (
-          <img
-            src={`${gallery.coverImageUrl}?variant=grid`}
-            alt=""
-            loading="lazy"
-            className="h-full w-full object-cover transition group-hover:scale-[1.02]"
-          />
-        ) : (
-          <div className="flex h-full items-center justify-center text-slate-400">
-            <ImageIcon className="h-10 w-10" />
-          </div>
-        )}
-      </div>
-      <div className="p-3">
-        <div className="flex items-center justify-between gap-2">
-          <h3 className="truncate text-sm font-semibold text-slate-900 dark:text-slate-100">{gallery.name}</h3>
-          <Badge tone={gallery.isPublic ? 'green' : 'slate'}>{gallery.isPublic ? 'Public' : 'Private'}</Badge>
-        </div>
-        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {gallery.photoCount} {gallery.photoCount === 1 ? 'photo' : 'photos'} · {formatAge(gallery.createdAt)}
-        </p>
-      </div>
-    </Link>
-  );
+  return <GalleryCardView gallery={gallery} />;
 }
 
 function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$key }) {

@@ -1,4 +1,8 @@
+import { MenuItem } from '@headlessui/react';
 import { graphql, useFragment } from 'react-relay';
+import { Link } from 'react-router-dom';
+import { appPath } from '../../lib/globalId.ts';
+import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import type { GalleryCard_gallery$data, GalleryCard_gallery$key } from './__generated__/GalleryCard_gallery.graphql';
 import { GalleryCardView } from './GalleryCardView.tsx';
 
@@ -38,14 +42,37 @@ export function GalleryCard({
     `,
     key,
   );
-  return (
-    <GalleryCardView
-      gallery={{
-        ...gallery,
-        createdAt: String(gallery.createdAt),
-        coverUrl: gallery.coverImageUrl && `${gallery.coverImageUrl}?variant=grid`,
-      }}
-      actions={{ onEdit: () => onEdit(gallery), onShare: () => onShare(gallery), onDelete: () => onDelete(gallery) }}
-    />
+  const href = appPath.gallery(gallery.id);
+  // What the viewer may do (the API decides): the menu offers only that.
+  const menu = (
+    <ActionsMenu label={`Actions for ${gallery.name}`} marginClass="-mr-1">
+      <MenuItem>
+        <Link to={href} className={menuItemClass}>
+          View Gallery
+        </Link>
+      </MenuItem>
+      {gallery.viewerCanEdit && (
+        <MenuItem>
+          <button type="button" onClick={() => onEdit(gallery)} className={menuItemClass}>
+            Edit Gallery
+          </button>
+        </MenuItem>
+      )}
+      {gallery.viewerCanShare && (
+        <MenuItem>
+          <button type="button" onClick={() => onShare(gallery)} className={menuItemClass}>
+            Share Gallery
+          </button>
+        </MenuItem>
+      )}
+      {gallery.viewerCanDelete && (
+        <MenuItem>
+          <button type="button" onClick={() => onDelete(gallery)} className={dangerMenuItemClass}>
+            Delete Gallery
+          </button>
+        </MenuItem>
+      )}
+    </ActionsMenu>
   );
+  return <GalleryCardView gallery={gallery} menu={menu} />;
 }

@@ -1,9 +1,8 @@
-import { MenuItem } from '@headlessui/react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { preloadOnIntent } from '../../routes/signedIn.tsx';
-import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
 
 export interface GalleryCardData {
@@ -13,22 +12,13 @@ export interface GalleryCardData {
   location?: string | null;
   movieTvShow?: string | null;
   propertyType?: string | null;
-  tags: readonly string[];
+  tags?: readonly string[];
   isPublic: boolean;
   photoCount: number;
-  /** The cover's thumbnail URL, or null for no cover. */
-  coverUrl?: string | null;
-  createdAt: string;
-  /** What the viewer may do (the API decides); the menu offers only that. */
-  viewerCanEdit: boolean;
-  viewerCanShare: boolean;
-  viewerCanDelete: boolean;
-}
-
-export interface GalleryCardActions {
-  onEdit: () => void;
-  onShare: () => void;
-  onDelete: () => void;
+  /** Where the cover photo is served (its grid thumbnail is shown), or null for no cover. */
+  coverImageUrl?: string | null;
+  /** An ISO date (the DateTime scalar). */
+  createdAt: unknown;
 }
 
 export function PublicBadge({ isPublic }: { isPublic: boolean }) {
@@ -49,9 +39,21 @@ export function photoCountText(count: number) {
   return `${count} ${count === 1 ? 'photo' : 'photos'}`;
 }
 
-export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData; actions: GalleryCardActions }) {
-  const { shown, more } = visibleTags(gallery.tags);
+/**
+ * The one gallery card: cover, name, badge, what it shows and when it was made; the galleries
+ * screen adds its menu and details (the dashboard's recent galleries show the card without them).
+ */
+export function GalleryCardView({ gallery, menu }: { gallery: GalleryCardData; menu?: ReactNode }) {
+  const { shown, more } = visibleTags(gallery.tags ?? []);
   const href = appPath.gallery(gallery.id);
+  const createdAt = String(gallery.createdAt);
+  const facts = [
+    gallery.movieTvShow,
+    gallery.location,
+    gallery.propertyType && labelOf(PROPERTY_TYPES, gallery.propertyType),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <article
       data-testid="gallery-card"
@@ -64,8 +66,13 @@ export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData
         aria-label={`Open gallery ${gallery.name}`}
       >
         <div className="aspect-video w-full bg-slate-100 dark:bg-slate-800">
-          {gallery.coverUrl ? (
-            <img src={gallery.coverUrl} alt="" loading="lazy" className="h-full w-full object-cover" />
+          {gallery.coverImageUrl ? (
+            <img
+              src={`${gallery.coverImageUrl}?variant=grid`}
+              alt=""
+              loading="lazy"
+              className="h-full w-full object-cover"
+            />
           ) : (
             <div className="flex h-full items-center justify-center text-slate-400" aria-hidden="true">
               <svg
@@ -92,47 +99,12 @@ export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData
             </Link>
           </h3>
           <PublicBadge isPublic={gallery.isPublic} />
-          <ActionsMenu label={`Actions for ${gallery.name}`} marginClass="-mr-1">
-            <MenuItem>
-              <Link to={href} className={menuItemClass}>
-                View Gallery
-              </Link>
-            </MenuItem>
-            {gallery.viewerCanEdit && (
-              <MenuItem>
-                <button type="button" onClick={actions.onEdit} className={menuItemClass}>
-                  Edit Gallery
-                </button>
-              </MenuItem>
-            )}
-            {gallery.viewerCanShare && (
-              <MenuItem>
-                <button type="button" onClick={actions.onShare} className={menuItemClass}>
-                  Share Gallery
-                </button>
-              </MenuItem>
-            )}
-            {gallery.viewerCanDelete && (
-              <MenuItem>
-                <button type="button" onClick={actions.onDelete} className={dangerMenuItemClass}>
-                  Delete Gallery
-                </button>
-              </MenuItem>
-            )}
-          </ActionsMenu>
+          {menu}
         </div>
         {gallery.description && (
           <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-400">{gallery.description}</p>
         )}
-        <p className="text-xs text-slate-500 dark:text-slate-400">
-          {[
-            gallery.movieTvShow,
-            gallery.location,
-            gallery.propertyType && labelOf(PROPERTY_TYPES, gallery.propertyType),
-          ]
-            .filter(Boolean)
-            .join(' · ')}
-        </p>
+        {facts && <p className="text-xs text-slate-500 dark:text-slate-400">{facts}</p>}
         {shown.length > 0 && (
           <ul className="flex flex-wrap gap-1" aria-label="Tags">
             {shown.map((tag) => (
@@ -152,7 +124,7 @@ export function GalleryCardView({ gallery, actions }: { gallery: GalleryCardData
         )}
         <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-500 dark:text-slate-400">
           <span data-testid="photo-count">{photoCountText(gallery.photoCount)}</span>
-          <time dateTime={gallery.createdAt}>{formatAge(gallery.createdAt)}</time>
+          <time dateTime={createdAt}>{formatAge(createdAt)}</time>
         </div>
       </div>
     </article>
