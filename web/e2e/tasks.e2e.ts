@@ -266,6 +266,24 @@ describe('tasks', () => {
     await context.close();
     // Two people, many steps: longer than one screen's test on a busy machine.
   }, 400_000);
+
+  it('pages each list on its own: the pending list loads its next tasks, the counts stay whole', async () => {
+    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    await page.getByRole('tab', { name: 'Pending (0)' }).waitFor();
+    for (let i = 1; i <= 23; i++) {
+      const created = await context.request.post('/api/tasks', { data: { title: `Recce stop ${i}`, dueDate: null } });
+      expect(created.status()).toBe(201);
+    }
+    await page.reload();
+    await page.getByRole('tab', { name: 'Pending (23)' }).waitFor();
+    const cards = page.getByRole('tabpanel').getByRole('article');
+    await expect.poll(() => cards.count()).toBe(20);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => cards.count()).toBe(23);
+    await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Completed (0)' }).waitFor();
+    await context.close();
+  });
 });
 
 /** The owner's project with the crew member in it: invited by e-mail, accepted by the crew member. */

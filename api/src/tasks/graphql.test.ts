@@ -75,3 +75,50 @@ it('loads a page of tasks with creator, assignee and gallery in a constant numbe
   expect(large.data?.tasks.edges).toHaveLength(12);
   expect(many).toBe(few);
 });
+
+it("lists each of the task screen's lists as one TaskList, paged, and loads it again by its id", async () => {
+  const overdueTask = await post(bob, { title: 'Late permit', dueDate: '2020-01-01T00:00:00.000Z' });
+  const done = await post(bob, { title: 'Scouted', dueDate: null });
+  await app.request(`/api/tasks/${done.id}/complete`, { method: 'PATCH', cookie: bob.cookie });
+  const lists = `fragment list on TaskList { id kind tasks(sort: DUE_DATE, first: 50) { totalCount edges { node { id } } } }
+    query { pending: taskList(kind: pending) { ...list } completed: taskList(kind: completed) { ...list }
+      overdue: taskList(kind: overdue) { ...list }
+      all: tasks(status: pending, sort: DUE_DATE, first: 50) { totalCount edges { node { id } } } }`;
+  type List = { id: string; kind: string; tasks: { totalCount: number; edges: { node: { id: string } }[] } };
+  const { data } = await graphql<{ pending: List; completed: List; overdue: List; all: List['tasks'] }>(
+    app,
+    bob.cookie,
+    lists,
+  );
+  expect(data?.pending.tasks).toEqual(data?.all);
+  const ids = (list?: List) => list?.tasks.edges.map((edge) => edge.node.id);
+  const globalId = (id: string) => Buffer.from(`Task:${id}`).toString('base64');
+  expect(ids(data?.overdue)).toEqual([globalId(overdueTask.id)]);
+  expect(ids(data?.completed)).toEqual([globalId(done.id)]);
+  expect(data?.completed.kind).toBe('completed');
+
+  // Paged like any connection, and fetched again by its id (Relay's pagination does so).
+  const page = await graphql<{
+    node: { kind: string; tasks: { edges: unknown[]; pageInfo: { hasNextPage: boolean } } };
+  }>(
+    app,
+    bob.cookie,
+    `query($id: ID!) { node(id: $id) { ... on TaskList { kind tasks(first: 1) { edges { cursor } pageInfo { hasNextPage } } } } }`,
+    { id: data?.pending.id },
+  );
+  expect(page.data?.node.kind).toBe('pending');
+  expect(page.data?.node.tasks.edges).toHaveLength(1);
+  expect(page.data?.node.tasks.pageInfo.hasNextPage).toBe(true);
+
+  // Another person's lists hold only their own tasks.
+  const alices = await graphql<{ overdue: List }>(
+    app,
+    alice.cookie,
+    'query { overdue: taskList(kind: overdue) { id kind tasks(first: 50) { totalCount edges { node { id } } } } }',
+  );
+  expect(ids(alices.data?.overdue)).not.toContain(globalId(overdueTask.id));
+  const unknown = await graphql(app, bob.cookie, 'query($id: ID!) { node(id: $id) { id } }', {
+    id: Buffer.from('TaskList:someday').toString('base64'),
+  });
+  expect(unknown.errors?.[0]?.message).toMatch(/is not a valid id/);
+});

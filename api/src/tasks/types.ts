@@ -123,6 +123,54 @@ builder.queryField('tasks', (t) =>
   }),
 );
 
+// The task screen's three lists. Each is a node of its own, so the screen reads them with one
+// fragment and pages each on its own (a fragment can be spread only once on Query).
+const TASK_LISTS = {
+  pending: { status: 'pending' },
+  completed: { status: 'completed' },
+  overdue: { overdue: true },
+} as const;
+type TaskListKind = keyof typeof TASK_LISTS;
+
+const TaskListKindEnum = builder.enumType('TaskListKind', {
+  description: 'Which of the task screen’s lists.',
+  values: {
+    pending: { description: 'Not yet completed, overdue ones included.' },
+    completed: {},
+    overdue: { description: 'Pending and due before now.' },
+  } as const,
+});
+
+const TaskListType = builder.node(builder.objectRef<{ kind: TaskListKind }>('TaskList'), {
+  description: 'One of the task screen’s lists of the viewer’s tasks (those they created or were assigned).',
+  id: { resolve: (list) => list.kind },
+  loadOne: (kind) => (kind in TASK_LISTS ? { kind: kind as TaskListKind } : null),
+  fields: (t) => ({
+    kind: t.expose('kind', { type: TaskListKindEnum }),
+    tasks: t.prismaConnection({
+      type: 'Task',
+      cursor: 'id',
+      args: { sort: t.arg({ type: TaskSortEnum, required: false, description: 'NEWEST when absent.' }) },
+      totalCount: (list, _args, ctx) => ctx.db.task.count({ where: taskListWhere(ctx.viewer, TASK_LISTS[list.kind]) }),
+      resolve: (query, list, { sort }, ctx) =>
+        ctx.db.task.findMany({
+          ...query,
+          where: taskListWhere(ctx.viewer, TASK_LISTS[list.kind]),
+          orderBy: taskOrder(sort),
+        }),
+    }),
+  }),
+});
+
+builder.queryField('taskList', (t) =>
+  t.field({
+    type: TaskListType,
+    description: 'One of the task screen’s lists: pending, completed or overdue.',
+    args: { kind: t.arg({ type: TaskListKindEnum, required: true }) },
+    resolve: (_root, { kind }) => ({ kind }),
+  }),
+);
+
 builder.queryField('assignableUsers', (t) =>
   t.prismaConnection({
     type: 'User',

@@ -18,13 +18,9 @@ import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_tas
 import type { TasksScreenCompleteMutation } from './__generated__/TasksScreenCompleteMutation.graphql';
 import type { TasksScreenDeleteMutation } from './__generated__/TasksScreenDeleteMutation.graphql';
 import type { TasksScreenReopenMutation } from './__generated__/TasksScreenReopenMutation.graphql';
-import type { TasksScreen_completed$key } from './__generated__/TasksScreen_completed.graphql';
-import type { TasksScreenCompletedPaginationQuery } from './__generated__/TasksScreenCompletedPaginationQuery.graphql';
-import type { TasksScreen_overdue$key } from './__generated__/TasksScreen_overdue.graphql';
-import type { TasksScreenOverduePaginationQuery } from './__generated__/TasksScreenOverduePaginationQuery.graphql';
-import type { TasksScreen_pending$key } from './__generated__/TasksScreen_pending.graphql';
-import type { TasksScreenPendingPaginationQuery } from './__generated__/TasksScreenPendingPaginationQuery.graphql';
 import { TASK_SORTS, taskSortFrom } from './options.ts';
+import type { TasksScreen_list$key } from './__generated__/TasksScreen_list.graphql';
+import type { TasksScreenListPaginationQuery } from './__generated__/TasksScreenListPaginationQuery.graphql';
 import type { TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
@@ -56,6 +52,33 @@ function removeTaskFromConnection(store: RecordSourceSelectorProxy, connectionId
   connection.setValue(Math.max(0, ((connection.getValue('totalCount') as number | undefined) ?? 1) - 1), 'totalCount');
 }
 
+/** One of the lists (pending, completed, overdue), paged on its own. */
+function useTaskList(key: TasksScreen_list$key) {
+  return usePaginationFragment<TasksScreenListPaginationQuery, TasksScreen_list$key>(
+    graphql`
+      fragment TasksScreen_list on TaskList
+      @refetchable(queryName: "TasksScreenListPaginationQuery")
+      @argumentDefinitions(
+        count: { type: "Int", defaultValue: 20 }
+        cursor: { type: "String" }
+        sort: { type: "TaskSort", defaultValue: DUE_DATE }
+      ) {
+        tasks(sort: $sort, first: $count, after: $cursor) @connection(key: "TasksScreen_tasks") {
+          __id
+          totalCount
+          edges {
+            node {
+              id
+              ...TaskCard_task
+            }
+          }
+        }
+      }
+    `,
+    key,
+  );
+}
+
 function LoadMore({ hasNext, isLoading, loadNext }: { hasNext: boolean; isLoading: boolean; loadNext: () => void }) {
   if (!hasNext) return null;
   return (
@@ -84,9 +107,15 @@ function TasksContent({
   const { data, refresh } = useRouteQuery<TasksScreenQuery>(
     graphql`
       query TasksScreenQuery($sort: TaskSort!) @preloadable {
-        ...TasksScreen_pending @arguments(sort: $sort)
-        ...TasksScreen_completed @arguments(sort: $sort)
-        ...TasksScreen_overdue @arguments(sort: $sort)
+        pending: taskList(kind: pending) {
+          ...TasksScreen_list @arguments(sort: $sort)
+        }
+        completed: taskList(kind: completed) {
+          ...TasksScreen_list @arguments(sort: $sort)
+        }
+        overdue: taskList(kind: overdue) {
+          ...TasksScreen_list @arguments(sort: $sort)
+        }
         ...EditTaskDialog_choices
       }
     `,
@@ -94,81 +123,13 @@ function TasksContent({
   const [editing, setEditing] = useState<EditTaskDialog_task$key | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
 
-  const pending = usePaginationFragment<TasksScreenPendingPaginationQuery, TasksScreen_pending$key>(
-    graphql`
-      fragment TasksScreen_pending on Query
-      @refetchable(queryName: "TasksScreenPendingPaginationQuery")
-      @argumentDefinitions(
-        count: { type: "Int", defaultValue: 20 }
-        cursor: { type: "String" }
-        sort: { type: "TaskSort", defaultValue: DUE_DATE }
-      ) {
-        pendingTasks: tasks(status: pending, sort: $sort, first: $count, after: $cursor) @connection(key: "TasksScreenPending_pendingTasks") {
-          __id
-          totalCount
-          edges {
-            node {
-              id
-              ...TaskCard_task
-            }
-          }
-        }
-      }
-    `,
-    data,
-  );
-  const completed = usePaginationFragment<TasksScreenCompletedPaginationQuery, TasksScreen_completed$key>(
-    graphql`
-      fragment TasksScreen_completed on Query
-      @refetchable(queryName: "TasksScreenCompletedPaginationQuery")
-      @argumentDefinitions(
-        count: { type: "Int", defaultValue: 20 }
-        cursor: { type: "String" }
-        sort: { type: "TaskSort", defaultValue: DUE_DATE }
-      ) {
-        completedTasks: tasks(status: completed, sort: $sort, first: $count, after: $cursor)
-          @connection(key: "TasksScreenCompleted_completedTasks") {
-          __id
-          totalCount
-          edges {
-            node {
-              id
-              ...TaskCard_task
-            }
-          }
-        }
-      }
-    `,
-    data,
-  );
-  const overdue = usePaginationFragment<TasksScreenOverduePaginationQuery, TasksScreen_overdue$key>(
-    graphql`
-      fragment TasksScreen_overdue on Query
-      @refetchable(queryName: "TasksScreenOverduePaginationQuery")
-      @argumentDefinitions(
-        count: { type: "Int", defaultValue: 20 }
-        cursor: { type: "String" }
-        sort: { type: "TaskSort", defaultValue: DUE_DATE }
-      ) {
-        overdueTasks: tasks(overdue: true, sort: $sort, first: $count, after: $cursor)
-          @connection(key: "TasksScreenOverdue_overdueTasks") {
-          __id
-          totalCount
-          edges {
-            node {
-              id
-              ...TaskCard_task
-            }
-          }
-        }
-      }
-    `,
-    data,
-  );
+  const pending = useTaskList(data.pending);
+  const completed = useTaskList(data.completed);
+  const overdue = useTaskList(data.overdue);
 
-  const pendingList = pending.data.pendingTasks;
-  const completedList = completed.data.completedTasks;
-  const overdueList = overdue.data.overdueTasks;
+  const pendingList = pending.data.tasks;
+  const completedList = completed.data.tasks;
+  const overdueList = overdue.data.tasks;
 
   const [commitComplete] = useMutationWithToasts<TasksScreenCompleteMutation>(
     graphql`
