@@ -12,6 +12,7 @@ import {
 import { safeCallbackUrl } from '../auth/signIn.ts';
 import { prefetchOperation } from '../relay/prefetch.ts';
 import { FullScreenSpinner } from '../ui/Spinner.tsx';
+import { setRoutePreloader } from './intent.ts';
 import { LEGAL_PATHS } from './legalPaths.ts';
 import { type ScreenName, SHELL_QUERIES, screenQuery } from './screenQueries.ts';
 
@@ -105,6 +106,7 @@ const routes: RouteObject[] = [
 ];
 
 const router = createBrowserRouter(routes);
+setRoutePreloader(preloadRoute);
 let mounted = 0;
 
 export default function SignedInApp() {
@@ -120,15 +122,7 @@ export default function SignedInApp() {
   return <RouterProvider router={router} />;
 }
 
-/**
- * A pointer resting on, a finger touching or the keyboard reaching a link starts the screen's
- * code and data, so the click that usually follows finds both on their way or done.
- */
-export function preloadOnIntent(to: string) {
-  const preload = () => preloadRoute(to);
-  return { onMouseEnter: preload, onFocus: preload, onTouchStart: preload };
-}
-
+/** What a link's preloadOnIntent (intent.ts) does: starts its screen's code and data. */
 function preloadRoute(to: string) {
   const url = new URL(to, window.location.origin);
   for (const match of matchRoutes(routes, url.pathname) ?? []) {

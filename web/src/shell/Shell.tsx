@@ -15,7 +15,7 @@ import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
 import { appEnvironment } from '../relay/environment.ts';
 import type { ShellData } from '../routes/queries.ts';
-import { preloadOnIntent } from '../routes/signedIn.tsx';
+import { preloadOnIntent } from '../routes/intent.ts';
 import { Button } from '../ui/Button.tsx';
 import { ButtonLink } from '../ui/ButtonLink.tsx';
 import {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
-import { preloadOnIntent } from '../../routes/signedIn.tsx';
+import { preloadOnIntent } from '../../routes/intent.ts';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
 
 export interface GalleryCardData {
