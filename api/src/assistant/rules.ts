@@ -8,6 +8,7 @@ import { type ChatTurn, claudeReply } from './claude.ts';
 import { type Awaiting, offlineReply } from './offline.ts';
 import type { ToolRun } from './tools.ts';
 import { isUuid } from '../shared/ids.ts';
+import type { ChatResult, ReplyAction } from './contract.ts';
 
 export const CHAT_FAILED = 'Failed to process your message. Please try again.';
 
@@ -53,24 +54,6 @@ export const chatInput = z.strictObject({
 export type ChatInput = z.input<typeof chatInput>;
 
 /** The action of a reply, as the spec's chat response names it. */
-export interface ReplyAction {
-  function: string;
-  arguments: Record<string, unknown>;
-}
-
-export interface ChatResult {
-  conversation: { id: string; title: string | null };
-  /** The assistant's reply. */
-  message: string;
-  messageId: string;
-  userMessageId: string;
-  /** The last thing the assistant did (null when it only answered). */
-  action: ReplyAction | null;
-  actionResult: unknown;
-  /** Every action, in order (Claude may take several for one message). */
-  actions: { function: string; arguments: Record<string, unknown>; result: unknown; error: string | null }[];
-}
-
 async function ownConversation(ctx: ViewerContext, id: string) {
   const conversation = isUuid(id)
     ? await ctx.db.aiConversation.findFirst({ where: { id, userId: ctx.viewer.id } })

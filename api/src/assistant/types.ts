@@ -3,7 +3,8 @@ import { builder, ErrorInterface } from '../graphql/builder.ts';
 import { rawId } from '../projects/types.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
 import { analyzeFile } from './analyze.ts';
-import { type ChatResult, sendMessage } from './rules.ts';
+import type { ChatResult } from './contract.ts';
+import { sendMessage } from './rules.ts';
 
 // The AI mutations spend the same per-user and per-address budget as REST /api/ai/*.
 builder.objectType(TooManyRequestsError, {

@@ -22,6 +22,7 @@ import {
 } from './files.ts';
 import { createFolder, deleteFolder, folderJson, getFolder, listFolders, parseLimit, updateFolder } from './folders.ts';
 import { folderPathOf, folderPaths, searchFiles } from './search.ts';
+import type { NameConflictJson } from './contract.ts';
 
 /** ?recursive=true asks for a folder to be deleted with everything in it; anything else is a mistake. */
 function recursiveFlag(value: string | undefined) {
@@ -99,7 +100,7 @@ export function fileRoutes(services: Services) {
     });
     return c.json({
       conflicts: conflicts.map((conflict) => ({ ...conflict, existing: fileJson(conflict.existing) })),
-    });
+    } satisfies { conflicts: NameConflictJson[] });
   });
 
   // Several files at once, all or none: { ids, folderId } and { ids }.

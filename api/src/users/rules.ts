@@ -3,6 +3,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { parse } from '../shared/validation.ts';
+import type { Profile } from './contract.ts';
 
 /** Users a viewer may see: themselves and the people they share a project with. */
 export function visibleUsersWhere(viewer: Viewer): Prisma.UserWhereInput {
@@ -42,7 +43,7 @@ export function nameToShow(user: Named, email: string | null) {
 }
 
 /** The shape of GET /api/auth/user. */
-export async function profileOf(db: Db, userId: string) {
+export async function profileOf(db: Db, userId: string): Promise<Profile> {
   const user = await db.user.findUniqueOrThrow({
     where: { id: userId },
     select: {
@@ -58,6 +59,7 @@ export async function profileOf(db: Db, userId: string) {
   return {
     ...user,
     displayName: user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email),
+    createdAt: user.createdAt.toISOString(),
   };
 }
 

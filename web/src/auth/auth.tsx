@@ -1,16 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { Profile } from '../../../api/src/users/contract.ts';
 import { errorFromResponse } from '../lib/http.ts';
 import { signOutEnded, signOutStarted } from '../lib/unauthorized.ts';
 import { toast } from '../ui/toast.tsx';
 
-export interface AuthUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  displayName: string;
-  profileImageUrl: string | null;
-}
+/** The signed-in person, as GET /api/auth/user gives them. */
+export type AuthUser = Profile;
 
 export type AuthState =
   | { status: 'loading' }

@@ -18,6 +18,7 @@ import {
 import { Spinner } from '../ui/Spinner.tsx';
 import { toast } from '../ui/toast.tsx';
 import type { AssistantSlotReplySubscription } from './__generated__/AssistantSlotReplySubscription.graphql';
+import type { ChatResult } from '../../../api/src/assistant/contract.ts';
 
 // The floating AI assistant (SPEC.md section 2): minimized to a round button, or open, either
 // collapsed (quick actions) or expanded (the chat). It talks to the REST paths of section 7; the
@@ -34,14 +35,6 @@ interface ChatMessage {
   pending?: boolean;
   /** Part of the reply has arrived; more is coming. */
   streaming?: boolean;
-}
-
-interface ChatResponse {
-  conversation: { id: string };
-  message: string;
-  messageId: string;
-  userMessageId: string;
-  action: { function: string } | null;
 }
 
 // The prompts name the action only: the assistant asks for the title, day or search words, so
@@ -138,7 +131,7 @@ export function AssistantSlot() {
       },
     });
     try {
-      const reply = await dataRequest<ChatResponse>('POST', '/api/ai/chat', {
+      const reply = await dataRequest<ChatResult>('POST', '/api/ai/chat', {
         message,
         conversationId,
         streamId,

@@ -1,15 +1,12 @@
 // Uploads and imports whose name already exists in the target folder (issue #16): the app asks
 // before sending them, and the server's onConflict (api/src/files/files.ts) does what was chosen.
 
+import type { NameConflictJson } from '../../../api/src/files/contract.ts';
+
 export type ConflictChoice = 'keepBoth' | 'replace' | 'skip';
 
 /** A name already taken in the folder, as GET /api/files/conflicts answers it. */
-export interface NameConflict {
-  name: string;
-  existing: { id: string; name: string };
-  /** What 'Keep both' would call the new file. */
-  keepBothName: string;
-}
+export type NameConflict = NameConflictJson;
 
 type Request = <T>(method: string, url: string, body?: unknown) => Promise<T>;
 

@@ -1,0 +1,15 @@
+// The signed-in person as the REST API gives them (GET /api/auth/user, the settings' profile
+// answer) and as the web app keeps them (web/src/auth/auth.tsx imports this type), so the two
+// cannot drift apart. Nothing here imports anything that runs: the web's compiler reads this file.
+
+export interface Profile {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** The name to show: the one set, else first and last name, else the e-mail. */
+  displayName: string;
+  profileImageUrl: string | null;
+  /** ISO date. */
+  createdAt: string;
+}
