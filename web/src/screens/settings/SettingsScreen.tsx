@@ -10,7 +10,7 @@ import { Avatar } from '../../shell/Avatar.tsx';
 import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card, PageHeader } from '../../ui/Card.tsx';
-import { Field, Input } from '../../ui/Field.tsx';
+import { Field, Input, TextField } from '../../ui/Field.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { toast } from '../../ui/toast.tsx';
@@ -197,6 +197,10 @@ function SettingsForm() {
     if (key === 'pushNotifications' && value) void askPermission();
   }
 
+  const setting = (key: keyof typeof switches, label: string, description: string) => (
+    <Switch label={label} description={description} checked={switches[key]} onChange={(v) => toggle(key, v)} />
+  );
+
   const fullName = [firstName.trim(), lastName.trim()].filter(Boolean).join(' ') || viewer.displayName;
 
   return (
@@ -210,22 +214,18 @@ function SettingsForm() {
           </div>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First Name" htmlFor="settings-first-name">
-            <Input
-              id="settings-first-name"
-              value={firstName}
-              onChange={(e) => setFirstName(e.target.value)}
-              autoComplete="given-name"
-            />
-          </Field>
-          <Field label="Last Name" htmlFor="settings-last-name">
-            <Input
-              id="settings-last-name"
-              value={lastName}
-              onChange={(e) => setLastName(e.target.value)}
-              autoComplete="family-name"
-            />
-          </Field>
+          <TextField
+            label="First Name"
+            value={firstName}
+            onChange={(e) => setFirstName(e.target.value)}
+            autoComplete="given-name"
+          />
+          <TextField
+            label="Last Name"
+            value={lastName}
+            onChange={(e) => setLastName(e.target.value)}
+            autoComplete="family-name"
+          />
           <div className="sm:col-span-2">
             <Field label="Email" htmlFor="settings-email">
               <Input id="settings-email" value={viewer.email ?? ''} disabled readOnly />
@@ -236,38 +236,16 @@ function SettingsForm() {
 
       <Section title="Notification Preferences">
         <div className="divide-y divide-slate-200 dark:divide-slate-800">
-          <Switch
-            label="Email Notifications"
-            description="Receive notifications by e-mail"
-            checked={switches.emailNotifications}
-            onChange={(v) => toggle('emailNotifications', v)}
-          />
-          <Switch
-            label="Push Notifications"
-            description="Receive notifications in the browser"
-            checked={switches.pushNotifications}
-            onChange={(v) => toggle('pushNotifications', v)}
-          />
+          {setting('emailNotifications', 'Email Notifications', 'Receive notifications by e-mail')}
+          {setting('pushNotifications', 'Push Notifications', 'Receive notifications in the browser')}
         </div>
         {switches.pushNotifications && <PushPermissionNote permission={permission} onAsk={askPermission} />}
       </Section>
 
-      <Section title="Appearance">
-        <Switch
-          label="Dark Mode"
-          description="Use a dark theme across the app"
-          checked={switches.darkMode}
-          onChange={(v) => toggle('darkMode', v)}
-        />
-      </Section>
+      <Section title="Appearance">{setting('darkMode', 'Dark Mode', 'Use a dark theme across the app')}</Section>
 
       <Section title="Storage & Sync">
-        <Switch
-          label="Auto Save"
-          description="Save changes automatically"
-          checked={switches.autoSave}
-          onChange={(v) => toggle('autoSave', v)}
-        />
+        {setting('autoSave', 'Auto Save', 'Save changes automatically')}
         {viewer.storage && (
           <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
             <p className="text-sm font-medium text-slate-900 dark:text-slate-100">Storage Usage</p>
