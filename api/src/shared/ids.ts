@@ -10,8 +10,12 @@ const TYPENAME = /^[A-Z_a-z]\w*$/;
 
 /** Node types whose raw id is several uuids joined by ':' (a composite primary key). */
 const COMPOSITE_IDS: Record<string, number> = { ProjectMember: 2 };
-/** Node types that are no row: their raw id is one of a few names. */
-const NAMED_IDS: Record<string, readonly string[]> = { TaskList: ['pending', 'completed', 'overdue'] };
+/** Node types that are no row, whose raw id is one of a few names: their domain names them. */
+const NAMED_IDS = new Map<string, readonly string[]>();
+
+export function registerNamedIds(typename: string, names: readonly string[]) {
+  NAMED_IDS.set(typename, names);
+}
 
 /** A malformed or wrongly typed id: the caller's input is at fault (GraphQL: BAD_USER_INPUT). */
 export class InvalidIdError extends ValidationError {}
@@ -22,7 +26,7 @@ export function isUuid(value: unknown): value is string {
 
 /** Whether `id` has the shape of a raw id of `typename` (uuid, the parts of a composite key, a name). */
 export function isRawId(typename: string, id: string): boolean {
-  const names = NAMED_IDS[typename];
+  const names = NAMED_IDS.get(typename);
   if (names) return names.includes(id);
   const parts = COMPOSITE_IDS[typename] ?? 1;
   const pieces = id.split(':');

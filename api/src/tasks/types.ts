@@ -1,6 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
-import { rawIdOf } from '../shared/ids.ts';
+import { rawIdOf, registerNamedIds } from '../shared/ids.ts';
 import { builder } from '../graphql/builder.ts';
 import {
   completeTask,
@@ -131,6 +131,7 @@ const TASK_LISTS = {
   overdue: { overdue: true },
 } as const;
 type TaskListKind = keyof typeof TASK_LISTS;
+registerNamedIds('TaskList', Object.keys(TASK_LISTS));
 
 const TaskListKindEnum = builder.enumType('TaskListKind', {
   description: 'Which of the task screen’s lists.',
@@ -144,7 +145,7 @@ const TaskListKindEnum = builder.enumType('TaskListKind', {
 const TaskListType = builder.node(builder.objectRef<{ kind: TaskListKind }>('TaskList'), {
   description: 'One of the task screen’s lists of the viewer’s tasks (those they created or were assigned).',
   id: { resolve: (list) => list.kind },
-  loadOne: (kind) => (kind in TASK_LISTS ? { kind: kind as TaskListKind } : null),
+  loadOne: (kind) => (Object.hasOwn(TASK_LISTS, kind) ? { kind: kind as TaskListKind } : null),
   fields: (t) => ({
     kind: t.expose('kind', { type: TaskListKindEnum }),
     tasks: t.prismaConnection({

@@ -6,18 +6,17 @@ import { SHELL_QUERIES } from './screenQueries.ts';
 // Loaded with the first signed-in route (routes/signedIn.tsx): Relay stays out of the entry.
 
 /** Starts the screen's query; the screen reads what arrives (or what the store already has) at once. */
-export function loadScreenQuery(
-  query: PreloadableConcreteRequest<OperationType>,
-  variables: Variables,
-): PreloadedQuery<OperationType> {
-  return loadQuery(appEnvironment(), query, variables, { fetchPolicy: 'store-and-network' });
+export function loadScreenQuery<Q extends OperationType>(
+  query: PreloadableConcreteRequest<Q>,
+  variables: Q['variables'],
+): PreloadedQuery<Q> {
+  return loadQuery<Q>(appEnvironment(), query, variables, { fetchPolicy: 'store-and-network' });
 }
 
 /** The shell's queries (SHELL_QUERIES), started with the first signed-in screen's. */
 export function loadShellQueries() {
-  const load = <Q extends OperationType>(query: PreloadableConcreteRequest<Q>) =>
-    loadQuery<Q>(appEnvironment(), query, {}, { fetchPolicy: 'store-and-network' });
-  return { theme: load(SHELL_QUERIES.theme), storage: load(SHELL_QUERIES.storage), bell: load(SHELL_QUERIES.bell) };
+  const { theme, storage, bell } = SHELL_QUERIES;
+  return { theme: loadScreenQuery(theme, {}), storage: loadScreenQuery(storage, {}), bell: loadScreenQuery(bell, {}) };
 }
 
 export type ShellData = ReturnType<typeof loadShellQueries>;

@@ -2,7 +2,7 @@ import { type Params, redirect } from 'react-router-dom';
 import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
 import { appPath, replacementForRawId } from '../lib/globalId.ts';
 import DashboardScreenQuery from '../screens/dashboard/__generated__/DashboardScreenQuery$parameters';
-import { fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
+import { fileSortArgument, fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
 import FilesScreenQuery from '../screens/files/__generated__/FilesScreenQuery$parameters';
 import { gallerySortFrom } from '../screens/galleries/options.ts';
 import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesScreenQuery$parameters';
@@ -57,7 +57,7 @@ const SCREEN_QUERIES = {
         folderId,
         currentFolderId: folderId ?? '',
         inFolder: folderId !== null,
-        sort: fileSortFrom(url.searchParams.get('sort')).toUpperCase(),
+        sort: fileSortArgument(fileSortFrom(url.searchParams.get('sort'))),
         search: search ?? '',
         searching: search !== null,
       };

@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button.tsx';
 import type { FileList_query$key } from './__generated__/FileList_query.graphql';
 import type { FileRef } from './FileActions.tsx';
 import { FileRow, type FileRowActions } from './FileRow.tsx';
-import { type FileSort, searchHint } from './options.ts';
+import { type FileSort, fileSortArgument, searchHint } from './options.ts';
 
 /** The files chosen with the rows' checkboxes. */
 export interface FileSelection {
@@ -38,7 +38,7 @@ function SelectAll({ files, selection }: { files: FileRef[]; selection: FileSele
 /** The files of the current folder, a page at a time, in the chosen order. */
 /** The store's id of a folder's file list (null: the top level) in one order; new files join it. */
 export function fileListConnection(folderId: string | null, sort: FileSort): string {
-  return ConnectionHandler.getConnectionID('client:root', 'FileList_files', { folderId, sort: sort.toUpperCase() });
+  return ConnectionHandler.getConnectionID('client:root', 'FileList_files', { folderId, sort: fileSortArgument(sort) });
 }
 
 export function FileList({

@@ -12,6 +12,11 @@ export function fileSortFrom(value: string | null | undefined): FileSort {
   return FILE_SORTS.some((option) => option.value === value) ? (value as FileSort) : 'recent';
 }
 
+/** The sort as the files query's FileSort argument takes it. */
+export function fileSortArgument(sort: FileSort): string {
+  return sort.toUpperCase();
+}
+
 /** The server search runs only for queries longer than 2 characters. */
 export function serverSearchTerm(query: string | null | undefined): string | null {
   const term = (query ?? '').trim();
