@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { AccessCase, AccessHarness } from '../../test/access.ts';
+import { accessCase, strangersView } from '../../test/access-rows.ts';
 import { encryptToken, importKeys, signState } from './oauth.ts';
 
 // The server folder is shared by design (every signed-in user may import from it); what must stay
@@ -36,129 +37,102 @@ async function ownerFileCount(t: AccessHarness) {
   return t.app.database.prisma.file.count({ where: { ownerId: t.owner.id } });
 }
 
-let ownerFiles = 0;
-
 export const accessCases: AccessCase[] = [
-  {
+  accessCase({
     route: 'GET /api/imports/sources',
     name: 'a stranger sees their own connections, not the owner’s',
-    async arrange(t) {
-      await ownersConnection(t);
-      return { method: 'GET', path: '/api/imports/sources' };
-    },
+    given: ownersConnection,
     expect: 'own-data-only',
     async unchanged(t) {
-      const { body } = await (async () => {
-        const r = await t.app.request('/api/imports/sources', { cookie: t.stranger.cookie });
-        return { body: (await r.json()) as { id: string; connected: boolean; account: string | null }[] };
-      })();
-      expect(body.find((s) => s.id === 'dropbox')).toMatchObject({ connected: false, account: null });
+      const sources = (await strangersView(t, '/api/imports/sources')) as { id: string }[];
+      expect(sources.find((s) => s.id === 'dropbox')).toMatchObject({ connected: false, account: null });
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/imports/:source/items',
     name: 'a stranger lists the shared server folder, never anything of the owner’s',
-    async arrange(t) {
-      await dropFile(t);
-      return { method: 'GET', path: '/api/imports/local/items' };
-    },
+    given: dropFile,
+    asks: () => '/api/imports/local/items',
     expect: 'own-data-only',
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/imports/:source/items',
     name: 'a stranger cannot list a source through the owner’s connection',
-    async arrange(t) {
-      await ownersConnection(t);
-      // Dropbox is not set up on the test server; even where it is, the stranger has no tokens.
-      return { method: 'GET', path: '/api/imports/dropbox/items' };
-    },
+    given: ownersConnection,
+    // Dropbox is not set up on the test server; even where it is, the stranger has no tokens.
+    asks: () => '/api/imports/dropbox/items',
     expect: 'not-found',
     unchanged: ownerStillConnected,
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/imports/:source/thumbnail',
     name: 'a stranger cannot reach past the server folder for a thumbnail',
-    async arrange() {
-      return { method: 'GET', path: '/api/imports/local/thumbnail?id=..%2F..%2Fauth-secret' };
-    },
+    asks: () => '/api/imports/local/thumbnail?id=..%2F..%2Fauth-secret',
     expect: 'not-found',
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/imports/:source/connect',
     name: 'a stranger can only start a connection of their own (none for a source not set up)',
-    async arrange(t) {
-      await ownersConnection(t);
-      return { method: 'GET', path: '/api/imports/dropbox/connect' };
-    },
+    given: ownersConnection,
+    asks: () => '/api/imports/dropbox/connect',
     expect: 'not-found',
     unchanged: ownerStillConnected,
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/imports/:source/callback',
     name: 'a stranger cannot finish a connection the owner started',
-    async arrange(t) {
+    asks(_, t) {
       const state = signState(importKeys(t.app.secret), {
         u: t.owner.id,
         s: 'dropbox',
         r: 'http://scoutbase.test/api/imports/dropbox/callback',
       });
-      return { method: 'GET', path: `/api/imports/dropbox/callback?code=stolen&state=${encodeURIComponent(state)}` };
+      return `/api/imports/dropbox/callback?code=stolen&state=${encodeURIComponent(state)}`;
     },
     expect: 'refused',
-  },
-  {
+  }),
+  accessCase({
     route: 'DELETE /api/imports/:source/connection',
     name: 'a stranger disconnecting removes only their own connection',
-    async arrange(t) {
-      await ownersConnection(t);
-      return { method: 'DELETE', path: '/api/imports/dropbox/connection' };
-    },
+    given: ownersConnection,
+    asks: () => '/api/imports/dropbox/connection',
     expect: 'own-data-only',
     unchanged: ownerStillConnected,
-  },
-  {
+  }),
+  accessCase({
     route: 'POST /api/imports',
     name: 'a stranger cannot import into the owner’s folder',
-    async arrange(t) {
+    async given(t) {
       const itemId = await dropFile(t);
       const folder = await t.app.database.prisma.folder.create({ data: { ownerId: t.owner.id, name: 'Owner only' } });
-      ownerFiles = await ownerFileCount(t);
-      return {
-        method: 'POST',
-        path: '/api/imports',
-        body: { source: 'local', itemIds: [itemId], folderId: folder.id },
-      };
+      return { itemId, folder, ownerFiles: await ownerFileCount(t) };
     },
+    asks: ({ itemId, folder }) => ({ body: { source: 'local', itemIds: [itemId], folderId: folder.id } }),
     expect: 'not-found',
-    async unchanged(t) {
+    async unchanged(t, { ownerFiles }) {
       expect(await ownerFileCount(t)).toBe(ownerFiles);
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'POST /api/imports',
     name: 'a stranger cannot import into the owner’s gallery',
-    async arrange(t) {
+    async given(t) {
       const itemId = await dropFile(t);
       const gallery = await t.app.database.prisma.gallery.create({ data: { ownerId: t.owner.id, name: 'Owner only' } });
-      return {
-        method: 'POST',
-        path: '/api/imports',
-        body: { source: 'local', itemIds: [itemId], galleryId: gallery.id },
-      };
+      return { itemId, gallery };
     },
+    asks: ({ itemId, gallery }) => ({ body: { source: 'local', itemIds: [itemId], galleryId: gallery.id } }),
     expect: 'not-found',
     async unchanged(t) {
       const jobs = await t.app.database.prisma.importJob.count({ where: { userId: t.stranger.id } });
       expect(jobs).toBe(0);
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/imports/:id',
     name: 'a stranger cannot read the owner’s import job',
-    async arrange(t) {
-      const job = await ownersJob(t);
-      return { method: 'GET', path: `/api/imports/${job.id}` };
-    },
+    given: ownersJob,
+    asks: (job) => `/api/imports/${job.id}`,
     expect: 'not-found',
-  },
+  }),
 ];

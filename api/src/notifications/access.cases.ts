@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { AccessCase, AccessHarness } from '../../test/access.ts';
+import { accessCase, strangersView } from '../../test/access-rows.ts';
 import { writeNotification } from './rules.ts';
 
 async function ownerNotification(t: AccessHarness) {
@@ -11,59 +12,45 @@ async function ownerNotification(t: AccessHarness) {
   });
 }
 
-let lastId = '';
-const stillUnread = async (t: AccessHarness) => {
-  const n = await t.app.database.prisma.notification.findUniqueOrThrow({ where: { id: lastId } });
+async function stillUnread(t: AccessHarness, { id }: { id: string }) {
+  const n = await t.app.database.prisma.notification.findUniqueOrThrow({ where: { id } });
   expect(n.isRead).toBe(false);
-};
+}
 
 export const accessCases: AccessCase[] = [
-  {
+  accessCase({
     route: 'GET /api/notifications',
     name: "lists none of the owner's notifications",
-    async arrange(t) {
-      lastId = (await ownerNotification(t)).id;
-      return { method: 'GET', path: '/api/notifications' };
-    },
+    given: ownerNotification,
     expect: 'own-data-only',
-    async unchanged(t) {
-      const response = await t.app.request('/api/notifications', { cookie: t.stranger.cookie });
-      expect(JSON.stringify(await response.json())).not.toContain(lastId);
+    async unchanged(t, { id }) {
+      expect(JSON.stringify(await strangersView(t, '/api/notifications'))).not.toContain(id);
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/notifications/unread-count',
     name: "does not count the owner's notifications",
-    async arrange(t) {
-      await ownerNotification(t);
-      return { method: 'GET', path: '/api/notifications/unread-count' };
-    },
+    given: ownerNotification,
     expect: 'own-data-only',
     async unchanged(t) {
-      const response = await t.app.request('/api/notifications/unread-count', { cookie: t.stranger.cookie });
-      expect(await response.json()).toEqual({
+      expect(await strangersView(t, '/api/notifications/unread-count')).toEqual({
         count: await t.app.database.prisma.notification.count({ where: { userId: t.stranger.id, isRead: false } }),
       });
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'PATCH /api/notifications/:id/read',
     name: "cannot mark the owner's notification read",
-    async arrange(t) {
-      lastId = (await ownerNotification(t)).id;
-      return { method: 'PATCH', path: `/api/notifications/${lastId}/read` };
-    },
+    given: ownerNotification,
+    asks: (notification) => `/api/notifications/${notification.id}/read`,
     expect: 'not-found',
     unchanged: stillUnread,
-  },
-  {
+  }),
+  accessCase({
     route: 'PATCH /api/notifications/read-all',
     name: "marks only the stranger's own notifications read",
-    async arrange(t) {
-      lastId = (await ownerNotification(t)).id;
-      return { method: 'PATCH', path: '/api/notifications/read-all' };
-    },
+    given: ownerNotification,
     expect: 'own-data-only',
     unchanged: stillUnread,
-  },
+  }),
 ];

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { AccessCase, AccessHarness } from '../../test/access.ts';
+import { accessCase, strangersView } from '../../test/access-rows.ts';
 
 async function ownerSettings(t: AccessHarness) {
   await t.app.database.prisma.userSettings.upsert({
@@ -15,40 +16,34 @@ async function ownerSettingsUnchanged(t: AccessHarness) {
 }
 
 export const accessCases: AccessCase[] = [
-  {
+  accessCase({
     route: 'GET /api/user/settings',
     name: "answers the stranger's own settings, not the owner's",
-    async arrange(t) {
-      await ownerSettings(t);
-      return { method: 'GET', path: '/api/user/settings' };
-    },
+    given: ownerSettings,
     expect: 'own-data-only',
     async unchanged(t) {
-      const response = await t.app.request('/api/user/settings', { cookie: t.stranger.cookie });
-      expect(await response.json()).toMatchObject({ darkMode: false, autoSave: true });
+      expect(await strangersView(t, '/api/user/settings')).toMatchObject({ darkMode: false, autoSave: true });
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'PATCH /api/user/settings',
     name: "changes only the stranger's own settings",
-    async arrange(t) {
-      await ownerSettings(t);
-      return { method: 'PATCH', path: '/api/user/settings', body: { emailNotifications: false, darkMode: false } };
-    },
+    given: ownerSettings,
+    asks: () => ({ body: { emailNotifications: false, darkMode: false } }),
     expect: 'own-data-only',
     unchanged: ownerSettingsUnchanged,
-  },
-  {
+  }),
+  accessCase({
     route: 'PATCH /api/user/profile',
     name: "changes only the stranger's own name",
-    async arrange(t) {
+    async given(t) {
       await t.app.database.prisma.user.update({ where: { id: t.owner.id }, data: { firstName: 'Owner' } });
-      return { method: 'PATCH', path: '/api/user/profile', body: { firstName: 'Stranger' } };
     },
+    asks: () => ({ body: { firstName: 'Stranger' } }),
     expect: 'own-data-only',
     async unchanged(t) {
       const owner = await t.app.database.prisma.user.findUniqueOrThrow({ where: { id: t.owner.id } });
       expect(owner.firstName).toBe('Owner');
     },
-  },
+  }),
 ];

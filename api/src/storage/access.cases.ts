@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { AccessCase } from '../../test/access.ts';
-import type { AccessHarness } from '../../test/access.ts';
+import type { AccessCase, AccessHarness } from '../../test/access.ts';
+import { accessCase } from '../../test/access-rows.ts';
 import { uploaded, uploadUrl } from './testing.ts';
 
 /** The owner's resumable upload, begun with a few bytes sent. */
@@ -20,6 +20,10 @@ async function ownersTusUpload({ app, owner }: AccessHarness) {
   return location;
 }
 
+function ownersUploadCount({ app, owner }: AccessHarness) {
+  return app.database.prisma.upload.count({ where: { userId: owner.id } });
+}
+
 async function stillOwners({ app, owner }: AccessHarness, location: string) {
   const head = await app.request(location, {
     method: 'HEAD',
@@ -30,58 +34,45 @@ async function stillOwners({ app, owner }: AccessHarness, location: string) {
   expect(head.headers.get('upload-offset')).toBe('0');
 }
 
-let ownersUploads = 0;
-
 export const accessCases: AccessCase[] = [
-  {
+  accessCase({
     route: 'POST /api/objects/upload',
     name: 'a stranger gets an upload URL of their own, never one into the owner’s storage',
-    async arrange({ app, owner }) {
-      ownersUploads = await app.database.prisma.upload.count({ where: { userId: owner.id } });
-      return { method: 'POST', path: '/api/objects/upload' };
-    },
+    given: ownersUploadCount,
     expect: 'own-data-only',
-    async unchanged({ app, owner }) {
-      expect(await app.database.prisma.upload.count({ where: { userId: owner.id } })).toBe(ownersUploads);
+    async unchanged(t, before) {
+      expect(await ownersUploadCount(t)).toBe(before);
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/storage/usage',
     name: 'a stranger sees their own usage, not the owner’s',
-    async arrange({ app, owner }) {
+    async given({ app, owner }) {
       await uploaded(app, owner, 'call sheet for day two\n');
-      return { method: 'GET', path: '/api/storage/usage' };
     },
     expect: 'own-data-only',
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/storage/config',
     name: 'how uploads travel is for signed-in people only, and holds nobody’s data',
-    async arrange() {
-      return { method: 'GET', path: '/api/storage/config' };
-    },
     expect: 'own-data-only',
-  },
-  {
+  }),
+  accessCase({
     route: 'POST /api/objects/tus',
     name: 'a stranger cannot start a resumable upload without an upload URL of their own',
-    async arrange({ app, owner }) {
+    async given({ app, owner }) {
       await uploadUrl(app, owner);
-      return { method: 'POST', path: '/api/objects/tus' };
     },
     expect: 'refused',
-  },
-  ...(['GET', 'PATCH', 'DELETE'] as const).map((method): AccessCase => {
-    let location = '';
-    return {
+  }),
+  ...(['GET', 'PATCH', 'DELETE'] as const).map((method) =>
+    accessCase({
       route: `${method} /api/objects/tus/:id`,
       name: 'a stranger cannot look at, continue or end the owner’s resumable upload',
-      async arrange(t) {
-        location = await ownersTusUpload(t);
-        return { method, path: location };
-      },
+      given: ownersTusUpload,
+      asks: (location) => location,
       expect: 'not-found',
-      unchanged: (t) => stillOwners(t, location),
-    };
-  }),
+      unchanged: stillOwners,
+    }),
+  ),
 ];

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { AccessCase, AccessHarness } from '../../test/access.ts';
+import { accessCase } from '../../test/access-rows.ts';
 
 async function ownerTask(t: AccessHarness, title = 'Owner task') {
   const response = await t.app.request('/api/tasks', {
@@ -12,88 +13,80 @@ async function ownerTask(t: AccessHarness, title = 'Owner task') {
   return (await response.json()) as { id: string };
 }
 
-function taskUnchanged(id: string, title = 'Owner task') {
-  return async (t: AccessHarness) => {
-    const task = await t.app.database.prisma.task.findUnique({ where: { id } });
-    expect(task).toMatchObject({ title, status: 'pending', completedAt: null, assigneeId: null, priority: 'high' });
-  };
+async function ownerCompletedTask(t: AccessHarness) {
+  const task = await ownerTask(t, 'Owner done');
+  const done = await t.app.request(`/api/tasks/${task.id}/complete`, { method: 'PATCH', cookie: t.owner.cookie });
+  if (done.status !== 200) throw new Error(`arrange failed: ${done.status}`);
+  return task;
 }
 
-let lastId = '';
+async function taskUnchanged(t: AccessHarness, { id }: { id: string }) {
+  const task = await t.app.database.prisma.task.findUnique({ where: { id } });
+  expect(task).toMatchObject({
+    title: 'Owner task',
+    status: 'pending',
+    completedAt: null,
+    assigneeId: null,
+    priority: 'high',
+  });
+}
 
 export const accessCases: AccessCase[] = [
-  {
+  accessCase({
     route: 'GET /api/tasks',
     name: "lists only the stranger's own tasks",
-    async arrange(t) {
-      await ownerTask(t);
-      return { method: 'GET', path: '/api/tasks' };
-    },
+    given: ownerTask,
     expect: 'own-data-only',
-  },
-  {
+  }),
+  accessCase({
     route: 'POST /api/tasks',
     name: 'cannot assign a task to someone who shares no project',
-    async arrange(t) {
-      return { method: 'POST', path: '/api/tasks', body: { title: 'Sneaky', assigneeId: t.owner.id } };
-    },
+    asks: (_, t) => ({ body: { title: 'Sneaky', assigneeId: t.owner.id } }),
     expect: 'refused',
     async unchanged(t) {
       expect(await t.app.database.prisma.task.count({ where: { assigneeId: t.owner.id } })).toBe(0);
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'GET /api/tasks/:id',
     name: "cannot read the owner's task",
-    async arrange(t) {
-      lastId = (await ownerTask(t)).id;
-      return { method: 'GET', path: `/api/tasks/${lastId}` };
-    },
+    given: ownerTask,
+    asks: (task) => `/api/tasks/${task.id}`,
     expect: 'not-found',
-  },
-  {
+  }),
+  accessCase({
     route: 'PATCH /api/tasks/:id',
     name: "cannot edit or reassign the owner's task",
-    async arrange(t) {
-      lastId = (await ownerTask(t)).id;
-      return { method: 'PATCH', path: `/api/tasks/${lastId}`, body: { title: 'Mine', assigneeId: t.stranger.id } };
-    },
+    given: ownerTask,
+    asks: (task, t) => ({ path: `/api/tasks/${task.id}`, body: { title: 'Mine', assigneeId: t.stranger.id } }),
     expect: 'not-found',
-    unchanged: (t) => taskUnchanged(lastId)(t),
-  },
-  {
+    unchanged: taskUnchanged,
+  }),
+  accessCase({
     route: 'PATCH /api/tasks/:id/complete',
     name: "cannot complete the owner's task",
-    async arrange(t) {
-      lastId = (await ownerTask(t)).id;
-      return { method: 'PATCH', path: `/api/tasks/${lastId}/complete` };
-    },
+    given: ownerTask,
+    asks: (task) => `/api/tasks/${task.id}/complete`,
     expect: 'not-found',
-    unchanged: (t) => taskUnchanged(lastId)(t),
-  },
-  {
+    unchanged: taskUnchanged,
+  }),
+  accessCase({
     route: 'PATCH /api/tasks/:id/reopen',
     name: "cannot reopen the owner's completed task",
-    async arrange(t) {
-      lastId = (await ownerTask(t, 'Owner done')).id;
-      const done = await t.app.request(`/api/tasks/${lastId}/complete`, { method: 'PATCH', cookie: t.owner.cookie });
-      if (done.status !== 200) throw new Error(`arrange failed: ${done.status}`);
-      return { method: 'PATCH', path: `/api/tasks/${lastId}/reopen` };
-    },
+    given: ownerCompletedTask,
+    asks: (task) => `/api/tasks/${task.id}/reopen`,
     expect: 'not-found',
-    async unchanged(t) {
-      const task = await t.app.database.prisma.task.findUnique({ where: { id: lastId } });
+    async unchanged(t, { id }) {
+      const task = await t.app.database.prisma.task.findUnique({ where: { id } });
       expect(task).toMatchObject({ title: 'Owner done', status: 'completed', completedAt: expect.any(Date) });
     },
-  },
-  {
+  }),
+  accessCase({
     route: 'DELETE /api/tasks/:id',
     name: "cannot delete the owner's task",
-    async arrange(t) {
-      lastId = (await ownerTask(t)).id;
-      return { method: 'DELETE', path: `/api/tasks/${lastId}` };
-    },
+    given: ownerTask,
+    asks: (task) => `/api/tasks/${task.id}`,
     expect: 'not-found',
-    unchanged: (t) => taskUnchanged(lastId)(t),
-  },
+    unchanged: taskUnchanged,
+  }),
 ];
