@@ -1,16 +1,11 @@
 import { ActivityAction, ResourceType } from '../generated/prisma/enums.ts';
 import { builder } from '../graphql/builder.ts';
+import { listConnection, prismaEnum } from '../graphql/shapes.ts';
 import { activityDetailsFor, activityFeedWhere, activityOrder } from './rules.ts';
 
-export const ActivityActionEnum = builder.enumType(ActivityAction, {
-  name: 'ActivityAction',
-  description: 'What someone did.',
-});
+export const ActivityActionEnum = prismaEnum(ActivityAction, 'ActivityAction', 'What someone did.');
 
-export const ResourceTypeEnum = builder.enumType(ResourceType, {
-  name: 'ResourceType',
-  description: 'The kind of thing an activity was about.',
-});
+export const ResourceTypeEnum = prismaEnum(ResourceType, 'ResourceType', 'The kind of thing an activity was about.');
 
 export const ActivityObject = builder.prismaNode('Activity', {
   description: 'One thing someone did: the dashboard feed and the audit trail.',
@@ -38,12 +33,10 @@ export const ActivityObject = builder.prismaNode('Activity', {
 });
 
 builder.queryField('activity', (t) =>
-  t.prismaConnection({
-    type: 'Activity',
-    cursor: 'id',
+  listConnection(t, 'Activity', {
     description:
       "The viewer's activity feed, newest first: their own actions and what others did to galleries shared with their projects.",
-    resolve: async (query, _root, _args, ctx) =>
-      ctx.db.activity.findMany({ ...query, where: await activityFeedWhere(ctx), orderBy: activityOrder }),
+    where: (_args, ctx) => activityFeedWhere(ctx),
+    orderBy: activityOrder,
   }),
 );

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ViewerContext } from '../context.ts';
 import { updateFile } from '../files/files.ts';
 import type { File } from '../generated/prisma/client.ts';
-import { DomainError, NotFoundError } from '../shared/errors.ts';
+import { DomainError, domainError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { variantKey } from '../storage/images.ts';
 import { isProcessing, processUpload } from '../storage/processing.ts';
@@ -23,18 +23,9 @@ import { isUuid } from '../shared/ids.ts';
 
 export const ANALYSIS_FAILED = 'Image analysis failed. The file was kept without new tags.';
 
-export class AnalysisFailedError extends DomainError {
-  override readonly status = 502;
-  override readonly code = 'AI_ANALYSIS_FAILED';
-  constructor(message = ANALYSIS_FAILED) {
-    super(message);
-  }
-}
+export class AnalysisFailedError extends domainError(502, 'AI_ANALYSIS_FAILED', ANALYSIS_FAILED) {}
 
-export class NotAnalysableError extends DomainError {
-  override readonly status = 422;
-  override readonly code = 'NOT_ANALYSABLE';
-}
+export class NotAnalysableError extends domainError(422, 'NOT_ANALYSABLE') {}
 
 export interface AnalysisDeps {
   store: ObjectStore;

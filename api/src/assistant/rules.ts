@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ViewerContext } from '../context.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { DomainError, NotFoundError } from '../shared/errors.ts';
+import { domainError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { type ChatTurn, claudeReply } from './claude.ts';
 import { type Awaiting, offlineReply } from './offline.ts';
@@ -13,13 +13,7 @@ import type { ChatResult, ReplyAction } from './contract.ts';
 export const CHAT_FAILED = 'Failed to process your message. Please try again.';
 
 /** The AI service failed (rate limit, timeout, bad key, outage): nothing was saved. */
-export class AssistantUnavailableError extends DomainError {
-  override readonly status = 502;
-  override readonly code = 'AI_UNAVAILABLE';
-  constructor(message = CHAT_FAILED) {
-    super(message);
-  }
-}
+export class AssistantUnavailableError extends domainError(502, 'AI_UNAVAILABLE', CHAT_FAILED) {}
 
 /** Messages of a conversation sent back to Claude as memory. */
 const HISTORY_LIMIT = 20;

@@ -1,5 +1,6 @@
 import { rawIdOf } from '../shared/ids.ts';
 import { builder, ErrorInterface } from '../graphql/builder.ts';
+import { listConnection } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
 import { analyzeFile } from './analyze.ts';
@@ -90,16 +91,10 @@ builder.prismaNode('AiMessage', {
 });
 
 builder.queryField('assistantConversations', (t) =>
-  t.prismaConnection({
-    type: 'AiConversation',
-    cursor: 'id',
+  listConnection(t, 'AiConversation', {
     description: "The signed-in user's conversations with the assistant, most recently active first.",
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.aiConversation.findMany({
-        ...query,
-        where: { userId: ctx.viewer.id },
-        orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-      }),
+    where: (_args, ctx) => ({ userId: ctx.viewer.id }),
+    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
   }),
 );
 

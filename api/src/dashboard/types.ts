@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder.ts';
+import { viewerOnlyUserField } from '../graphql/shapes.ts';
 import { type DashboardStats, dashboardStats } from './rules.ts';
 
 export const DashboardStatsObject = builder.objectRef<DashboardStats>('DashboardStats').implement({
@@ -18,12 +19,9 @@ export const DashboardStatsObject = builder.objectRef<DashboardStats>('Dashboard
   }),
 });
 
-builder.prismaObjectField('User', 'dashboardStats', (t) =>
-  t.field({
-    type: DashboardStatsObject,
-    nullable: true,
-    description: 'Only for the signed-in user themselves; null on anyone else.',
-    select: { id: true },
-    resolve: (user, _args, ctx) => (user.id === ctx.viewer.id ? dashboardStats(ctx) : null),
-  }),
+viewerOnlyUserField(
+  'dashboardStats',
+  DashboardStatsObject,
+  'Only for the signed-in user themselves; null on anyone else.',
+  dashboardStats,
 );

@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
+import { removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { fileAccessWhere } from '../access/rules.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import {
@@ -333,39 +334,24 @@ const CreateFileInput = builder.inputType('CreateFileInput', {
 });
 
 builder.mutationFields((t) => ({
-  createFolder: t.prismaField({
-    type: 'Folder',
+  createFolder: rowMutation(t, 'Folder', {
     description: 'Creates a folder inside parentId (the top level when absent). Names are unique among siblings.',
-    errors: {},
     args: {
       name: t.arg.string({ required: true }),
       parentId: t.arg.globalID({ required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const folder = await createFolder(ctx, { name: args.name, parentId: folderArg(args.parentId) });
-      return ctx.db.folder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
-    },
+    change: (args, ctx) => createFolder(ctx, { name: args.name, parentId: folderArg(args.parentId) }),
   }),
-  renameFolder: t.prismaField({
-    type: 'Folder',
+  renameFolder: rowMutation(t, 'Folder', {
     description: 'Renames one of the signed-in user’s folders.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const folder = await renameFolder(ctx, rawId(args.id, 'Folder'), args.name);
-      return ctx.db.folder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
-    },
+    change: (args, ctx) => renameFolder(ctx, rawId(args.id, 'Folder'), args.name),
   }),
-  moveFolder: t.prismaField({
-    type: 'Folder',
+  moveFolder: rowMutation(t, 'Folder', {
     description:
       'Moves a folder into another folder (or to the top level with parentId null). Never into itself or below itself.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }), parentId: t.arg.globalID({ required: false }) },
-    resolve: async (query, _root, args, ctx) => {
-      const folder = await moveFolder(ctx, rawId(args.id, 'Folder'), folderArg(args.parentId));
-      return ctx.db.folder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
-    },
+    change: (args, ctx) => moveFolder(ctx, rawId(args.id, 'Folder'), folderArg(args.parentId)),
   }),
   deleteFolder: t.field({
     type: DeleteFolderResult,
@@ -403,11 +389,9 @@ builder.mutationFields((t) => ({
       return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: filed.file.id } });
     },
   }),
-  updateFile: t.prismaField({
-    type: 'File',
+  updateFile: rowMutation(t, 'File', {
     description:
       'Changes one of the signed-in user’s files. Omitted arguments stay as they are; metadata is merged into what is there.',
-    errors: {},
     args: {
       id: t.arg.globalID({ required: true }),
       name: t.arg.string({ required: false }),
@@ -416,26 +400,19 @@ builder.mutationFields((t) => ({
       folderId: t.arg.globalID({ required: false, description: 'Moves the file; null moves it to the top level.' }),
       isPublic: t.arg.boolean({ required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const file = await updateFile(ctx, rawId(args.id, 'File'), {
+    change: (args, ctx) =>
+      updateFile(ctx, rawId(args.id, 'File'), {
         ...(args.name != null && { name: args.name }),
         ...(args.tags != null && { tags: args.tags }),
         ...(args.metadata != null && { metadata: args.metadata }),
         ...(args.isPublic != null && { isPublic: args.isPublic }),
         ...(args.folderId !== undefined && { folderId: folderArg(args.folderId) }),
-      });
-      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
-    },
+      }),
   }),
-  deleteFile: t.field({
-    type: 'ID',
+  deleteFile: removalMutation(t, 'File', {
     description: 'Deletes one of the signed-in user’s files with all its versions; returns the deleted file’s id.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const { id } = await deleteFile(ctx, rawId(args.id, 'File'));
-      return encodeGlobalID('File', id);
-    },
+    change: (args, ctx) => deleteFile(ctx, rawId(args.id, 'File')),
   }),
   moveFiles: t.prismaField({
     type: ['File'],
@@ -464,11 +441,9 @@ builder.mutationFields((t) => ({
       return ids.map((id) => encodeGlobalID('File', id));
     },
   }),
-  uploadFileVersion: t.prismaField({
-    type: 'File',
+  uploadFileVersion: rowMutation(t, 'File', {
     description:
       'Upload new version: the finished upload at uploadURL becomes the newest version of a file the signed-in user may change. The file keeps its name; earlier versions stay restorable.',
-    errors: {},
     args: {
       fileId: t.arg.globalID({ required: true }),
       uploadURL: t.arg.string({ required: true, description: 'The uploadURL the bytes were sent to.' }),
@@ -478,23 +453,18 @@ builder.mutationFields((t) => ({
         description: 'Used only when the server cannot tell the type from the bytes.',
       }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    change: async (args, ctx) => {
       const { file } = await createFileVersion(ctx, rawId(args.fileId, 'File'), {
         objectUrl: args.uploadURL,
         ...(args.originalName != null && { originalName: args.originalName }),
         ...(args.mimeType != null && { mimeType: args.mimeType }),
       });
-      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
+      return file;
     },
   }),
-  restoreFileVersion: t.prismaField({
-    type: 'File',
+  restoreFileVersion: rowMutation(t, 'File', {
     description: 'Makes an earlier version current again; it is added as the newest version, so history is kept.',
-    errors: {},
     args: { fileId: t.arg.globalID({ required: true }), version: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const { file } = await restoreVersion(ctx, rawId(args.fileId, 'File'), args.version);
-      return ctx.db.file.findUniqueOrThrow({ ...query, where: { id: file.id } });
-    },
+    change: async (args, ctx) => (await restoreVersion(ctx, rawId(args.fileId, 'File'), args.version)).file,
   }),
 }));

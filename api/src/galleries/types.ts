@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
 import { builder } from '../graphql/builder.ts';
+import { prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
@@ -25,30 +26,22 @@ import {
   updateGallery,
 } from './rules.ts';
 
-export const PropertyTypeEnum = builder.enumType(PropertyType, {
-  name: 'PropertyType',
-  description: 'The kind of place a gallery shows.',
-});
+export const PropertyTypeEnum = prismaEnum(PropertyType, 'PropertyType', 'The kind of place a gallery shows.');
 
-export const GalleryStyleEnum = builder.enumType(GalleryStyle, {
-  name: 'GalleryStyle',
-  description: 'The look of the place a gallery shows.',
-});
+export const GalleryStyleEnum = prismaEnum(GalleryStyle, 'GalleryStyle', 'The look of the place a gallery shows.');
 
 export const GallerySortEnum = builder.enumType('GallerySort', {
   description: 'Orders of the gallery list; recent (newest first) by default, the others A to Z with blanks last.',
   values: GALLERY_SORTS,
 });
 
-export const SharePermissionEnum = builder.enumType(SharePermission, {
-  name: 'SharePermission',
-  description: "read ('View Only', the default) or write ('Edit Access': edit the gallery and add files).",
-});
+export const SharePermissionEnum = prismaEnum(
+  SharePermission,
+  'SharePermission',
+  "read ('View Only', the default) or write ('Edit Access': edit the gallery and add files).",
+);
 
-export const ShareStatusEnum = builder.enumType(ShareStatus, {
-  name: 'ShareStatus',
-  description: 'Only active shares give access.',
-});
+export const ShareStatusEnum = prismaEnum(ShareStatus, 'ShareStatus', 'Only active shares give access.');
 
 export const GalleryAccessEnum = builder.enumType('GalleryAccess', {
   description: 'What the signed-in user may do with a gallery: owner (everything), write (edit, add files), read.',
@@ -228,136 +221,111 @@ function defined(args: Record<string, unknown>) {
 }
 
 builder.mutationField('createGallery', (t) =>
-  t.prismaField({
-    type: 'Gallery',
+  rowMutation(t, 'Gallery', {
     description: "Creates a gallery. Name required ('Gallery name is required.'); status 'active' by default.",
-    errors: {},
     args: { name: t.arg.string({ required: true }), ...galleryFields(t) },
-    resolve: async (query, _root, args, ctx) => {
-      const gallery = await createGallery(ctx, defined(args));
-      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: gallery.id } });
-    },
+    change: (args, ctx) => createGallery(ctx, defined(args)),
   }),
 );
 
 builder.mutationField('updateGallery', (t) =>
-  t.prismaField({
-    type: 'Gallery',
+  rowMutation(t, 'Gallery', {
     description:
       'Edits a gallery (owner or write share). Omitted arguments stay; null clears. The cover must be a photo in the gallery.',
-    errors: {},
     args: {
       id: t.arg.id({ required: true }),
       name: t.arg.string({ required: false }),
       coverImageId: t.arg.id({ required: false }),
       ...galleryFields(t),
     },
-    resolve: async (query, _root, { id, coverImageId, ...args }, ctx) => {
+    change: ({ id, coverImageId, ...args }, ctx) => {
       const galleryId = rawId(id, 'Gallery', 'id');
       const input = defined(args);
       if (coverImageId !== undefined) input.coverImageId = coverImageId && rawId(coverImageId, 'File', 'coverImageId');
-      await updateGallery(ctx, galleryId, input);
-      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: galleryId } });
+      return updateGallery(ctx, galleryId, input);
     },
   }),
 );
 
 builder.mutationField('deleteGallery', (t) =>
-  t.field({
-    type: 'ID',
+  removalMutation(t, 'Gallery', {
     description: 'Deletes a gallery you own (its files stay). Answers its global id.',
-    errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
+    change: async (args, ctx) => {
       const galleryId = rawId(args.id, 'Gallery', 'id');
       await deleteGallery(ctx, galleryId);
-      return encodeGlobalID('Gallery', galleryId);
+      return { id: galleryId };
     },
   }),
 );
 
 builder.mutationField('addFilesToGallery', (t) =>
-  t.prismaField({
-    type: 'Gallery',
+  rowMutation(t, 'Gallery', {
     description:
       'Adds your files to a gallery you may edit, after the photos already there, in the order given; files already in it are skipped.',
-    errors: {},
     args: { galleryId: t.arg.id({ required: true }), fileIds: t.arg.idList({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
+    change: async (args, ctx) => {
       const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
       await addFilesToGallery(
         ctx,
         galleryId,
         args.fileIds.map((id) => rawId(id, 'File', 'fileIds')),
       );
-      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: galleryId } });
+      return { id: galleryId };
     },
   }),
 );
 
 builder.mutationField('removeFileFromGallery', (t) =>
-  t.prismaField({
-    type: 'Gallery',
+  rowMutation(t, 'Gallery', {
     description: 'Takes a file out of a gallery you may edit (the file itself stays).',
-    errors: {},
     args: { galleryId: t.arg.id({ required: true }), fileId: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
+    change: async (args, ctx) => {
       const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
       await removeFileFromGallery(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'));
-      return ctx.db.gallery.findUniqueOrThrow({ ...query, where: { id: galleryId } });
+      return { id: galleryId };
     },
   }),
 );
 
 builder.mutationField('moveGalleryItem', (t) =>
-  t.prismaField({
-    type: 'GalleryItem',
+  rowMutation(t, 'GalleryItem', {
     description: 'Moves a photo to just before another one, or to the end when beforeFileId is null.',
-    errors: {},
     args: {
       galleryId: t.arg.id({ required: true }),
       fileId: t.arg.id({ required: true }),
       beforeFileId: t.arg.id({ required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    change: (args, ctx) => {
       const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
       const before = args.beforeFileId ? rawId(args.beforeFileId, 'File', 'beforeFileId') : null;
-      const item = await moveGalleryItem(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'), before);
-      return ctx.db.galleryItem.findUniqueOrThrow({ ...query, where: { id: item.id } });
+      return moveGalleryItem(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'), before);
     },
   }),
 );
 
 builder.mutationField('shareGallery', (t) =>
-  t.prismaField({
-    type: 'GalleryShare',
+  rowMutation(t, 'GalleryShare', {
     description:
       "Shares your gallery with one of your projects (read by default). Sharing again changes the permission. 'Please select a project to share with.' without a project.",
-    errors: {},
     args: {
       galleryId: t.arg.id({ required: true }),
       projectId: t.arg.id({ required: false }),
       permission: t.arg({ type: SharePermissionEnum, required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    change: (args, ctx) => {
       const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
       const projectId = args.projectId ? rawId(args.projectId, 'Project', 'projectId') : null;
-      const share = await shareGallery(ctx, galleryId, { projectId, permission: args.permission });
-      return ctx.db.galleryShare.findUniqueOrThrow({ ...query, where: { id: share.id } });
+      return shareGallery(ctx, galleryId, { projectId, permission: args.permission });
     },
   }),
 );
 
 builder.mutationField('revokeGalleryShare', (t) =>
-  t.field({
-    type: 'ID',
+  removalMutation(t, 'GalleryShare', {
     description:
       "Ends a share of your gallery; the project's members lose access at once. Answers the share's global id.",
-    errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const share = await revokeShare(ctx, rawId(args.id, 'GalleryShare', 'id'));
-      return encodeGlobalID('GalleryShare', share.id);
-    },
+    change: (args, ctx) => revokeShare(ctx, rawId(args.id, 'GalleryShare', 'id')),
   }),
 );

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { limitParam } from '../shared/validation.ts';
 import {
   listNotifications,
   markAllNotificationsRead,
@@ -16,11 +16,7 @@ export function notificationRoutes(services: Services) {
 
   // Newest first; ?limit=1..100 (50 by default), ?unread=true for unread ones only.
   routes.get('/api/notifications', async (c) => {
-    const rawLimit = c.req.query('limit');
-    const limit = rawLimit === undefined ? undefined : Number(rawLimit);
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > NOTIFICATION_LIST_LIMIT)) {
-      throw new ValidationError(`limit must be a whole number from 1 to ${NOTIFICATION_LIST_LIMIT}.`, 'limit');
-    }
+    const limit = limitParam(c.req.query('limit'), NOTIFICATION_LIST_LIMIT);
     const unread = c.req.query('unread');
     return c.json(
       await listNotifications(viewerContext(c, services), { limit, unreadOnly: unread === 'true' || unread === '1' }),

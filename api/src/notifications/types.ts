@@ -1,5 +1,6 @@
 import { NotificationType } from '../generated/prisma/enums.ts';
 import { builder } from '../graphql/builder.ts';
+import { listConnection, prismaEnum, rowMutation } from '../graphql/shapes.ts';
 import {
   markAllNotificationsRead,
   markNotificationRead,
@@ -8,10 +9,7 @@ import {
   unreadNotificationCount,
 } from './rules.ts';
 
-export const NotificationTypeEnum = builder.enumType(NotificationType, {
-  name: 'NotificationType',
-  description: 'What a notification is about.',
-});
+export const NotificationTypeEnum = prismaEnum(NotificationType, 'NotificationType', 'What a notification is about.');
 
 export const NotificationObject = builder.prismaNode('Notification', {
   description: 'Something that concerns the signed-in user: a task assigned or due, a gallery shared…',
@@ -28,21 +26,15 @@ export const NotificationObject = builder.prismaNode('Notification', {
 });
 
 builder.queryField('notifications', (t) =>
-  t.prismaConnection({
-    type: 'Notification',
-    cursor: 'id',
+  listConnection(t, 'Notification', {
     description: "The signed-in user's notifications, newest first.",
     args: { unreadOnly: t.arg.boolean({ required: false, description: 'Only the unread ones.' }) },
-    totalCount: (_connection, { unreadOnly }, ctx) =>
-      ctx.db.notification.count({
-        where: { ...notificationVisibleWhere(ctx.viewer.id), ...(unreadOnly ? { isRead: false } : {}) },
-      }),
-    resolve: (query, _root, { unreadOnly }, ctx) =>
-      ctx.db.notification.findMany({
-        ...query,
-        where: { ...notificationVisibleWhere(ctx.viewer.id), ...(unreadOnly ? { isRead: false } : {}) },
-        orderBy: notificationOrder,
-      }),
+    where: ({ unreadOnly }, ctx) => ({
+      ...notificationVisibleWhere(ctx.viewer.id),
+      ...(unreadOnly ? { isRead: false } : {}),
+    }),
+    orderBy: notificationOrder,
+    counted: true,
   }),
 );
 
@@ -54,15 +46,10 @@ builder.queryField('unreadNotificationCount', (t) =>
 );
 
 builder.mutationField('markNotificationRead', (t) =>
-  t.prismaField({
-    type: 'Notification',
+  rowMutation(t, 'Notification', {
     description: 'Marks one of your notifications read.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const n = await markNotificationRead(ctx, args.id.id);
-      return ctx.db.notification.findUniqueOrThrow({ ...query, where: { id: n.id } });
-    },
+    change: (args, ctx) => markNotificationRead(ctx, args.id.id),
   }),
 );
 

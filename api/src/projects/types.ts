@@ -4,6 +4,7 @@ import { projectMemberWhere } from '../access/rules.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { ownEvents } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';
+import { listConnection, prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawIdOf } from '../shared/ids.ts';
 import {
   cancelInvitation,
@@ -19,21 +20,23 @@ import {
   userNameSelect,
 } from './rules.ts';
 
-export const ProjectTypeEnum = builder.enumType(ProjectType, {
-  name: 'ProjectType',
-  description: 'What kind of production a project is; campaign unless said otherwise.',
-});
+export const ProjectTypeEnum = prismaEnum(
+  ProjectType,
+  'ProjectType',
+  'What kind of production a project is; campaign unless said otherwise.',
+);
 
-export const ProjectRoleEnum = builder.enumType(ProjectRole, {
-  name: 'ProjectRole',
-  description:
-    "owner: invites people, cancels invitations and removes members (the project's creator is an owner who can never be removed); member: sees the project, its members and the galleries shared with it.",
-});
+export const ProjectRoleEnum = prismaEnum(
+  ProjectRole,
+  'ProjectRole',
+  "owner: invites people, cancels invitations and removes members (the project's creator is an owner who can never be removed); member: sees the project, its members and the galleries shared with it.",
+);
 
-export const InvitationStatusEnum = builder.enumType(InvitationStatus, {
-  name: 'InvitationStatus',
-  description: 'pending until the invitee accepts or declines, or an owner cancels it.',
-});
+export const InvitationStatusEnum = prismaEnum(
+  InvitationStatus,
+  'InvitationStatus',
+  'pending until the invitee accepts or declines, or an owner cancels it.',
+);
 
 /** A Relay global id of the given type, or a raw uuid (what the REST API and other domains use). */
 export const rawId = (value: string | number, typename: string, field: string): string =>
@@ -130,35 +133,24 @@ builder.prismaNode('ProjectMember', {
 });
 
 builder.queryField('projects', (t) =>
-  t.prismaConnection({
-    type: 'Project',
-    cursor: 'id',
+  listConnection(t, 'Project', {
     description: 'The projects the signed-in user belongs to, newest first.',
-    totalCount: (_connection, _args, ctx) => ctx.db.project.count({ where: projectMemberWhere(ctx.viewer.id) }),
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.project.findMany({
-        ...query,
-        where: projectMemberWhere(ctx.viewer.id),
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      }),
+    where: (_args, ctx) => projectMemberWhere(ctx.viewer.id),
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    counted: true,
   }),
 );
 
 builder.mutationField('createProject', (t) =>
-  t.prismaField({
-    type: 'Project',
+  rowMutation(t, 'Project', {
     description:
       "Creates a project; you become its owner. Name required ('Project name is required.'); type campaign by default.",
-    errors: {},
     args: {
       name: t.arg.string({ required: true }),
       description: t.arg.string({ required: false }),
       type: t.arg({ type: ProjectTypeEnum, required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const project = await createProject(ctx, args);
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: project.id } });
-    },
+    change: (args, ctx) => createProject(ctx, args),
   }),
 );
 
@@ -196,90 +188,65 @@ builder.prismaNode('Invitation', {
 });
 
 builder.queryField('invitations', (t) =>
-  t.prismaConnection({
-    type: 'Invitation',
-    cursor: 'id',
+  listConnection(t, 'Invitation', {
     description:
       "Your pending invitations, newest first: those sent to your account's e-mail, also before you signed up.",
-    totalCount: (_connection, _args, ctx) => ctx.db.invitation.count({ where: myPendingInvitationsWhere(ctx) }),
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.invitation.findMany({
-        ...query,
-        where: myPendingInvitationsWhere(ctx),
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      }),
+    where: (_args, ctx) => myPendingInvitationsWhere(ctx),
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    counted: true,
   }),
 );
 
 builder.mutationField('inviteToProject', (t) =>
-  t.prismaField({
-    type: 'Invitation',
+  rowMutation(t, 'Invitation', {
     description:
       "An owner invites someone by e-mail (role member by default). The same answer whether or not the address has an account; inviting a pending address again answers that invitation. 'That person is already a member of this project.' for a member.",
-    errors: {},
     args: {
       projectId: t.arg.id({ required: true }),
       email: t.arg.string({ required: true }),
       role: t.arg({ type: ProjectRoleEnum, required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const projectId = rawId(args.projectId, 'Project', 'projectId');
-      const invitation = await inviteToProject(ctx, projectId, { email: args.email, role: args.role });
-      return ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitation.id } });
-    },
+    change: (args, ctx) =>
+      inviteToProject(ctx, rawId(args.projectId, 'Project', 'projectId'), { email: args.email, role: args.role }),
   }),
 );
 
 builder.mutationField('acceptInvitation', (t) =>
-  t.prismaField({
-    type: 'Project',
+  rowMutation(t, 'Project', {
     description: 'You accept an invitation addressed to you and join its project (answers it). Anyone else: not found.',
-    errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
+    change: async (args, ctx) => {
       const invitation = await respondToInvitation(ctx, rawId(args.id, 'Invitation', 'id'), 'accepted');
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: invitation.projectId } });
+      return { id: invitation.projectId };
     },
   }),
 );
 
 builder.mutationField('declineInvitation', (t) =>
-  t.prismaField({
-    type: 'Invitation',
+  rowMutation(t, 'Invitation', {
     description: 'You decline an invitation addressed to you; the inviter is told. Anyone else: not found.',
-    errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const invitation = await respondToInvitation(ctx, rawId(args.id, 'Invitation', 'id'), 'declined');
-      return ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitation.id } });
-    },
+    change: (args, ctx) => respondToInvitation(ctx, rawId(args.id, 'Invitation', 'id'), 'declined'),
   }),
 );
 
 builder.mutationField('cancelInvitation', (t) =>
-  t.prismaField({
-    type: 'Invitation',
+  rowMutation(t, 'Invitation', {
     description: "A project's owner withdraws a pending invitation.",
-    errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const invitation = await cancelInvitation(ctx, rawId(args.id, 'Invitation', 'id'));
-      return ctx.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitation.id } });
-    },
+    change: (args, ctx) => cancelInvitation(ctx, rawId(args.id, 'Invitation', 'id')),
   }),
 );
 
 builder.mutationField('leaveProject', (t) =>
-  t.field({
-    type: 'ID',
+  removalMutation(t, 'Project', {
     description:
       "You leave a project (its creator cannot) and lose the galleries shared with it. Answers the project's global id.",
-    errors: {},
     args: { projectId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
+    change: async (args, ctx) => {
       const projectId = rawId(args.projectId, 'Project', 'projectId');
       await removeProjectMember(ctx, projectId, ctx.viewer.id);
-      return encodeGlobalID('Project', projectId);
+      return { id: projectId };
     },
   }),
 );

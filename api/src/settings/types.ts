@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder.ts';
+import { viewerOnlyUserField } from '../graphql/shapes.ts';
 import { getSettings, type Settings, updateSettings } from './rules.ts';
 
 export const UserSettingsObject = builder.objectRef<Settings>('UserSettings').implement({
@@ -11,14 +12,11 @@ export const UserSettingsObject = builder.objectRef<Settings>('UserSettings').im
   }),
 });
 
-builder.prismaObjectField('User', 'settings', (t) =>
-  t.field({
-    type: UserSettingsObject,
-    nullable: true,
-    description: 'Only for the signed-in user themselves; null on anyone else.',
-    select: { id: true },
-    resolve: (user, _args, ctx) => (user.id === ctx.viewer.id ? getSettings(ctx) : null),
-  }),
+viewerOnlyUserField(
+  'settings',
+  UserSettingsObject,
+  'Only for the signed-in user themselves; null on anyone else.',
+  getSettings,
 );
 
 builder.mutationField('updateSettings', (t) =>

@@ -6,6 +6,17 @@ export class DomainError extends Error {
   readonly code: string = 'BAD_REQUEST';
 }
 
+/** The base of a refusal with its own status and code, and the message it says when given none. */
+export function domainError(status: number, code: string, defaultMessage?: string) {
+  return class extends DomainError {
+    override readonly status = status;
+    override readonly code = code;
+    constructor(message = defaultMessage) {
+      super(message);
+    }
+  };
+}
+
 export class ValidationError extends DomainError {
   override readonly status = 400;
   override readonly code = 'VALIDATION';
@@ -25,10 +36,7 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
-export class ForbiddenError extends DomainError {
-  override readonly status = 403;
-  override readonly code = 'FORBIDDEN';
-}
+export class ForbiddenError extends domainError(403, 'FORBIDDEN') {}
 
 /** Also used for things that exist but the viewer may not see: never hint that they exist. */
 export class NotFoundError extends DomainError {
@@ -39,10 +47,7 @@ export class NotFoundError extends DomainError {
   }
 }
 
-export class ConflictError extends DomainError {
-  override readonly status = 409;
-  override readonly code = 'CONFLICT';
-}
+export class ConflictError extends domainError(409, 'CONFLICT') {}
 
 export class TooManyRequestsError extends DomainError {
   override readonly status = 429;

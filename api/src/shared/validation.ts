@@ -17,6 +17,16 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<
   return result.data;
 }
 
+/** A list's ?limit=: a whole number from 1 to max, or undefined (the list's default) when absent. */
+export function limitParam(raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new ValidationError(`limit must be a whole number from 1 to ${max}.`, 'limit');
+  }
+  return limit;
+}
+
 // Text fields of the forms (galleries, projects).
 
 /** A text the form must fill in: missing, null and blank all get the one message the spec gives. */

@@ -9,7 +9,7 @@ import type { Upload } from '../generated/prisma/client.ts';
 import type { Services, Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { fileAccessWhere } from '../access/rules.ts';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { ConflictError, domainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { describeAccepted, detectFileType } from './filetypes.ts';
 import type { ImageInfo, Variant } from './images.ts';
 import { enqueueProcessing, needsProcessing, PROCESSING_KEY } from './processing.ts';
@@ -19,15 +19,9 @@ import { objectPathFor } from './uploads.ts';
 import { isUuid } from '../shared/ids.ts';
 import { formatBytes } from '../shared/format.ts';
 
-export class PayloadTooLargeError extends DomainError {
-  override readonly status = 413;
-  override readonly code = 'PAYLOAD_TOO_LARGE';
-}
+export class PayloadTooLargeError extends domainError(413, 'PAYLOAD_TOO_LARGE') {}
 
-export class UnsupportedFileTypeError extends DomainError {
-  override readonly status = 415;
-  override readonly code = 'UNSUPPORTED_FILE_TYPE';
-}
+export class UnsupportedFileTypeError extends domainError(415, 'UNSUPPORTED_FILE_TYPE') {}
 
 /** Everything the storage rules need beyond the shared services. */
 export interface StorageDeps extends Services {

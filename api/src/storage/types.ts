@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder.ts';
+import { viewerOnlyUserField } from '../graphql/shapes.ts';
 import type { ImageInfo, Variant } from './images.ts';
 import { storageUsage, type StorageUsage } from './rules.ts';
 
@@ -87,12 +88,9 @@ const StorageUsageType = builder.objectRef<StorageUsage>('StorageUsage').impleme
   }),
 });
 
-builder.prismaObjectField('User', 'storage', (t) =>
-  t.field({
-    type: StorageUsageType,
-    nullable: true,
-    description: 'Storage used and the quota; only for the signed-in user (null for anyone else).',
-    select: { id: true },
-    resolve: (user, _args, ctx) => (user.id === ctx.viewer.id ? storageUsage(ctx, user.id) : null),
-  }),
+viewerOnlyUserField(
+  'storage',
+  StorageUsageType,
+  'Storage used and the quota; only for the signed-in user (null for anyone else).',
+  (ctx) => storageUsage(ctx, ctx.viewer.id),
 );

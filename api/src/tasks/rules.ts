@@ -247,17 +247,18 @@ async function personName(tx: Prisma.TransactionClient, userId: string) {
   );
 }
 
-async function assignmentNotice(
+/** Tells someone what the viewer did to a task: `did` reads after their name ('assigned you'). */
+async function taskNotice(
   tx: Prisma.TransactionClient,
   viewer: Viewer,
   task: { id: string; title: string },
-  assigneeId: string,
+  to: { userId: string; title: string; did: string },
 ) {
   return writeNotification(tx, {
-    userId: assigneeId,
+    userId: to.userId,
     type: 'task',
-    title: 'New task assigned',
-    message: `${await personName(tx, viewer.id)} assigned you "${task.title}".`,
+    title: to.title,
+    message: `${await personName(tx, viewer.id)} ${to.did} "${task.title}".`,
     link: appLink.task(task.id),
   });
 }
@@ -319,7 +320,13 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
       metadata: { priority: task.priority, ...(task.assigneeId ? { assigneeId: task.assigneeId } : {}) },
     });
     if (task.assigneeId && task.assigneeId !== viewer.id) {
-      notices.push(await assignmentNotice(tx, viewer, task, task.assigneeId));
+      notices.push(
+        await taskNotice(tx, viewer, task, {
+          userId: task.assigneeId,
+          title: 'New task assigned',
+          did: 'assigned you',
+        }),
+      );
     }
     return task;
   });
@@ -356,7 +363,9 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
       select: taskSelect(viewer.id),
     });
     if (row.assigneeId && row.assigneeId !== task.assigneeId && row.assigneeId !== viewer.id) {
-      notices.push(await assignmentNotice(tx, viewer, row, row.assigneeId));
+      notices.push(
+        await taskNotice(tx, viewer, row, { userId: row.assigneeId, title: 'New task assigned', did: 'assigned you' }),
+      );
     }
     return row;
   });
@@ -388,13 +397,7 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
         // The creator hears when the person they assigned it to has done it.
         if (task.creatorId !== viewer.id) {
           notices.push(
-            await writeNotification(tx, {
-              userId: task.creatorId,
-              type: 'task',
-              title: 'Task completed',
-              message: `${await personName(tx, viewer.id)} completed "${task.title}".`,
-              link: appLink.task(task.id),
-            }),
+            await taskNotice(tx, viewer, task, { userId: task.creatorId, title: 'Task completed', did: 'completed' }),
           );
         }
       }
@@ -423,15 +426,7 @@ export async function reopenTask(ctx: ViewerContext, id: string): Promise<TaskRe
       });
       const other = task.creatorId === viewer.id ? task.assigneeId : task.creatorId;
       if (reopened.count === 1 && other && other !== viewer.id) {
-        notices.push(
-          await writeNotification(tx, {
-            userId: other,
-            type: 'task',
-            title: 'Task reopened',
-            message: `${await personName(tx, viewer.id)} reopened "${task.title}".`,
-            link: appLink.task(task.id),
-          }),
-        );
+        notices.push(await taskNotice(tx, viewer, task, { userId: other, title: 'Task reopened', did: 'reopened' }));
       }
     });
     publishNotifications(ctx, notices);

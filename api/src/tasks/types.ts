@@ -2,6 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
 import { rawIdOf, registerNamedIds } from '../shared/ids.ts';
 import { builder } from '../graphql/builder.ts';
+import { listConnection, prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import {
   completeTask,
   createTask,
@@ -18,15 +19,13 @@ import {
   updateTask,
 } from './rules.ts';
 
-export const TaskPriorityEnum = builder.enumType(TaskPriority, {
-  name: 'TaskPriority',
-  description: 'How urgent a task is; medium unless said otherwise.',
-});
+export const TaskPriorityEnum = prismaEnum(
+  TaskPriority,
+  'TaskPriority',
+  'How urgent a task is; medium unless said otherwise.',
+);
 
-export const TaskStatusEnum = builder.enumType(TaskStatus, {
-  name: 'TaskStatus',
-  description: 'pending until someone completes it.',
-});
+export const TaskStatusEnum = prismaEnum(TaskStatus, 'TaskStatus', 'pending until someone completes it.');
 
 export const TaskSortEnum = builder.enumType('TaskSort', {
   description: 'Orders of the task list.',
@@ -100,9 +99,7 @@ function rawId(value: string | null | undefined, typename: string, field: string
 }
 
 builder.queryField('tasks', (t) =>
-  t.prismaConnection({
-    type: 'Task',
-    cursor: 'id',
+  listConnection(t, 'Task', {
     description: 'Tasks the viewer created or was assigned, newest first unless sort says otherwise.',
     args: {
       sort: t.arg({ type: TaskSortEnum, required: false, description: 'NEWEST when absent.' }),
@@ -112,14 +109,9 @@ builder.queryField('tasks', (t) =>
         description: 'true: only overdue tasks (pending, due before now); false: only the others.',
       }),
     },
-    totalCount: (_connection, { status, overdue }, ctx) =>
-      ctx.db.task.count({ where: taskListWhere(ctx.viewer, { status, overdue }) }),
-    resolve: (query, _root, { status, overdue, sort }, ctx) =>
-      ctx.db.task.findMany({
-        ...query,
-        where: taskListWhere(ctx.viewer, { status, overdue }),
-        orderBy: taskOrder(sort),
-      }),
+    where: ({ status, overdue }, ctx) => taskListWhere(ctx.viewer, { status, overdue }),
+    orderBy: ({ sort }) => taskOrder(sort),
+    counted: true,
   }),
 );
 
@@ -173,30 +165,17 @@ builder.queryField('taskList', (t) =>
 );
 
 builder.queryField('assignableUsers', (t) =>
-  t.prismaConnection({
-    type: 'User',
-    cursor: 'id',
+  listConnection(t, 'User', {
     description:
       'People the viewer may assign a task to: themselves and the members of their projects, by name (the assignee picker).',
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.user.findMany({
-        ...query,
-        where: assignableWhere(ctx.viewer.id),
-        orderBy: [
-          { displayName: { sort: 'asc', nulls: 'last' } },
-          { firstName: 'asc' },
-          { email: 'asc' },
-          { id: 'asc' },
-        ],
-      }),
+    where: (_args, ctx) => assignableWhere(ctx.viewer.id),
+    orderBy: [{ displayName: { sort: 'asc', nulls: 'last' } }, { firstName: 'asc' }, { email: 'asc' }, { id: 'asc' }],
   }),
 );
 
 builder.mutationField('createTask', (t) =>
-  t.prismaField({
-    type: 'Task',
+  rowMutation(t, 'Task', {
     description: "Creates a task. Title required; priority medium by default. Emits 'task_created' activity.",
-    errors: {},
     args: {
       title: t.arg.string({ required: true }),
       description: t.arg.string({ required: false }),
@@ -205,25 +184,21 @@ builder.mutationField('createTask', (t) =>
       assigneeId: t.arg.id({ required: false, description: 'Yourself or a member of one of your projects.' }),
       galleryId: t.arg.id({ required: false, description: 'A gallery you can see.' }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const task = await createTask(ctx, {
+    change: (args, ctx) =>
+      createTask(ctx, {
         title: args.title,
         description: args.description,
         priority: args.priority,
         dueDate: args.dueDate ? args.dueDate.toISOString() : null,
         assigneeId: rawId(args.assigneeId?.toString(), 'User', 'assigneeId'),
         galleryId: rawId(args.galleryId?.toString(), 'Gallery', 'galleryId'),
-      });
-      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
-    },
+      }),
   }),
 );
 
 builder.mutationField('updateTask', (t) =>
-  t.prismaField({
-    type: 'Task',
+  rowMutation(t, 'Task', {
     description: 'Changes a task you created. Omitted arguments stay as they are; null clears.',
-    errors: {},
     args: {
       id: t.arg.globalID({ required: true }),
       title: t.arg.string({ required: false }),
@@ -233,7 +208,7 @@ builder.mutationField('updateTask', (t) =>
       assigneeId: t.arg.id({ required: false }),
       galleryId: t.arg.id({ required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    change: (args, ctx) => {
       const input: Record<string, unknown> = {};
       if (args.title !== undefined) input.title = args.title ?? '';
       if (args.description !== undefined) input.description = args.description;
@@ -243,48 +218,32 @@ builder.mutationField('updateTask', (t) =>
         input.assigneeId = rawId(args.assigneeId?.toString() ?? null, 'User', 'assigneeId');
       if (args.galleryId !== undefined)
         input.galleryId = rawId(args.galleryId?.toString() ?? null, 'Gallery', 'galleryId');
-      const task = await updateTask(ctx, args.id.id, input);
-      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
+      return updateTask(ctx, args.id.id, input);
     },
   }),
 );
 
 builder.mutationField('completeTask', (t) =>
-  t.prismaField({
-    type: 'Task',
+  rowMutation(t, 'Task', {
     description: 'Marks a task completed (its creator or assignee may). Completing twice is harmless.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const task = await completeTask(ctx, args.id.id);
-      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
-    },
+    change: (args, ctx) => completeTask(ctx, args.id.id),
   }),
 );
 
 builder.mutationField('reopenTask', (t) =>
-  t.prismaField({
-    type: 'Task',
+  rowMutation(t, 'Task', {
     description:
       'Puts a completed task back to pending and clears completedAt (its creator or assignee may); the other of the two is notified. Reopening a pending task is harmless.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const task = await reopenTask(ctx, args.id.id);
-      return ctx.db.task.findUniqueOrThrow({ ...query, where: { id: task.id } });
-    },
+    change: (args, ctx) => reopenTask(ctx, args.id.id),
   }),
 );
 
 builder.mutationField('deleteTask', (t) =>
-  t.field({
-    type: 'ID',
+  removalMutation(t, 'Task', {
     description: 'Deletes a task you created; answers its global id.',
-    errors: {},
     args: { id: t.arg.globalID({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const { id } = await deleteTask(ctx, args.id.id);
-      return encodeGlobalID('Task', id);
-    },
+    change: (args, ctx) => deleteTask(ctx, args.id.id),
   }),
 );

@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder.ts';
+import { rowMutation } from '../graphql/shapes.ts';
 import { emailFor, nameToShow, updateProfile, visibleUsersWhere } from './rules.ts';
 
 export const UserType = builder.prismaNode('User', {
@@ -35,17 +36,12 @@ builder.queryField('viewer', (t) =>
 );
 
 builder.mutationField('updateProfile', (t) =>
-  t.prismaField({
-    type: 'User',
+  rowMutation(t, 'User', {
     description: "Changes the signed-in user's first and last name. Omitted fields stay as they are.",
-    errors: {},
     args: {
       firstName: t.arg.string({ required: false }),
       lastName: t.arg.string({ required: false }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const user = await updateProfile(ctx.db, ctx.viewer, args);
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
-    },
+    change: (args, ctx) => updateProfile(ctx.db, ctx.viewer, args),
   }),
 );

@@ -1,5 +1,5 @@
 import type { OAuthSourceConfig } from '../../config.ts';
-import { DomainError } from '../../shared/errors.ts';
+import { domainError } from '../../shared/errors.ts';
 
 // What every outside source of files (Google Drive, Dropbox) gives the imports domain, and what it
 // is given: its account's authorized fetch, and where the app serves an item's thumbnail.
@@ -33,12 +33,17 @@ export interface SourceConnector {
 export const CONNECTION_FAILED = 'Connection failed. Please try again.';
 
 /** The source is down, refused us, or answered nonsense: the person can only try again. */
-export class SourceUnavailableError extends DomainError {
-  override readonly status = 502;
-  override readonly code = 'SOURCE_UNAVAILABLE';
-  constructor(message = CONNECTION_FAILED) {
-    super(message);
+export class SourceUnavailableError extends domainError(502, 'SOURCE_UNAVAILABLE', CONNECTION_FAILED) {}
+
+/** A source's JSON answer: an error status or a body that is not JSON means the source is unavailable. */
+export async function sourceAnswer<T>(response: Response): Promise<T> {
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new SourceUnavailableError();
   }
+  return (await response.json().catch(() => {
+    throw new SourceUnavailableError();
+  })) as T;
 }
 
 /** The outside sources reached through an OAuth account link. */

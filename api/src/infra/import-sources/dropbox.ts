@@ -7,6 +7,7 @@ import {
   kindOf,
   type OAuthProvider,
   type SourceConnector,
+  sourceAnswer,
   SourceUnavailableError,
   type ThumbnailUrl,
 } from './connector.ts';
@@ -91,13 +92,7 @@ export function dropboxSource(
       if (error?.error_summary?.includes('not_found')) throw new NotFoundError('Import item');
       throw new SourceUnavailableError();
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new SourceUnavailableError();
-    }
-    return (await response.json().catch(() => {
-      throw new SourceUnavailableError();
-    })) as T;
+    return sourceAnswer<T>(response);
   }
 
   async function content(endpoint: string, arg: unknown) {

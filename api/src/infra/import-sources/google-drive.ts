@@ -7,6 +7,7 @@ import {
   kindOf,
   type OAuthProvider,
   type SourceConnector,
+  sourceAnswer,
   SourceUnavailableError,
   type ThumbnailUrl,
 } from './connector.ts';
@@ -76,13 +77,7 @@ export function googleDriveSource(
 
   async function json<T>(response: Response, missing?: () => Error): Promise<T> {
     if (response.status === 404 && missing) throw missing();
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new SourceUnavailableError();
-    }
-    return (await response.json().catch(() => {
-      throw new SourceUnavailableError();
-    })) as T;
+    return sourceAnswer<T>(response);
   }
 
   async function metadata(id: string) {
