@@ -1,17 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { baseURL, DESKTOP, launchBrowser, MOBILE, signedInPage } from './support.ts';
+import { DESKTOP, MOBILE, sharedBrowser, signedInPage, visitorPage } from './support.ts';
 
 // axe-core on every screen, desktop and phone: no serious or critical violations.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const SCREENS: [string, string][] = [
   ['/', 'Dashboard'],
@@ -25,8 +18,7 @@ const SCREENS: [string, string][] = [
 
 describe('accessibility', () => {
   it('the landing and legal pages have no serious violations', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
-    const page = await context.newPage();
+    const { context, page } = await visitorPage(browser());
     for (const path of ['/', '/privacy', '/terms']) {
       await page.goto(path);
       await page.getByRole('heading').first().waitFor();
@@ -41,7 +33,7 @@ describe('accessibility', () => {
     [MOBILE, true],
   ] as const) {
     it(`signed-in screens have no serious violations at ${viewport.width}px${dark ? ' in dark mode' : ''}`, async () => {
-      const { context, page } = await signedInPage(browser, { viewport });
+      const { context, page } = await signedInPage(browser(), { viewport });
       if (dark) {
         expect((await context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
       }

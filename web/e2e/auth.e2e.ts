@@ -1,19 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, DESKTOP, launchBrowser, MOBILE, newUser, screenshot, signedInPage } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { MOBILE, newUser, screenshot, sharedBrowser, signedInPage, submitSignUp, visitorPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('signing up and in', () => {
   it('shows the landing page to signed-out visitors, on any path', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
-    const page = await context.newPage();
+    const { context, page } = await visitorPage(browser());
     await page.goto('/tasks');
     await page.getByText('Authorized Access Only').waitFor();
     expect(await page.getByText('LAST UPDATE: 9.3.2025').isVisible()).toBe(true);
@@ -24,15 +16,11 @@ describe('signing up and in', () => {
   });
 
   it('signs up from the landing page and lands on the dashboard', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
-    const page = await context.newPage();
+    const { context, page } = await visitorPage(browser());
     const user = newUser('Marta Ruiz');
     await page.goto('/');
     await page.getByRole('button', { name: 'Get Started' }).click();
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await submitSignUp(page, user);
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.getByRole('banner').getByText('Marta Ruiz').isVisible()).toBe(true);
@@ -40,22 +28,18 @@ describe('signing up and in', () => {
   });
 
   it('refuses a taken e-mail with the server message', async () => {
-    const { context, user } = await signedInPage(browser);
-    const fresh = await browser.newContext({ baseURL, viewport: DESKTOP });
-    const page = await fresh.newPage();
+    const { context, user } = await signedInPage(browser());
+    const { context: fresh, page } = await visitorPage(browser());
     await page.goto('/');
     await page.getByRole('button', { name: 'Get Started' }).click();
-    await page.getByLabel('Full name').fill('Someone Else');
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill('another long password');
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await submitSignUp(page, { name: 'Someone Else', email: user.email, password: 'another long password' });
     await page.getByText('An account with this email already exists.').waitFor();
     await fresh.close();
     await context.close();
   });
 
   it('signs in through /api/login with e-mail and password', async () => {
-    const { context, user } = await signedInPage(browser);
+    const { context, user } = await signedInPage(browser());
     await context.clearCookies();
     const page = await context.newPage();
     await page.goto('/');
@@ -69,7 +53,7 @@ describe('signing up and in', () => {
   });
 
   it('signs out back to the landing page', async () => {
-    const { context, page } = await signedInPage(browser);
+    const { context, page } = await signedInPage(browser());
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.getByText('You have been successfully logged out').waitFor();
     await page.getByText('Authorized Access Only').waitFor();
@@ -84,7 +68,7 @@ describe('signing up and in', () => {
   });
 
   it('header search goes to the file manager, never with an empty query', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
     const search = page.getByPlaceholder('Search files, tags, or galleries...');
     await search.fill('   ');
     await search.press('Enter');
@@ -97,15 +81,14 @@ describe('signing up and in', () => {
   });
 
   it('shows the 404 page inside the shell for unknown paths', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/no/such/page' });
+    const { context, page } = await signedInPage(browser(), { path: '/no/such/page' });
     await page.getByText('404 Page Not Found').waitFor();
     await screenshot(page, 'not-found-desktop');
     await context.close();
   });
 
   it('shows legal pages to everyone', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
-    const page = await context.newPage();
+    const { context, page } = await visitorPage(browser());
     await page.goto('/privacy');
     await page.getByRole('heading', { name: 'Privacy Policy' }).waitFor();
     await page.goto('/terms');

@@ -1,21 +1,14 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAnthropic } from '../../api/test/fake-anthropic.ts';
 import { type RunningServer, startServer } from './server.ts';
 import { seriousViolations } from './axe.ts';
-import { launchBrowser, screenshot, signedInPage } from './support.ts';
+import { screenshot, sharedBrowser, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('notifications bell', () => {
   it('shows live unread notifications, marks one read on click, clears all', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/' });
+    const { context, page } = await signedInPage(browser(), { path: '/' });
     const bell = page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
     await bell.waitFor();
     expect(await page.getByTestId('notification-badge').count()).toBe(0);
@@ -60,7 +53,7 @@ describe('notifications bell', () => {
 
 describe('assistant', () => {
   it('chats with the assistant, which can create a task', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
     await page.getByRole('button', { name: 'Open AI assistant' }).click();
     await page.getByRole('button', { name: 'Search Files' }).waitFor();
     await screenshot(page, 'assistant-collapsed-desktop');
@@ -90,7 +83,7 @@ describe('assistant', () => {
 
 describe('assistant quick actions', () => {
   it('ask for what is missing instead of filing made-up records, and the next message completes them', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
     const tasks = async () => (await (await context.request.get('/api/tasks')).json()) as { title: string }[];
     await page.getByRole('button', { name: 'Open AI assistant' }).click();
     await page.getByRole('button', { name: 'Create Task' }).click();
@@ -110,7 +103,7 @@ describe('assistant quick actions', () => {
     await context.close();
 
     // Search Files at phone width, dark: it asks for the words, then searches them.
-    const phone = await signedInPage(browser, { path: '/', viewport: { width: 390, height: 844 } });
+    const phone = await signedInPage(browser(), { path: '/', viewport: { width: 390, height: 844 } });
     await phone.page.getByRole('button', { name: 'Open AI assistant' }).click();
     await phone.page.getByRole('button', { name: 'Search Files' }).click();
     const phoneReplies = phone.page.locator('[data-role="assistant"]');
@@ -151,7 +144,7 @@ describe('assistant with Claude (a local fake of the Messages API)', () => {
     const text = 'The Dock Road warehouse has a loading bay, high ceilings and north light until noon.';
     // Claude writes four words, then waits until the test has seen them in the panel.
     fake.script([{ text, holdAfterWords: 4 }]);
-    const { context, page } = await signedInPage(browser, { path: '/files', server: server.baseURL });
+    const { context, page } = await signedInPage(browser(), { path: '/files', server: server.baseURL });
     await page.getByRole('button', { name: 'Open AI assistant' }).click();
     await page.getByRole('button', { name: 'Expand assistant' }).click();
     const box = page.locator('#assistant-message');

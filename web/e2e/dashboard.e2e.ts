@@ -1,14 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, signedInPage } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot, sharedBrowser, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -18,7 +11,7 @@ const PNG = Buffer.from(
 
 describe('dashboard', () => {
   it('starts empty, then shows live stats, recent galleries, activity and tasks', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/' });
+    const { context, page } = await signedInPage(browser(), { path: '/' });
     await page.getByText('No galleries yet').waitFor();
     expect(await page.getByRole('link', { name: 'Create Gallery' }).getAttribute('href')).toBe('/galleries');
     await screenshot(page, 'dashboard-empty-desktop');
@@ -63,7 +56,7 @@ describe('dashboard', () => {
     await context.close();
   });
   it('the sidebar storage card follows uploads and deletes without a reload', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/' });
+    const { context, page } = await signedInPage(browser(), { path: '/' });
     const card = page.getByTestId('storage-usage');
     await card.getByText(/^0 Bytes of .* used$/).waitFor();
     const bytes = Buffer.concat([PNG, Buffer.alloc(150 * 1024)]);

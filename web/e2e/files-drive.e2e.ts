@@ -1,19 +1,13 @@
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIRequestContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { DESKTOP, launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { DESKTOP, MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 // The file manager as a drive: rename and move files (dialog and drag), choose several and move,
 // download, add to a gallery or delete them together.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function folder(request: APIRequestContext, name: string, parentId: string | null = null) {
   const response = await request.post('/api/folders', { data: { name, parentId } });
@@ -34,7 +28,7 @@ async function expectNoSeriousViolations(page: Page, where: string) {
 
 describe('files like a drive', () => {
   it('renames a file and moves it with Move to…, by dragging onto a folder and onto the Root breadcrumb', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     const scouting = await folder(context.request, 'Scouting');
     const photo = await makePhoto();
     await uploadThroughApi(context.request, 'IMG_0042.jpg', photo);
@@ -96,7 +90,7 @@ describe('files like a drive', () => {
   }, 180_000);
 
   it('chooses several files and moves, downloads, adds to a gallery and deletes them together', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     const archive = await folder(context.request, 'Archive');
     const photo = await makePhoto();
     for (const name of ['pier.jpg', 'lighthouse.jpg', 'harbour.jpg', 'market.jpg']) {

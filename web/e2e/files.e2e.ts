@@ -1,22 +1,36 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import filesScreenQuery from '../src/screens/files/__generated__/FilesScreenQuery$parameters.ts';
 import createFileMutation from '../src/uploads/__generated__/useCreateFileMutation.graphql.ts';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
+
+/** The Versions dialog of a file that has two, once both are listed. */
+async function openVersions(page: Page, fileName: string) {
+  await page.getByRole('button', { name: `Actions for ${fileName}` }).click();
+  await page.getByRole('menuitem', { name: 'Versions (2)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Versions' });
+  await dialog.getByTestId('version-row').nth(1).waitFor();
+  return dialog;
+}
+
+/** Restores version 1 from the open Versions dialog and closes it; the file's row then says v3. */
+async function restoreVersion1(page: Page, dialog: Locator, row: Locator, screenshotName: string) {
+  await dialog.getByRole('button', { name: 'Restore' }).click();
+  await page.getByText('Version 1 restored.').waitFor();
+  // Restoring adds the old bytes as the newest version, so history is kept.
+  await dialog.getByText('Version 3').waitFor();
+  await screenshot(page, screenshotName);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await row.getByText(/v3/).waitFor();
+}
 
 describe('file manager', () => {
   it('creates a folder, uploads a photo with progress, shows its thumbnail, opens and deletes it', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     await page.getByRole('heading', { name: 'File Manager' }).waitFor();
     await page.getByText('No folders').waitFor();
     await page.getByText('No files in this folder').waitFor();
@@ -119,7 +133,7 @@ describe('file manager', () => {
   });
 
   it('lists the versions of a file and restores an earlier one', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
     await uploadThroughApi(context.request, 'call-sheet.pdf', pdf('first draft'), 'application/pdf');
     await uploadThroughApi(
@@ -135,23 +149,14 @@ describe('file manager', () => {
     await row.getByText(/v2/).waitFor();
     expect(await page.getByTestId('file-row').count()).toBe(1);
 
-    await page.getByRole('button', { name: 'Actions for call-sheet.pdf' }).click();
-    await page.getByRole('menuitem', { name: 'Versions (2)' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Versions' });
-    await dialog.getByTestId('version-row').nth(1).waitFor();
+    const dialog = await openVersions(page, 'call-sheet.pdf');
     expect(await dialog.getByTestId('version-row').first().textContent()).toContain('Current');
-    await dialog.getByRole('button', { name: 'Restore' }).click();
-    await page.getByText('Version 1 restored.').waitFor();
-    // Restoring adds the old bytes as the newest version, so history is kept.
-    await dialog.getByText('Version 3').waitFor();
-    await screenshot(page, 'files-versions');
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await row.getByText(/v3/).waitFor();
+    await restoreVersion1(page, dialog, row, 'files-versions');
     await context.close();
   });
 
   it('uploads a new version from the file menu with progress, downloads it, and restores version 1', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     await uploadThroughApi(context.request, 'set-photo.jpg', await makePhoto({ colour: '#2563eb' }));
     await page.reload();
     const row = page.getByTestId('file-row').filter({ hasText: 'set-photo.jpg' });
@@ -174,11 +179,8 @@ describe('file manager', () => {
     expect(await row.locator('p').textContent()).not.toBe(sizeBefore);
     expect(await page.getByTestId('file-row').count()).toBe(1);
 
-    await page.getByRole('button', { name: 'Actions for set-photo.jpg' }).click();
-    await page.getByRole('menuitem', { name: 'Versions (2)' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Versions' });
+    const dialog = await openVersions(page, 'set-photo.jpg');
     const rows = dialog.getByTestId('version-row');
-    await rows.nth(1).waitFor();
     expect(await rows.first().textContent()).toMatch(/Version 2.*Current/);
     // Each version's bytes download with the file's own authorization.
     for (const [index, bytes] of [
@@ -195,19 +197,14 @@ describe('file manager', () => {
       expect(response.headers()['content-disposition']).toMatch(/^attachment; filename="set-photo.jpg"/);
       if (bytes) expect(Buffer.compare(await response.body(), bytes)).toBe(0);
     }
-    await dialog.getByRole('button', { name: 'Restore' }).click();
-    await page.getByText('Version 1 restored.').waitFor();
-    await dialog.getByText('Version 3').waitFor();
-    await screenshot(page, 'files-new-version');
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await row.getByText(/v3/).waitFor();
+    await restoreVersion1(page, dialog, row, 'files-new-version');
     // Version 1's size is back.
     expect(await row.locator('p').textContent()).toBe(`${sizeBefore} · v3`);
     await context.close();
   });
 
   it('renames, moves and deletes folders from their menu, with the API’s messages', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     const folder = async (name: string, parentId: string | null = null) => {
       const response = await context.request.post('/api/folders', { data: { name, parentId } });
       expect(response.status()).toBe(201);
@@ -287,7 +284,7 @@ describe('file manager', () => {
     await context.close();
   });
   it('search: a hint under 3 characters, a tag found by its beginning, and each result’s folder', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     const api = context.request;
     const folder = async (name: string, parentId: string | null = null) =>
       (await (await api.post('/api/folders', { data: { name, parentId } })).json()) as { id: string };

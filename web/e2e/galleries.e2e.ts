@@ -1,14 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function createGallery(
   page: Page,
@@ -29,7 +23,7 @@ const cardNames = (page: Page) => page.getByTestId('gallery-card').locator('h3')
 
 describe('galleries', () => {
   it('creates, searches, sorts, edits, shares and deletes a gallery', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/galleries' });
+    const { context, page } = await signedInPage(browser(), { path: '/galleries' });
     await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
     await page.getByText('No galleries yet').waitFor();
     await screenshot(page, 'galleries-empty-desktop');

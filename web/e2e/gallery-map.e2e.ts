@@ -1,15 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePhoto, uploadThroughApi } from './images.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { DESKTOP, launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { DESKTOP, MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 // The gallery map takes its tiles from MAP_TILE_URL (a studio's own tile server here), and keeps
 // showing the photos over a world outline shipped with the app when no tile can be loaded.
 
-let browser: Browser;
 let app: RunningServer;
 let tiles: Server;
 let tilesUp = true;
@@ -28,17 +26,16 @@ beforeAll(async () => {
     MAP_TILE_URL: `http://127.0.0.1:${port}/studio/{z}/{x}/{y}.png`,
     MAP_TILE_ATTRIBUTION: 'Studio tiles',
   });
-  browser = await launchBrowser();
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
   tiles?.close();
 });
+const browser = sharedBrowser();
 
 describe('the gallery map', () => {
   it('loads tiles from MAP_TILE_URL, and shows the markers over a world outline when tiles cannot load', async () => {
-    const { context, page } = await signedInPage(browser, { server: app.baseURL });
+    const { context, page } = await signedInPage(browser(), { server: app.baseURL });
     const gallery = (await (
       await context.request.post('/api/galleries', { data: { name: 'Harbour Warehouses', location: 'Hamburg' } })
     ).json()) as { id: string };

@@ -1,18 +1,12 @@
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIRequestContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 // Issue #16: what a crew member with Edit Access sees, ids in addresses, the share dialog's
 // starting permission and what Upload Photos takes.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function post<T>(request: APIRequestContext, path: string, data: object = {}) {
   const answer = await request.post(path, { data });
@@ -33,8 +27,8 @@ async function menuItems(page: Page, galleryName: string) {
 
 describe('a crew member with Edit Access', () => {
   it('sees no Share, Delete or Revoke; old raw-id links redirect; the share dialog starts at View Only', async () => {
-    const owner = await signedInPage(browser, { path: '/galleries' });
-    const member = await signedInPage(browser, { path: '/' });
+    const owner = await signedInPage(browser(), { path: '/galleries' });
+    const member = await signedInPage(browser(), { path: '/' });
     const gallery = await post<{ id: string }>(owner.context.request, '/api/galleries', { name: 'Harbour Cranes' });
     const project = await post<{ id: string }>(owner.context.request, '/api/projects', { name: 'Night Shift' });
     const invitation = await post<{ id: string }>(owner.context.request, `/api/projects/${project.id}/invitations`, {
@@ -119,7 +113,7 @@ async function inFolderOrCrashed(page: Page, name: string) {
 
 describe('ids in addresses', () => {
   it('opens a dashboard folder in the File Manager, and redirects an old raw-uuid folder link', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/' });
+    const { context, page } = await signedInPage(browser(), { path: '/' });
     const folder = await post<{ id: string }>(context.request, '/api/folders', { name: 'Mill Interiors' });
     await page.goto('/');
     await page.getByRole('link', { name: /Mill Interiors/ }).click();

@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('gallery screen', () => {
   it('adds photos by upload and from the file manager, shows metadata, sets the cover, maps and keeps notes', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/galleries' });
+    const { context, page } = await signedInPage(browser(), { path: '/galleries' });
     const created = await context.request.post('/api/galleries', {
       data: { name: 'Harbour Warehouses', location: 'Hamburg' },
     });

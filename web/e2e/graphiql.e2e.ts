@@ -1,22 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, DESKTOP, launchBrowser, signUpAndSignIn } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { baseURL, sharedBrowser, signedInContext } from './support.ts';
 
 // GraphiQL at /graphql (outside production) on a closed network: its code, styles and editor workers
 // come from the app itself. Every request to any other host is refused and noted.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('GraphiQL', () => {
   it('renders and runs a query with no network beyond the server', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
-    await signUpAndSignIn(context);
+    const { context } = await signedInContext(browser());
     const server = new URL(baseURL).host;
     const elsewhere: string[] = [];
     const failed: string[] = [];

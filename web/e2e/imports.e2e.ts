@@ -1,19 +1,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot, signedInPage } from './support.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 const importDir = inject('importDir');
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 /** A real PNG of one colour (the server checks the bytes, not the name). */
 function png(width: number, height: number, [r, g, b]: [number, number, number]) {
@@ -49,7 +42,7 @@ describe('import dialog', () => {
   it('imports a photo from the server folder into the file manager, with a retry after a failed connection', async () => {
     // The folder is missing at first: the source cannot be reached.
     await rm(importDir, { recursive: true, force: true });
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     await page.getByRole('heading', { name: 'File Manager' }).waitFor();
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = page.getByRole('dialog');
@@ -94,7 +87,7 @@ describe('import dialog', () => {
 
   it('imports media into a gallery from the gallery screen', async () => {
     await fillImportFolder();
-    const { context, page } = await signedInPage(browser, { path: '/galleries' });
+    const { context, page } = await signedInPage(browser(), { path: '/galleries' });
     const created = await context.request.post('/api/galleries', { data: { name: 'Dockside' } });
     const gallery = (await created.json()) as { id: string };
     await page.goto(`/galleries/${gallery.id}`);
@@ -116,7 +109,7 @@ describe('import dialog', () => {
 
   it('goes straight to a source from the dashboard’s Import from menu', async () => {
     await fillImportFolder();
-    const { context, page } = await signedInPage(browser, { path: '/' });
+    const { context, page } = await signedInPage(browser(), { path: '/' });
     await page.getByRole('button', { name: 'Import from' }).click();
     // Google Drive and Dropbox are not set up on this server: the dialog says so.
     await page.getByRole('menuitem', { name: 'Google Drive' }).click();

@@ -1,24 +1,22 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './server.ts';
-import { launchBrowser, signedInPage } from './support.ts';
+import { sharedBrowser, signedInPage } from './support.ts';
 
 // The server restarts (SIGTERM, as a deploy or a supervisor does) under an open tab: the server stops
 // at once and cleanly, and the tab's bell catches up with what happened meanwhile and hears what
 // happens after, without a reload.
-let browser: Browser;
 let server: RunningServer;
 beforeAll(async () => {
   // Due reminders every second, so a notification follows an overdue task at once.
-  [browser, server] = await Promise.all([launchBrowser(), startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1' })]);
+  server = await startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1' });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
+const browser = sharedBrowser();
 
 it('the bell catches up after a server restart under an open tab, without a reload', async () => {
-  const { context, page } = await signedInPage(browser, { server: server.baseURL, path: '/' });
+  const { context, page } = await signedInPage(browser(), { server: server.baseURL, path: '/' });
   const bell = page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
   await bell.waitFor();
   // The live streams are open once the count arrived (the badge is absent at 0); wait a moment

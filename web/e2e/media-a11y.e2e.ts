@@ -1,23 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { DESKTOP, launchBrowser, MOBILE, signedInPage } from './support.ts';
+import { DESKTOP, MOBILE, sharedBrowser, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const settled = () => !document.querySelector('[aria-busy="true"], [data-testid="skeleton"]');
 
 describe('media screens with content are accessible', () => {
   for (const viewport of [DESKTOP, MOBILE]) {
     it(`galleries, a gallery with its lightbox, map and share dialog, and files with uploads at ${viewport.width}px`, async () => {
-      const { context, page } = await signedInPage(browser, { path: '/', viewport });
+      const { context, page } = await signedInPage(browser(), { path: '/', viewport });
       const created = await context.request.post('/api/galleries', {
         data: { name: 'Night Market', location: 'Taipei', tags: ['street', 'neon', 'crowd', 'food'] },
       });

@@ -1,21 +1,18 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto } from './images.ts';
-import { launchBrowser, MOBILE, newUser, screenshot, signedInPage } from './support.ts';
+import { MOBILE, newUser, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 // The loop a production team lives in, played by two people in two browsers: the owner builds the
 // project and invites; the crew member accepts in their own browser and works in a shared gallery;
 // everything the other one does shows up without a reload.
 
-let browser: Browser;
+const browser = sharedBrowser();
+// Declared after sharedBrowser(), so they are closed before the browser is.
 const contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
 afterAll(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
 });
 
 async function expectAxeClean(page: Page, where: string) {
@@ -37,9 +34,9 @@ async function openShareDialog(page: Page, galleryName: string) {
 
 describe('projects and crew', () => {
   it('owner invites, crew accepts, a shared gallery comes and goes live in the crew member’s browser', async () => {
-    const owner = await signedInPage(browser, { path: '/projects', user: newUser('Dana Brooks') });
+    const owner = await signedInPage(browser(), { path: '/projects', user: newUser('Dana Brooks') });
     const crewUser = newUser('Marta Ruiz');
-    const crew = await signedInPage(browser, { path: '/projects', user: crewUser });
+    const crew = await signedInPage(browser(), { path: '/projects', user: crewUser });
     contexts.push(owner.context, crew.context);
     const o = owner.page;
     const c = crew.page;
@@ -265,9 +262,9 @@ describe('projects and crew', () => {
   }, 420_000);
 
   it('a member leaves a project after confirming', async () => {
-    const owner = await signedInPage(browser, { path: '/projects' });
+    const owner = await signedInPage(browser(), { path: '/projects' });
     const crewUser = newUser('Lee Park');
-    const crew = await signedInPage(browser, { path: '/projects', user: crewUser });
+    const crew = await signedInPage(browser(), { path: '/projects', user: crewUser });
     contexts.push(owner.context, crew.context);
     const made = await owner.context.request.post('/api/projects', {
       data: { name: 'Harbour Ad', type: 'commercial' },

@@ -1,36 +1,24 @@
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import dashboardQuery from '../src/screens/dashboard/__generated__/DashboardScreenQuery$parameters.ts';
 import galleriesQuery from '../src/screens/galleries/__generated__/GalleriesScreenQuery$parameters.ts';
 import tasksQuery from '../src/screens/tasks/__generated__/TasksScreenQuery$parameters.ts';
 import bellQuery from '../src/shell/__generated__/NotificationBellSlotQuery$parameters.ts';
 import themeQuery from '../src/shell/__generated__/ShellThemeQuery$parameters.ts';
 import storageQuery from '../src/shell/__generated__/StorageUsageSlotQuery$parameters.ts';
-import { baseURL, DESKTOP, launchBrowser, signUpAndSignIn } from './support.ts';
+import { baseURL, sharedBrowser, signedInContext } from './support.ts';
 
 // Routes own their data (routes/signedIn.tsx): a screen's query leaves as the navigation starts, beside
 // the screen's code, and a link the pointer rests on or the keyboard reaches starts both.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const asks = (request: Request, query: { params: { id: string | null } }) =>
   request.url().endsWith('/graphql') && (request.postData() ?? '').includes(`"doc_id":"${query.params.id}"`);
 
-async function signedInContext() {
-  const context = await browser.newContext({ baseURL, viewport: DESKTOP });
-  await signUpAndSignIn(context);
-  return context;
-}
-
 /** A new account's dashboard, loaded. */
 async function dashboardPage() {
-  const context = await signedInContext();
+  const { context } = await signedInContext(browser());
   const page = await context.newPage();
   await page.goto('/');
   await page.getByText('No galleries yet').waitFor();
@@ -50,7 +38,7 @@ function queriesSent(page: Page) {
 
 describe('routes load their data', () => {
   it("asks for the dashboard's data while its code is still on its way", async () => {
-    const context = await signedInContext();
+    const { context } = await signedInContext(browser());
     const page = await context.newPage();
     const sent = queriesSent(page);
     // The dashboard's code is held back until its query has left (or 10 s have passed): had the
@@ -71,7 +59,7 @@ describe('routes load their data', () => {
   });
 
   it("asks for the shell's theme, storage and notifications while the shell's code is on its way", async () => {
-    const context = await signedInContext();
+    const { context } = await signedInContext(browser());
     const page = await context.newPage();
     const shellQueries = [themeQuery, storageQuery, bellQuery];
     const sent = new Set<string>();
@@ -114,7 +102,7 @@ describe('routes load their data', () => {
   });
 
   it('asks again when the reader tries again after a failed load', async () => {
-    const context = await signedInContext();
+    const { context } = await signedInContext(browser());
     const page = await context.newPage();
     let failures = 1;
     await page.route('**/graphql', async (route) => {

@@ -1,21 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, DESKTOP, launchBrowser, MOBILE, screenshot, signedInPage, signUpAndSignIn } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { baseURL, DESKTOP, MOBILE, screenshot, sharedBrowser, signedInPage, signUpAndSignIn } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const isDark = (page: import('playwright-core').Page) =>
   page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 describe('settings', () => {
   it('saves Dark Mode and the names; both are read back after a reload', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/settings' });
+    const { context, page } = await signedInPage(browser(), { path: '/settings' });
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
     const dark = page.getByRole('switch', { name: 'Dark Mode' });
     expect(await dark.getAttribute('aria-checked')).toBe('false');
@@ -68,7 +61,7 @@ declare global {
 
 describe('push notifications', () => {
   it('a notification arriving while the tab is in the background becomes a system notification, until the switch is off', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const context = await browser().newContext({ baseURL, viewport: DESKTOP });
     await context.grantPermissions(['notifications'], { origin: baseURL });
     await context.addInitScript(() => {
       const Real = window.Notification;
@@ -130,7 +123,7 @@ describe('push notifications', () => {
 
 describe('push permission', () => {
   it('turning Push Notifications on asks the browser, and says so when the browser refuses', async () => {
-    const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+    const context = await browser().newContext({ baseURL, viewport: DESKTOP });
     // A browser that has not decided yet and refuses when asked (as after the user clicks Block).
     await context.addInitScript(() => {
       let decision: NotificationPermission = 'default';
@@ -160,7 +153,7 @@ describe('push permission', () => {
 
 describe('auto save', () => {
   it('saves gallery notes by itself when on; when off, a Save Notes button and a warning before leaving', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/settings' });
+    const { context, page } = await signedInPage(browser(), { path: '/settings' });
     const created = await context.request.post('/api/galleries', { data: { name: 'Old Mill' } });
     const gallery = (await created.json()) as { id: string };
     const notes = page.getByRole('textbox', { name: 'Notes' });
@@ -218,7 +211,7 @@ describe('auto save', () => {
 
 describe('signed-out redirect', () => {
   it('says so and goes to sign-in when the session ends under a data screen', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/' });
+    const { context, page } = await signedInPage(browser(), { path: '/' });
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     await context.clearCookies();
     await page.getByRole('link', { name: 'Tasks' }).first().click();
@@ -230,7 +223,7 @@ describe('signed-out redirect', () => {
   });
 
   it('navigates on a phone with the bottom bar', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/', viewport: MOBILE });
+    const { context, page } = await signedInPage(browser(), { path: '/', viewport: MOBILE });
     const nav = page.getByRole('navigation', { name: 'Mobile' });
     await nav.getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('heading', { name: 'Task Management' }).waitFor();

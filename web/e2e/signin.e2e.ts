@@ -1,24 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { baseURL, DESKTOP, launchBrowser, MOBILE, newUser, screenshot, type TestUser } from './support.ts';
+import {
+  baseURL,
+  DESKTOP,
+  MOBILE,
+  newUser,
+  screenshot,
+  sharedBrowser,
+  submitSignUp,
+  type TestUser,
+  visitorPage,
+} from './support.ts';
 
 // The app's own sign-in and sign-up pages in front of Auth.js (issue #16).
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function signedOut(viewport = DESKTOP, server = baseURL) {
-  const context = await browser.newContext({ baseURL: server, viewport });
-  return { context, page: await context.newPage() };
-}
+const browser = sharedBrowser();
 
 function cspViolations(page: Page) {
   const violations: string[] = [];
@@ -36,7 +35,7 @@ async function accountOf(context: BrowserContext, user = newUser()): Promise<Tes
 
 describe('the sign-in page', () => {
   it('is where /api/login and the landing page send people, and signs in back to the page they asked for', async () => {
-    const { context, page } = await signedOut();
+    const { context, page } = await visitorPage(browser());
     const user = await accountOf(context, newUser('Inés Navarro'));
     await page.goto('/api/login?callbackUrl=%2Ftasks%3Ftab%3Doverdue');
     await page.waitForURL(/\/signin\?/);
@@ -59,7 +58,7 @@ describe('the sign-in page', () => {
   }, 120_000);
 
   it('never sends anyone to another site after signing in', async () => {
-    const { context, page } = await signedOut();
+    const { context, page } = await visitorPage(browser());
     const user = await accountOf(context);
     for (const elsewhere of ['https://evil.example/', '//evil.example/', '/\\evil.example/']) {
       await context.clearCookies();
@@ -76,17 +75,14 @@ describe('the sign-in page', () => {
 
   it('signs up from the landing page, saying why when it cannot, and lands where asked', async () => {
     const taken = newUser('Already Here');
-    const { context, page } = await signedOut();
+    const { context, page } = await visitorPage(browser());
     await accountOf(context, taken);
     await page.goto('/');
     await page.getByRole('button', { name: 'Get Started' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/signup');
     const user = newUser('Lucía Ferrer');
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill('short');
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await submitSignUp(page, { ...user, password: 'short' });
     await page.getByRole('alert').getByText('Password must be at least 8 characters.').waitFor();
     await page.getByLabel('Email').fill(taken.email);
     await page.getByLabel('Password').fill(user.password);
@@ -95,10 +91,7 @@ describe('the sign-in page', () => {
     await screenshot(page, 'signup-email-taken-desktop');
 
     await page.goto('/signup?callbackUrl=%2Fgalleries');
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await submitSignUp(page, user);
     await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/galleries');
     expect(await page.getByRole('banner').getByText('Lucía Ferrer').isVisible()).toBe(true);
@@ -110,7 +103,7 @@ describe('the sign-in page', () => {
 
   for (const viewport of [DESKTOP, MOBILE]) {
     it(`has no serious accessibility violations at ${viewport.width}px, light and dark`, async () => {
-      const { context, page } = await signedOut(viewport);
+      const { context, page } = await visitorPage(browser(), { viewport });
       const name = viewport === DESKTOP ? 'desktop' : 'phone';
       for (const dark of [false, true]) {
         await context.addInitScript((on) => localStorage.setItem('scoutbase:dark-mode', on ? '1' : '0'), dark);
@@ -146,7 +139,7 @@ describe('in production, with Google configured and sign-up turned off', () => {
   afterAll(() => server?.stop());
 
   it('offers Google beside the password, and says sign-up is closed', async () => {
-    const { context, page } = await signedOut(DESKTOP, server.baseURL);
+    const { context, page } = await visitorPage(browser(), { server: server.baseURL });
     const violations = cspViolations(page);
     await page.goto('/signin');
     await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
@@ -155,10 +148,7 @@ describe('in production, with Google configured and sign-up turned off', () => {
     await page.getByRole('alert').getByText('Failed to sign in with Google').waitFor();
     await page.goto('/signup');
     const user = newUser();
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await submitSignUp(page, user);
     await page.getByRole('alert').getByText('Sign-up is turned off. Ask an administrator for an account.').waitFor();
     expect(violations).toEqual([]);
     await context.close();
@@ -167,7 +157,7 @@ describe('in production, with Google configured and sign-up turned off', () => {
   it('says in words what went wrong: a wrong password, then a lock with its length', async () => {
     // Failures lock the address they come from too, so this runs on its own server, with an
     // address that has no account (it is refused in the same words: no account enumeration).
-    const { context, page } = await signedOut(DESKTOP, server.baseURL);
+    const { context, page } = await visitorPage(browser(), { server: server.baseURL });
     const violations = cspViolations(page);
     const user = newUser();
     await page.goto('/signin');

@@ -3,9 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
-
-export { launchBrowser } from './chromium.ts';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { launchBrowser } from './chromium.ts';
 
 // Helpers for browser tests: Debian's Chromium driven by playwright-core against the real server
 // started by globalSetup.ts.
@@ -16,6 +15,25 @@ const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
+
+/**
+ * Chromium for the test file that calls this: launched before its tests, closed after them. Vitest
+ * runs a file's beforeAll hooks in order and its afterAll hooks in reverse, so a file whose own
+ * servers should start first and stop last sets them up before calling this.
+ */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('Chromium starts before the first test: ask for it inside a test');
+    return browser;
+  };
+}
 
 export interface TestUser {
   name: string;
@@ -47,21 +65,47 @@ export async function signUpAndSignIn(
   return user;
 }
 
-/** A fresh signed-in user (`user`, else a new one) in its own context, with a page open on `path` (of another server when `server` is given). */
+/** Where a test's context points (another server than the shared one when `server` is given) and its window size. */
+interface ContextOptions {
+  server?: string;
+  viewport?: { width: number; height: number };
+}
+
+/** A signed-out visitor: a context of its own with a blank page. */
+export async function visitorPage(
+  browser: Browser,
+  { viewport = DESKTOP, server = baseURL }: ContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: server, viewport });
+  return { context, page: await context.newPage() };
+}
+
+/** A fresh signed-in user (`user`, else a new one) in a context of its own. */
+export async function signedInContext(
+  browser: Browser,
+  { viewport = DESKTOP, server = baseURL, user = newUser() }: ContextOptions & { user?: TestUser } = {},
+): Promise<{ context: BrowserContext; user: TestUser }> {
+  const context = await browser.newContext({ baseURL: server, viewport });
+  return { context, user: await signUpAndSignIn(context, user, server) };
+}
+
+/** signedInContext() with a page open on `path`. */
 export async function signedInPage(
   browser: Browser,
-  {
-    path: at = '/',
-    viewport = DESKTOP,
-    server = baseURL,
-    user: wanted = newUser(),
-  }: { path?: string; viewport?: { width: number; height: number }; server?: string; user?: TestUser } = {},
+  { path: at = '/', ...options }: ContextOptions & { user?: TestUser; path?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; user: TestUser }> {
-  const context = await browser.newContext({ baseURL: server, viewport });
-  const user = await signUpAndSignIn(context, wanted, server);
+  const { context, user } = await signedInContext(browser, options);
   const page = await context.newPage();
   await page.goto(at);
   return { context, page, user };
+}
+
+/** Fills the sign-up page's form in as `user` and sends it. */
+export async function submitSignUp(page: Page, { name, email, password }: TestUser) {
+  await page.getByLabel('Full name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
 }
 
 /** Saves a screenshot under web/test-results/screenshots for reviewers. */

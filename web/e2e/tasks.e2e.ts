@@ -1,24 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import {
-  baseURL,
-  DESKTOP,
-  launchBrowser,
-  MOBILE,
-  newUser,
-  screenshot,
-  signedInPage,
-  signUpAndSignIn,
-} from './support.ts';
+import { DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, signedInContext, signedInPage } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 function localInput(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -37,7 +22,7 @@ async function createTask(page: Page, title: string, due?: Date) {
 
 describe('tasks', () => {
   it('creates tasks with and without a due date, validates the title, completes one', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
     await page.getByRole('heading', { name: 'Task Management' }).waitFor();
     await page.getByText('No pending tasks').waitFor();
     await screenshot(page, 'tasks-empty-desktop');
@@ -98,9 +83,8 @@ describe('tasks', () => {
   }, 180_000);
 
   it('edits, assigns, sorts, reopens and deletes; overdue cards say by how long', async () => {
-    const { context, page, user: owner } = await signedInPage(browser, { path: '/tasks' });
-    const crewContext = await browser.newContext({ baseURL, viewport: DESKTOP });
-    const crew = await signUpAndSignIn(crewContext, newUser('Avery Crew'));
+    const { context, page, user: owner } = await signedInPage(browser(), { path: '/tasks' });
+    const { context: crewContext, user: crew } = await signedInContext(browser(), { user: newUser('Avery Crew') });
     await joinProject(context, crewContext, crew.email);
     const gallery = await context.request.post('/api/galleries', { data: { name: 'Harbour' } });
     expect(gallery.status()).toBe(201);
@@ -268,7 +252,7 @@ describe('tasks', () => {
   }, 400_000);
 
   it('pages each list on its own: the pending list loads its next tasks, the counts stay whole', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/tasks' });
+    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
     await page.getByRole('tab', { name: 'Pending (0)' }).waitFor();
     for (let i = 1; i <= 23; i++) {
       const created = await context.request.post('/api/tasks', { data: { title: `Recce stop ${i}`, dueDate: null } });

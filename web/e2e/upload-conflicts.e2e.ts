@@ -1,19 +1,13 @@
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIRequestContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { launchBrowser, MOBILE, screenshot, signedInPage } from './support.ts';
+import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 // Issue #16: an upload whose name is already taken asks Keep both / Replace / Skip, and a gallery
 // shows the photo it was given unless the person chose Replace.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 interface FileJson {
   id: string;
@@ -50,7 +44,7 @@ async function choose(page: Page, name: string, buffer: Buffer, label = 'Choose 
 
 describe('upload conflicts', () => {
   it('asks about a taken name and does what was chosen: keep both, replace, skip', async () => {
-    const { context, page } = await signedInPage(browser, { path: '/files' });
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
     const request = context.request;
     const barn = await uploadThroughApi(request, 'barn.jpg', await makePhoto({ colour: '#a03020' }));
     const gallery = (await (await request.post('/api/galleries', { data: { name: 'Barns' } })).json()) as {
@@ -115,7 +109,7 @@ describe('upload conflicts', () => {
   }, 240_000);
 
   it('asks in the gallery too, whose uploads land at the top level of the files', async () => {
-    const { context, page } = await signedInPage(browser);
+    const { context, page } = await signedInPage(browser());
     const request = context.request;
     const diner = await uploadThroughApi(request, 'diner.jpg', await makePhoto({ colour: '#c08040' }));
     const gallery = (await (await request.post('/api/galleries', { data: { name: 'Diners' } })).json()) as {
