@@ -56,6 +56,14 @@ function fakePopup() {
   };
 }
 
+/** Opens the dialog and picks Google Drive, whose connection then waits in a (fake) popup. */
+async function pickDriveInPopup() {
+  const popup = fakePopup();
+  render(<ImportDialog open onClose={() => {}} />);
+  fireEvent.click(await screen.findByRole('button', { name: /Google Drive/ }));
+  return popup;
+}
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -177,9 +185,7 @@ describe('ImportDialog with an OAuth source', () => {
       'GET /api/imports/sources': { body: sources },
       'GET /api/imports/google-drive/items': { body: [] },
     });
-    const popup = fakePopup();
-    render(<ImportDialog open onClose={() => {}} />);
-    fireEvent.click(await screen.findByRole('button', { name: /Google Drive/ }));
+    const popup = await pickDriveInPopup();
     act(() => popup.answer(false));
     await screen.findByText('Connection failed. Please try again.');
 
@@ -191,9 +197,7 @@ describe('ImportDialog with an OAuth source', () => {
 
   it('treats a popup closed by hand as a failed connection', async () => {
     stubApi({ 'GET /api/imports/sources': { body: sources } });
-    const popup = fakePopup();
-    render(<ImportDialog open onClose={() => {}} />);
-    fireEvent.click(await screen.findByRole('button', { name: /Google Drive/ }));
+    const popup = await pickDriveInPopup();
     popup.popup.closed = true;
     await screen.findByText('Connection failed. Please try again.', {}, { timeout: 3000 });
   });
@@ -209,9 +213,7 @@ describe('ImportDialog with an OAuth source', () => {
       },
       'GET /api/imports/google-drive/items': { body: driveItems },
     });
-    const popup = fakePopup();
-    render(<ImportDialog open onClose={() => {}} />);
-    fireEvent.click(await screen.findByRole('button', { name: /Google Drive/ }));
+    const popup = await pickDriveInPopup();
     popup.popup.closed = true;
     await screen.findByText('Warehouse.jpg', {}, { timeout: 3000 });
   });

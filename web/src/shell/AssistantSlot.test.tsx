@@ -69,6 +69,13 @@ function open() {
   fireEvent.click(screen.getByRole('button', { name: 'Open AI assistant' }));
 }
 
+/** Opens the panel expanded and gives its message box. */
+function openChat() {
+  open();
+  fireEvent.click(screen.getByRole('button', { name: 'Expand assistant' }));
+  return screen.getByLabelText('Message') as HTMLTextAreaElement;
+}
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -89,9 +96,7 @@ describe('assistant panel', () => {
 
   it('sends on Enter, not on Shift+Enter, never empty, and not twice while pending', async () => {
     const chat = stubChat();
-    open();
-    fireEvent.click(screen.getByRole('button', { name: 'Expand assistant' }));
-    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    const box = openChat();
 
     fireEvent.change(box, { target: { value: '   ' } });
     fireEvent.keyDown(box, { key: 'Enter' });
@@ -146,9 +151,7 @@ describe('assistant panel', () => {
 
   it('shows the reply as it streams, before the answer, then keeps the answer', async () => {
     const chat = stubChat();
-    open();
-    fireEvent.click(screen.getByRole('button', { name: 'Expand assistant' }));
-    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    const box = openChat();
     fireEvent.change(box, { target: { value: 'Tell me about the warehouse' } });
     fireEvent.keyDown(box, { key: 'Enter' });
     const log = screen.getByRole('log', { name: 'Conversation' });
@@ -174,9 +177,7 @@ describe('assistant panel', () => {
 
   it('drops a partial reply when the stream reports a failure, and gives the draft back', async () => {
     const chat = stubChat();
-    open();
-    fireEvent.click(screen.getByRole('button', { name: 'Expand assistant' }));
-    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    const box = openChat();
     fireEvent.change(box, { target: { value: 'Find rooftops' } });
     fireEvent.keyDown(box, { key: 'Enter' });
     const [stream] = chat.streams;

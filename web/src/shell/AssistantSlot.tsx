@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { commitLocalUpdate, graphql, requestSubscription, useRelayEnvironment } from 'react-relay';
 import type { Disposable } from 'relay-runtime';
 import { useLocation } from 'react-router-dom';
@@ -63,6 +63,20 @@ function newStreamId() {
   return typeof crypto.randomUUID === 'function'
     ? crypto.randomUUID()
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** An icon button in the panel's indigo header. */
+function HeaderButton({ label, onClick, children }: { label: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="rounded p-1 hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+    >
+      {children}
+    </button>
+  );
 }
 
 export function AssistantSlot() {
@@ -201,22 +215,15 @@ export function AssistantSlot() {
           <SparkleIcon className="h-4 w-4" /> AI Assistant
         </h2>
         <div className="flex items-center gap-1">
-          <button
-            type="button"
+          <HeaderButton
+            label={expanded ? 'Collapse assistant' : 'Expand assistant'}
             onClick={() => setMode(expanded ? 'collapsed' : 'expanded')}
-            aria-label={expanded ? 'Collapse assistant' : 'Expand assistant'}
-            className="rounded p-1 hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
           >
             {expanded ? <ChevronDownIcon className="h-4 w-4" /> : <ChevronUpIcon className="h-4 w-4" />}
-          </button>
-          <button
-            type="button"
-            onClick={() => setMode('minimized')}
-            aria-label="Minimize assistant"
-            className="rounded p-1 hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
-          >
+          </HeaderButton>
+          <HeaderButton label="Minimize assistant" onClick={() => setMode('minimized')}>
             <MinusIcon className="h-4 w-4" />
-          </button>
+          </HeaderButton>
         </div>
       </header>
 

@@ -1,6 +1,6 @@
 import { Dialog as HeadlessDialog, DialogPanel, DialogTitle, Description } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { Button } from './Button.tsx';
+import { Button, type ButtonVariant } from './Button.tsx';
 
 // Headless UI gives focus trapping, Escape to close and aria wiring; these add our look.
 
@@ -45,7 +45,99 @@ export function DialogActions({ children }: { children: ReactNode }) {
   return <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
 }
 
-/** "Are you sure…?" with a destructive confirm button. */
+/**
+ * Cancel (or `cancelLabel`), then the dialog's one action: the submit button of the dialog's form
+ * unless `onAction` is given. While `pending` the action reads `pendingLabel` and can't be pressed
+ * again; nor can Cancel, unless `cancelDisabled` says otherwise.
+ */
+export function DialogButtons({
+  onCancel,
+  cancelLabel = 'Cancel',
+  label,
+  pendingLabel,
+  pending = false,
+  onAction,
+  disabled = false,
+  variant = 'primary',
+  cancelDisabled = pending,
+}: {
+  onCancel: () => void;
+  cancelLabel?: string;
+  label: string;
+  pendingLabel: string;
+  pending?: boolean;
+  onAction?: () => void;
+  /** The action can't be taken yet (nothing chosen, already there). */
+  disabled?: boolean;
+  variant?: ButtonVariant;
+  cancelDisabled?: boolean;
+}) {
+  return (
+    <DialogActions>
+      <Button variant="outline" onClick={onCancel} disabled={cancelDisabled}>
+        {cancelLabel}
+      </Button>
+      <Button type={onAction ? 'button' : 'submit'} variant={variant} onClick={onAction} disabled={pending || disabled}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </DialogActions>
+  );
+}
+
+/**
+ * A dialog around one form: its fields, then Cancel and the submit button. While `pending` it stays
+ * open (neither Escape nor Cancel closes it) unless `closeWhilePending`.
+ */
+export function FormDialog({
+  open,
+  onClose,
+  title,
+  description,
+  size,
+  onSubmit,
+  submitLabel,
+  pendingLabel,
+  pending = false,
+  closeWhilePending = false,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: string;
+  size?: 'sm' | 'md' | 'lg' | 'xl';
+  onSubmit: () => void;
+  submitLabel: string;
+  pendingLabel: string;
+  pending?: boolean;
+  closeWhilePending?: boolean;
+  children: ReactNode;
+}) {
+  const locked = pending && !closeWhilePending;
+  return (
+    <Dialog open={open} onClose={() => !locked && onClose()} title={title} description={description} size={size}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+        noValidate
+        className="space-y-4"
+      >
+        {children}
+        <DialogButtons
+          onCancel={onClose}
+          label={submitLabel}
+          pendingLabel={pendingLabel}
+          pending={pending}
+          cancelDisabled={locked}
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+/** "Are you sure…?" with a destructive confirm button; it stays open while `pending`. */
 export function ConfirmDialog({
   open,
   onClose,
@@ -66,15 +158,15 @@ export function ConfirmDialog({
   pending?: boolean;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} title={title} description={message} size="sm">
-      <DialogActions>
-        <Button variant="outline" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="destructive" onClick={onConfirm} disabled={pending}>
-          {pending ? pendingLabel : confirmLabel}
-        </Button>
-      </DialogActions>
+    <Dialog open={open} onClose={() => !pending && onClose()} title={title} description={message} size="sm">
+      <DialogButtons
+        onCancel={onClose}
+        onAction={onConfirm}
+        variant="destructive"
+        label={confirmLabel}
+        pendingLabel={pendingLabel}
+        pending={pending}
+      />
     </Dialog>
   );
 }

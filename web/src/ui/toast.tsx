@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { CloseIcon } from './icons.tsx';
 
 // One toast visible at a time (SPEC.md section 9). The store lives outside React so that code
 // with no component at hand (the network layer's 401 handling) can raise a toast too.
@@ -89,9 +90,7 @@ function ToastCard({ item }: { item: ToastItem }) {
         className="rounded p-1 opacity-70 hover:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-current"
         aria-label="Close notification"
       >
-        <svg viewBox="0 0 20 20" className="h-4 w-4" aria-hidden="true">
-          <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
+        <CloseIcon className="h-4 w-4" />
       </button>
     </div>
   );

@@ -218,6 +218,9 @@ function conflictTransport(taken: string[]) {
   return { value, filed, puts };
 }
 
+/** Each upload in the list by its status, in order. */
+const uploadStatuses = () => screen.getAllByTestId('upload-item').map((item) => item.dataset.status);
+
 const pdf = (name: string) => new File(['abcd'], name, { type: 'application/pdf' });
 
 describe('UploadZone with names already taken', () => {
@@ -236,14 +239,7 @@ describe('UploadZone with names already taken', () => {
     expect(screen.queryByLabelText(/Apply to all/), 'no one left to apply it to').toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
 
-    await waitFor(() =>
-      expect(screen.getAllByTestId('upload-item').map((i) => i.dataset.status)).toEqual([
-        'completed',
-        'completed',
-        'completed',
-        'skipped',
-      ]),
-    );
+    await waitFor(() => expect(uploadStatuses()).toEqual(['completed', 'completed', 'completed', 'skipped']));
     expect(t.puts.sort()).toEqual(['barn.pdf', 'diner.pdf', 'new.pdf']);
     expect(t.filed).toEqual(
       expect.arrayContaining([
@@ -266,13 +262,7 @@ describe('UploadZone with names already taken', () => {
     await screen.findByRole('dialog', { name: 'File already exists (2 of 3)' });
     fireEvent.click(screen.getByLabelText('Apply to all (1 more file with names already taken)'));
     fireEvent.click(screen.getByRole('button', { name: 'Skip' }));
-    await waitFor(() =>
-      expect(screen.getAllByTestId('upload-item').map((i) => i.dataset.status)).toEqual([
-        'completed',
-        'skipped',
-        'skipped',
-      ]),
-    );
+    await waitFor(() => expect(uploadStatuses()).toEqual(['completed', 'skipped', 'skipped']));
     expect(t.filed).toEqual([{ name: 'a.pdf', onConflict: 'KEEP_BOTH' }]);
   });
 

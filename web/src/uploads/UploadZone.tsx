@@ -6,6 +6,7 @@ import { UploadConflictDialog } from './ConflictDialog.tsx';
 import { ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from './limits.ts';
 import type { UploadItem, UploadStatus } from './queue.ts';
 import { type UseUploadsOptions, useUploads } from './useUploads.ts';
+import { CloseIcon } from '../ui/icons.tsx';
 
 type DropRejection = Pick<FileRejection, 'errors'> & { file: { name: string } };
 
@@ -73,9 +74,7 @@ export function UploadItemRow({ item, onDismiss }: { item: UploadItem; onDismiss
           className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-100"
           aria-label={`Dismiss ${item.file.name}`}
         >
-          <svg viewBox="0 0 20 20" className="h-4 w-4" aria-hidden="true">
-            <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
+          <CloseIcon className="h-4 w-4" />
         </button>
       </div>
       <div

@@ -28,8 +28,11 @@ export interface Filing {
   onConflict?: ConflictChoice;
 }
 
+/** Bytes sent so far of the file's total. */
+type Progress = (loaded: number, total: number) => void;
+
 export interface UploadOptions extends Filing {
-  onProgress?: (loaded: number, total: number) => void;
+  onProgress?: Progress;
   signal?: AbortSignal;
   /**
    * Files the sent bytes once they have arrived, given the upload URL they went to: a new file
@@ -38,28 +41,13 @@ export interface UploadOptions extends Filing {
   record: (objectUrl: string, file: File, filing: Filing) => Promise<StoredFile>;
 }
 
+// The real senders below; tests put fakes in their place.
 export interface Transport {
   request: <T>(method: string, url: string, body?: unknown) => Promise<T>;
-  put: (
-    url: string,
-    file: File,
-    onProgress: (loaded: number, total: number) => void,
-    signal?: AbortSignal,
-  ) => Promise<void>;
-  resumable?: (
-    endpoint: string,
-    file: File,
-    onProgress: (loaded: number, total: number) => void,
-    signal?: AbortSignal,
-    uploadURL?: string,
-  ) => Promise<string>;
+  put: typeof putWithProgress;
+  resumable?: typeof tusUpload;
   /** Sends the file straight to UploadThing through the server's file route at `endpoint`. */
-  direct?: (
-    endpoint: string,
-    file: File,
-    onProgress: (loaded: number, total: number) => void,
-    signal?: AbortSignal,
-  ) => Promise<DirectUploadResult>;
+  direct?: typeof uploadthingUpload;
 }
 
 /** Files above this go over tus when the server names a tus endpoint (SPEC.md section 9: 256 KB). */
@@ -68,12 +56,7 @@ export const RESUMABLE_THRESHOLD = 256 * 1024;
 export class UploadStepError extends Error {}
 
 /** PUT with XMLHttpRequest: fetch cannot report upload progress. */
-export function putWithProgress(
-  url: string,
-  file: File,
-  onProgress: (loaded: number, total: number) => void,
-  signal?: AbortSignal,
-): Promise<void> {
+export function putWithProgress(url: string, file: File, onProgress: Progress, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
@@ -97,7 +80,7 @@ export function putWithProgress(
 export async function tusUpload(
   endpoint: string,
   file: File,
-  onProgress: (loaded: number, total: number) => void,
+  onProgress: Progress,
   signal?: AbortSignal,
   uploadURL?: string,
 ): Promise<string> {
@@ -134,7 +117,7 @@ export async function tusUpload(
 export async function uploadthingUpload(
   endpoint: string,
   file: File,
-  onProgress: (loaded: number, total: number) => void,
+  onProgress: Progress,
   signal?: AbortSignal,
 ): Promise<DirectUploadResult> {
   const { generateReactHelpers } = await import('@uploadthing/react');

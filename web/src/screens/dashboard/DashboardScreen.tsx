@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Link } from 'react-router-dom';
@@ -121,7 +121,7 @@ function TaskItem({ task: key }: { task: DashboardScreen_task$key }) {
   );
 }
 
-function CardHeader({ title, to, icon }: { title: string; to?: string; icon: React.ReactNode }) {
+function CardHeader({ title, to, icon }: { title: string; to?: string; icon: ReactNode }) {
   return (
     <div className="mb-2 flex items-center justify-between">
       <h2 className="flex items-center gap-2 text-base font-semibold text-slate-900 dark:text-slate-100">
@@ -135,6 +135,22 @@ function CardHeader({ title, to, icon }: { title: string; to?: string; icon: Rea
       )}
     </div>
   );
+}
+
+/** A card's short list, or the line saying there is nothing in it yet. */
+function CardList<T>({
+  items,
+  empty,
+  children,
+}: {
+  items: readonly T[];
+  empty: string;
+  children: (item: T) => ReactNode;
+}) {
+  if (items.length === 0) {
+    return <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">{empty}</p>;
+  }
+  return <ul className="divide-y divide-slate-100 dark:divide-slate-800">{items.map(children)}</ul>;
 }
 
 function DashboardContent() {
@@ -252,54 +268,40 @@ function DashboardContent() {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card className="p-5">
           <CardHeader title="Scouting Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
-          {folders.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No folders yet</p>
-          ) : (
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-              {folders.map(({ node }) => (
-                <li key={node.id}>
-                  <Link
-                    to={appPath.folder(node.id)}
-                    className="flex items-center justify-between py-2.5 text-sm text-slate-800 hover:text-indigo-600 dark:text-slate-200"
-                  >
-                    <span className="flex items-center gap-2 truncate">
-                      <FolderIcon className="h-4 w-4 text-amber-500" /> {node.name}
-                    </span>
-                    <span className="text-xs text-slate-500 dark:text-slate-400">
-                      {node.fileCount} {node.fileCount === 1 ? 'file' : 'files'}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
+          <CardList items={folders} empty="No folders yet">
+            {({ node }) => (
+              <li key={node.id}>
+                <Link
+                  to={appPath.folder(node.id)}
+                  className="flex items-center justify-between py-2.5 text-sm text-slate-800 hover:text-indigo-600 dark:text-slate-200"
+                >
+                  <span className="flex items-center gap-2 truncate">
+                    <FolderIcon className="h-4 w-4 text-amber-500" /> {node.name}
+                  </span>
+                  <span className="text-xs text-slate-500 dark:text-slate-400">
+                    {node.fileCount} {node.fileCount === 1 ? 'file' : 'files'}
+                  </span>
+                </Link>
+              </li>
+            )}
+          </CardList>
         </Card>
         <Card className="p-5">
           <CardHeader title="Project Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
-          {projects.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No projects yet</p>
-          ) : (
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-              {projects.map(({ node }) => (
-                <li key={node.id} className="flex items-center justify-between py-2.5 text-sm">
-                  <span className="truncate text-slate-800 dark:text-slate-200">{node.name}</span>
-                  <Badge tone="indigo">{node.type.replace('_', ' ')}</Badge>
-                </li>
-              ))}
-            </ul>
-          )}
+          <CardList items={projects} empty="No projects yet">
+            {({ node }) => (
+              <li key={node.id} className="flex items-center justify-between py-2.5 text-sm">
+                <span className="truncate text-slate-800 dark:text-slate-200">{node.name}</span>
+                <Badge tone="indigo">{node.type.replace('_', ' ')}</Badge>
+              </li>
+            )}
+          </CardList>
         </Card>
         <Card className="p-5">
           <CardHeader title="Recent Activity" icon={<ActivityIcon className="h-5 w-5" />} />
-          {activity.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No recent activity</p>
-          ) : (
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-              {activity.map((edge) => (
-                <ActivityItem key={edge.node.id} activity={edge.node} />
-              ))}
-            </ul>
-          )}
+          <CardList items={activity} empty="No recent activity">
+            {(edge) => <ActivityItem key={edge.node.id} activity={edge.node} />}
+          </CardList>
         </Card>
         <Card className="p-5">
           <CardHeader title="Tasks" to="/tasks" icon={<TasksIcon className="h-5 w-5" />} />
@@ -308,15 +310,9 @@ function DashboardContent() {
               {stats.pendingTasks} pending{stats.overdueTasks > 0 ? ` · ${stats.overdueTasks} overdue` : ''}
             </p>
           )}
-          {tasks.length === 0 ? (
-            <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No pending tasks</p>
-          ) : (
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-              {tasks.map((edge) => (
-                <TaskItem key={edge.node.id} task={edge.node} />
-              ))}
-            </ul>
-          )}
+          <CardList items={tasks} empty="No pending tasks">
+            {(edge) => <TaskItem key={edge.node.id} task={edge.node} />}
+          </CardList>
         </Card>
       </div>
     </div>

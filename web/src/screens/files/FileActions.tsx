@@ -1,8 +1,7 @@
 import { type DragEvent, useEffect, useState } from 'react';
 import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { FileActionsAddToGalleryMutation } from './__generated__/FileActionsAddToGalleryMutation.graphql';
 import type { FileActionsGalleriesQuery } from './__generated__/FileActionsGalleriesQuery.graphql';
@@ -201,14 +200,14 @@ export function MoveFilesDialog({
         )}
         <FormMessage message={error} />
       </div>
-      <DialogActions>
-        <Button variant="outline" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button onClick={submit} disabled={pending || alreadyThere}>
-          {pending ? 'Moving...' : `Move to ${destination.name}`}
-        </Button>
-      </DialogActions>
+      <DialogButtons
+        onCancel={onClose}
+        onAction={submit}
+        label={`Move to ${destination.name}`}
+        pendingLabel="Moving..."
+        pending={pending}
+        disabled={alreadyThere}
+      />
     </Dialog>
   );
 }
@@ -356,14 +355,13 @@ export function AddToGalleryDialog({
         )}
         <FormMessage message={error} />
       </div>
-      <DialogActions>
-        <Button variant="outline" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button onClick={add} disabled={pending}>
-          {pending ? 'Adding...' : 'Add to Gallery'}
-        </Button>
-      </DialogActions>
+      <DialogButtons
+        onCancel={onClose}
+        onAction={add}
+        label="Add to Gallery"
+        pendingLabel="Adding..."
+        pending={pending}
+      />
     </Dialog>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { ConnectionHandler, graphql, usePaginationFragment } from 'react-relay';
-import { Button } from '../../ui/Button.tsx';
 import type { FileList_query$key } from './__generated__/FileList_query.graphql';
 import type { FileRef } from './FileActions.tsx';
-import { FileRow, type FileRowActions } from './FileRow.tsx';
+import { type FileRowActions, FileRows } from './FileRow.tsx';
 import { type FileSort, fileSortArgument, searchHint } from './options.ts';
+import { LoadMore } from '../../ui/LoadMore.tsx';
 
 /** The files chosen with the rows' checkboxes. */
 export interface FileSelection {
@@ -57,7 +57,7 @@ export function FileList({
   onConnection: (connectionId: string) => void;
   selection: FileSelection;
 }) {
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(
+  const { data, ...page } = usePaginationFragment(
     graphql`
       fragment FileList_query on Query
       @refetchable(queryName: "FileListPaginationQuery")
@@ -114,31 +114,14 @@ export function FileList({
     <>
       {hintLine}
       <SelectAll files={files} selection={selection} />
-      <ul
-        aria-label="Files"
-        className={
-          layout === 'grid'
-            ? 'grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4'
-            : 'divide-y divide-slate-200 dark:divide-slate-700'
-        }
-      >
-        {files.map((file) => (
-          <FileRow
-            key={file.id}
-            file={file}
-            actions={actions}
-            layout={layout}
-            selection={{ selected: selection.chosen.has(file.id), onToggle: selection.toggle }}
-          />
-        ))}
-      </ul>
-      {hasNext && (
-        <div className="flex justify-center pt-4">
-          <Button variant="outline" onClick={() => loadNext(60)} disabled={isLoadingNext}>
-            {isLoadingNext ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <FileRows
+        label="Files"
+        files={files}
+        actions={actions}
+        layout={layout}
+        extras={(file) => ({ selection: { selected: selection.chosen.has(file.id), onToggle: selection.toggle } })}
+      />
+      <LoadMore list={page} count={60} className="pt-4" />
     </>
   );
 }

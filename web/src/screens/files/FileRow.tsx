@@ -119,6 +119,46 @@ function SelectBox({
   );
 }
 
+/** The folder a search result lives in, cut short with the whole path on hover. */
+function FolderPath({ location }: { location: string | undefined }) {
+  if (!location) return null;
+  return (
+    <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={location}>
+      {location}
+    </p>
+  );
+}
+
+/** Files as the rows of a list or the tiles of a grid; `extras` adds what one list shows more. */
+export function FileRows<F extends FileRow_file$key & { id: string }>({
+  label,
+  files,
+  actions,
+  layout,
+  extras,
+}: {
+  label: string;
+  files: readonly F[];
+  actions: FileRowActions;
+  layout: 'list' | 'grid';
+  extras: (file: F) => { selection?: FileRowSelection; location?: string };
+}) {
+  return (
+    <ul
+      aria-label={label}
+      className={
+        layout === 'grid'
+          ? 'grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4'
+          : 'divide-y divide-slate-200 dark:divide-slate-700'
+      }
+    >
+      {files.map((file) => (
+        <FileRow key={file.id} file={file} actions={actions} layout={layout} {...extras(file)} />
+      ))}
+    </ul>
+  );
+}
+
 /** One file in the list view: opens in a new tab from its stored object path. */
 export function FileRow({
   file: key,
@@ -187,11 +227,7 @@ export function FileRow({
               {file.name}
             </p>
             <p className={`text-xs ${meta}`}>{formatFileSize(file.size)}</p>
-            {location && (
-              <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={location}>
-                {location}
-              </p>
-            )}
+            <FolderPath location={location} />
           </div>
           <FileMenu file={file} actions={actions} />
         </div>
@@ -220,11 +256,7 @@ export function FileRow({
           {formatFileSize(file.size)} · {formatAge(file.createdAt as string)}
           {file.currentVersion > 1 ? ` · v${file.currentVersion}` : ''}
         </p>
-        {location && (
-          <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={location}>
-            {location}
-          </p>
-        )}
+        <FolderPath location={location} />
       </div>
       <FileMenu file={file} actions={actions} />
     </li>

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import { toast } from '../../ui/toast.tsx';
 import type { FileSearchResults_query$key } from './__generated__/FileSearchResults_query.graphql';
-import { FileRow, type FileRowActions } from './FileRow.tsx';
+import { type FileRowActions, FileRows } from './FileRow.tsx';
 import { type FileSort, folderPathText, searchCompleteText, sortFiles } from './options.ts';
 
 /** Server search results (queries longer than 2 characters), in the chosen order. */
@@ -58,23 +58,12 @@ export function FileSearchResults({
     return <p className="py-12 text-center text-sm text-slate-500 dark:text-slate-400">No files found</p>;
   }
   return (
-    <ul
-      aria-label="Search results"
-      className={
-        layout === 'grid'
-          ? 'grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4'
-          : 'divide-y divide-slate-200 dark:divide-slate-700'
-      }
-    >
-      {sorted.map((file) => (
-        <FileRow
-          key={file.id}
-          file={file}
-          actions={actions}
-          layout={layout}
-          location={folderPathText(file.folderPath)}
-        />
-      ))}
-    </ul>
+    <FileRows
+      label="Search results"
+      files={sorted}
+      actions={actions}
+      layout={layout}
+      extras={(file) => ({ location: folderPathText(file.folderPath) })}
+    />
   );
 }

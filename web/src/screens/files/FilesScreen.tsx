@@ -1,4 +1,4 @@
-import { type DragEvent, type FormEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { type DragEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { graphql } from 'react-relay';
 import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
@@ -7,7 +7,7 @@ import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog, Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { ConfirmDialog, FormDialog } from '../../ui/Dialog.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
@@ -123,8 +123,7 @@ function NewFolderDialog({
   useEffect(() => {
     if (open) setName('');
   }, [open]);
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     if (!name.trim()) {
       toast({ title: 'Error', description: 'Folder name is required.', variant: 'destructive' });
       return;
@@ -135,25 +134,19 @@ function NewFolderDialog({
     if (created) onClose();
   }
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={() => !pending && onClose()}
+      onClose={onClose}
       title="New Folder"
       description="Create a folder inside the current one."
       size="sm"
+      onSubmit={submit}
+      submitLabel="Create Folder"
+      pendingLabel="Creating..."
+      pending={pending}
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
-        <FolderNameField id="folder-name" value={name} onChange={setName} />
-        <DialogActions>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Creating...' : 'Create Folder'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+      <FolderNameField id="folder-name" value={name} onChange={setName} />
+    </FormDialog>
   );
 }
 
@@ -470,7 +463,7 @@ function FilesContent({
       />
       <ConfirmDialog
         open={deletingChosen}
-        onClose={() => !deleteManyPending && setDeletingChosen(false)}
+        onClose={() => setDeletingChosen(false)}
         onConfirm={confirmDeleteChosen}
         title="Delete Files"
         message={`Delete ${filesCount(chosenFiles.length)}? This action cannot be undone.`}
@@ -478,7 +471,7 @@ function FilesContent({
       />
       <ConfirmDialog
         open={deleting !== null}
-        onClose={() => !deletePending && setDeleting(null)}
+        onClose={() => setDeleting(null)}
         onConfirm={confirmDelete}
         title="Delete File"
         message="Are you sure you want to delete this file? This action cannot be undone."

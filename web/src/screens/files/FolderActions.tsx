@@ -1,11 +1,10 @@
 import { MenuItem } from '@headlessui/react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { Dialog, DialogButtons, FormDialog } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { FolderIcon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toast.tsx';
@@ -176,8 +175,7 @@ export function RenameDialog({
     setError(null);
   }, [target]);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     if (!target) return;
     rename(
       target.id,
@@ -192,34 +190,28 @@ export function RenameDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={target !== null}
-      onClose={() => !pending && onClose()}
+      onClose={onClose}
       title={`Rename ${kind}`}
       description={target?.name}
       size="sm"
+      onSubmit={submit}
+      submitLabel="Rename"
+      pendingLabel="Renaming..."
+      pending={pending}
     >
-      <form onSubmit={submit} noValidate className="space-y-3">
-        <NameField
-          id={`rename-${kind.toLowerCase()}-name`}
-          label={`${kind} Name`}
-          value={name}
-          onChange={(value) => {
-            setName(value);
-            setError(null);
-          }}
-          error={error}
-        />
-        <DialogActions>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Renaming...' : 'Rename'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+      <NameField
+        id={`rename-${kind.toLowerCase()}-name`}
+        label={`${kind} Name`}
+        value={name}
+        onChange={(value) => {
+          setName(value);
+          setError(null);
+        }}
+        error={error}
+      />
+    </FormDialog>
   );
 }
 
@@ -429,14 +421,13 @@ function MoveFolderDialog({
         )}
         <FormMessage message={error} />
       </div>
-      <DialogActions>
-        <Button variant="outline" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button onClick={move} disabled={pending}>
-          {pending ? 'Moving...' : `Move to ${destination?.name ?? 'Root'}`}
-        </Button>
-      </DialogActions>
+      <DialogButtons
+        onCancel={onClose}
+        onAction={move}
+        label={`Move to ${destination?.name ?? 'Root'}`}
+        pendingLabel="Moving..."
+        pending={pending}
+      />
     </Dialog>
   );
 }
@@ -518,14 +509,14 @@ function DeleteFolderDialog({
       size="sm"
     >
       <FormMessage message={error} />
-      <DialogActions>
-        <Button variant="outline" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="destructive" onClick={confirm} disabled={pending}>
-          {pending ? 'Deleting...' : withContents ? 'Delete Everything' : 'Delete'}
-        </Button>
-      </DialogActions>
+      <DialogButtons
+        onCancel={onClose}
+        onAction={confirm}
+        variant="destructive"
+        label={withContents ? 'Delete Everything' : 'Delete'}
+        pendingLabel="Deleting..."
+        pending={pending}
+      />
     </Dialog>
   );
 }

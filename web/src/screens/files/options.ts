@@ -1,3 +1,5 @@
+import { choiceFrom } from '../galleries/options.ts';
+
 // The file manager's sort options and search rule (SPEC.md sections 5 and 9).
 
 export const FILE_SORTS = [
@@ -9,7 +11,7 @@ export const FILE_SORTS = [
 export type FileSort = (typeof FILE_SORTS)[number]['value'];
 
 export function fileSortFrom(value: string | null | undefined): FileSort {
-  return FILE_SORTS.some((option) => option.value === value) ? (value as FileSort) : 'recent';
+  return choiceFrom(FILE_SORTS, value, 'recent');
 }
 
 /** The sort as the files query's FileSort argument takes it. */

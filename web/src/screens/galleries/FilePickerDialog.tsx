@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import { graphql, type PreloadedQuery, usePreloadedQuery } from 'react-relay';
 import { formatFileSize } from '../../lib/format.ts';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { serverSearchTerm } from '../files/options.ts';
 import type { FilePickerDialogQuery } from './__generated__/FilePickerDialogQuery.graphql';
@@ -178,14 +177,14 @@ export function FilePickerDialog({
           />
         )}
       </WhenLoaded>
-      <DialogActions>
-        <Button variant="outline" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button onClick={add} disabled={pending || selected.size === 0}>
-          {pending ? 'Adding...' : `Add ${selected.size || ''} to Gallery`.replace('  ', ' ')}
-        </Button>
-      </DialogActions>
+      <DialogButtons
+        onCancel={onClose}
+        onAction={add}
+        label={`Add ${selected.size || ''} to Gallery`.replace('  ', ' ')}
+        pendingLabel="Adding..."
+        pending={pending}
+        disabled={selected.size === 0}
+      />
     </Dialog>
   );
 }

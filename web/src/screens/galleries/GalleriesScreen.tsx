@@ -19,6 +19,7 @@ import { GalleryCard, type GalleryCardData } from './GalleryCard.tsx';
 import { GalleryCardSkeleton } from './GalleryCardView.tsx';
 import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
 import { SelectField } from '../../ui/Select.tsx';
+import { LoadMore } from '../../ui/LoadMore.tsx';
 import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';
 import { useUpdateGallery } from './useUpdateGallery.ts';
@@ -79,10 +80,7 @@ function GalleryGrid({
       }
     `,
   );
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<
-    GalleriesScreenPaginationQuery,
-    GalleriesScreen_query$key
-  >(
+  const { data, ...page } = usePaginationFragment<GalleriesScreenPaginationQuery, GalleriesScreen_query$key>(
     graphql`
       fragment GalleriesScreen_query on Query
       @refetchable(queryName: "GalleriesScreenPaginationQuery")
@@ -242,13 +240,7 @@ function GalleryGrid({
           ))}
         </div>
       )}
-      {hasNext && (
-        <div className="flex justify-center">
-          <Button variant="outline" onClick={() => loadNext(PAGE_SIZE)} disabled={isLoadingNext}>
-            {isLoadingNext ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore list={page} count={PAGE_SIZE} />
 
       <GalleryFormDialog open={creating} onClose={closeCreate} mode="create" onSubmit={create} />
       <GalleryFormDialog
@@ -264,7 +256,7 @@ function GalleryGrid({
       />
       <ConfirmDialog
         open={deleting !== null}
-        onClose={() => !deletePending && setDeleting(null)}
+        onClose={() => setDeleting(null)}
         onConfirm={confirmDelete}
         title="Delete Gallery"
         message="Are you sure you want to delete this gallery? This action cannot be undone."

@@ -1,8 +1,7 @@
 import { Field, Label, Switch } from '@headlessui/react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { graphql, readInlineData } from 'react-relay';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { FormDialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { GalleryFormDialog_gallery$key } from './__generated__/GalleryFormDialog_gallery.graphql';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
@@ -70,8 +69,7 @@ export function GalleryFormDialog({
 
   const set = <K extends keyof GalleryForm>(key: K, value: GalleryForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     const result = galleryInput(form);
     if ('error' in result) {
       toast({ title: 'Error', description: result.error, variant: 'destructive' });
@@ -88,80 +86,70 @@ export function GalleryFormDialog({
 
   const creating = mode === 'create';
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={() => !pending && onClose()}
+      onClose={onClose}
       title={creating ? 'Create New Gallery' : 'Edit Gallery'}
       description={creating ? 'Add a new photo collection for your project.' : 'Change the details of this gallery.'}
       size="lg"
+      onSubmit={submit}
+      submitLabel={creating ? 'Create Gallery' : 'Save Changes'}
+      pendingLabel={creating ? 'Creating...' : 'Saving...'}
+      pending={pending}
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <TextField
+        label="Gallery Name"
+        value={form.name}
+        onChange={(e) => set('name', e.target.value)}
+        placeholder="e.g. Downtown loft"
+        autoFocus
+      />
+      <TextAreaField
+        label="Description"
+        value={form.description}
+        onChange={(e) => set('description', e.target.value)}
+        placeholder="What is this collection for?"
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Project Name" value={form.projectName} onChange={(e) => set('projectName', e.target.value)} />
         <TextField
-          label="Gallery Name"
-          value={form.name}
-          onChange={(e) => set('name', e.target.value)}
-          placeholder="e.g. Downtown loft"
-          autoFocus
+          label="Movie/TV Show"
+          value={form.movieTvShow}
+          onChange={(e) => set('movieTvShow', e.target.value)}
         />
-        <TextAreaField
-          label="Description"
-          value={form.description}
-          onChange={(e) => set('description', e.target.value)}
-          placeholder="What is this collection for?"
+        <TextField label="Location" value={form.location} onChange={(e) => set('location', e.target.value)} />
+        <TextField
+          label="Tags"
+          value={form.tags}
+          onChange={(e) => set('tags', e.target.value)}
+          placeholder="Comma-separated, e.g. loft, brick"
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Project Name"
-            value={form.projectName}
-            onChange={(e) => set('projectName', e.target.value)}
-          />
-          <TextField
-            label="Movie/TV Show"
-            value={form.movieTvShow}
-            onChange={(e) => set('movieTvShow', e.target.value)}
-          />
-          <TextField label="Location" value={form.location} onChange={(e) => set('location', e.target.value)} />
-          <TextField
-            label="Tags"
-            value={form.tags}
-            onChange={(e) => set('tags', e.target.value)}
-            placeholder="Comma-separated, e.g. loft, brick"
-          />
-          <SelectField
-            label="Property Type"
-            value={form.propertyType}
-            onChange={(v) => set('propertyType', v)}
-            options={PROPERTY_TYPES}
-            placeholder="Select property type"
-          />
-          <SelectField
-            label="Style"
-            value={form.style}
-            onChange={(v) => set('style', v)}
-            options={STYLES}
-            placeholder="Select style"
-          />
-          <SelectField label="Status" value={form.status} onChange={(v) => set('status', v)} options={STATUSES} />
-          <Field className="flex items-center justify-between gap-3 self-end rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
-            <Label className="text-sm font-medium text-slate-700 dark:text-slate-300">Public gallery</Label>
-            <Switch
-              checked={form.isPublic}
-              onChange={(v) => set('isPublic', v)}
-              className="group relative inline-flex h-6 w-11 items-center rounded-full bg-slate-300 transition-colors focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-checked:bg-indigo-600 dark:bg-slate-600"
-            >
-              <span className="inline-block h-4 w-4 translate-x-1 rounded-full bg-white transition-transform group-data-checked:translate-x-6" />
-            </Switch>
-          </Field>
-        </div>
-        <DialogActions>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {creating ? (pending ? 'Creating...' : 'Create Gallery') : pending ? 'Saving...' : 'Save Changes'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+        <SelectField
+          label="Property Type"
+          value={form.propertyType}
+          onChange={(v) => set('propertyType', v)}
+          options={PROPERTY_TYPES}
+          placeholder="Select property type"
+        />
+        <SelectField
+          label="Style"
+          value={form.style}
+          onChange={(v) => set('style', v)}
+          options={STYLES}
+          placeholder="Select style"
+        />
+        <SelectField label="Status" value={form.status} onChange={(v) => set('status', v)} options={STATUSES} />
+        <Field className="flex items-center justify-between gap-3 self-end rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
+          <Label className="text-sm font-medium text-slate-700 dark:text-slate-300">Public gallery</Label>
+          <Switch
+            checked={form.isPublic}
+            onChange={(v) => set('isPublic', v)}
+            className="group relative inline-flex h-6 w-11 items-center rounded-full bg-slate-300 transition-colors focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-checked:bg-indigo-600 dark:bg-slate-600"
+          >
+            <span className="inline-block h-4 w-4 translate-x-1 rounded-full bg-white transition-transform group-data-checked:translate-x-6" />
+          </Switch>
+        </Field>
+      </div>
+    </FormDialog>
   );
 }

@@ -2,6 +2,7 @@ import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { type ReactNode, useEffect } from 'react';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { formatCoordinates, type Photo, previewUrl } from './photos.ts';
+import { CloseIcon } from '../../ui/icons.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -107,9 +108,7 @@ export function Lightbox({
                   className="rounded p-1 text-slate-300 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
                   aria-label="Close"
                 >
-                  <svg viewBox="0 0 20 20" className="h-5 w-5" aria-hidden="true">
-                    <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-                  </svg>
+                  <CloseIcon className="h-5 w-5" />
                 </button>
               </div>
               <p className="mt-1 text-xs text-slate-400">

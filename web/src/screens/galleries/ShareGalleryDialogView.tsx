@@ -1,10 +1,10 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { TextAreaField, TextField } from '../../ui/Field.tsx';
 import { SelectField } from '../../ui/Select.tsx';
+import { NEW_PROJECT, ProjectFields } from '../projects/ProjectFields.tsx';
 import { labelOf, PERMISSIONS, type Permission, PROJECT_TYPES, projectInput } from './options.ts';
 
 export interface ShareProject {
@@ -55,7 +55,7 @@ export function ShareGalleryDialogView({
   const [tab, setTab] = useState(0);
   const [projectId, setProjectId] = useState('');
   const [permission, setPermission] = useState<Permission>('read');
-  const [project, setProject] = useState({ name: '', description: '', type: 'campaign' });
+  const [project, setProject] = useState(NEW_PROJECT);
   const [pending, setPending] = useState<null | 'share' | 'create' | string>(null);
 
   useEffect(() => {
@@ -63,7 +63,7 @@ export function ShareGalleryDialogView({
       setTab(0);
       setProjectId('');
       setPermission('read');
-      setProject({ name: '', description: '', type: 'campaign' });
+      setProject(NEW_PROJECT);
     }
   }, [open]);
 
@@ -98,7 +98,7 @@ export function ShareGalleryDialogView({
     try {
       const created = await callbacks.createProject(result.input);
       toast({ title: 'Project Created', description: `Project "${created.name}" has been created.` });
-      setProject({ name: '', description: '', type: 'campaign' });
+      setProject(NEW_PROJECT);
       setProjectId(created.id);
       setTab(0);
     } catch {
@@ -149,42 +149,27 @@ export function ShareGalleryDialogView({
                 onChange={(v) => setPermission(v as Permission)}
                 options={PERMISSIONS}
               />
-              <DialogActions>
-                <Button variant="outline" onClick={onClose}>
-                  Close
-                </Button>
-                <Button type="submit" disabled={pending === 'share'}>
-                  {pending === 'share' ? 'Sharing...' : 'Share Gallery'}
-                </Button>
-              </DialogActions>
+              <DialogButtons
+                onCancel={onClose}
+                cancelLabel="Close"
+                label="Share Gallery"
+                pendingLabel="Sharing..."
+                pending={pending === 'share'}
+                cancelDisabled={false}
+              />
             </form>
           </TabPanel>
           <TabPanel>
             <form onSubmit={createProject} noValidate className="space-y-4">
-              <TextField
-                label="Project Name"
-                value={project.name}
-                onChange={(e) => setProject((p) => ({ ...p, name: e.target.value }))}
+              <ProjectFields form={project} onChange={setProject} />
+              <DialogButtons
+                onCancel={() => setTab(0)}
+                cancelLabel="Back"
+                label="Create Project"
+                pendingLabel="Creating..."
+                pending={pending === 'create'}
+                cancelDisabled={false}
               />
-              <TextAreaField
-                label="Description"
-                value={project.description}
-                onChange={(e) => setProject((p) => ({ ...p, description: e.target.value }))}
-              />
-              <SelectField
-                label="Project Type"
-                value={project.type}
-                onChange={(v) => setProject((p) => ({ ...p, type: v }))}
-                options={PROJECT_TYPES}
-              />
-              <DialogActions>
-                <Button variant="outline" onClick={() => setTab(0)}>
-                  Back
-                </Button>
-                <Button type="submit" disabled={pending === 'create'}>
-                  {pending === 'create' ? 'Creating...' : 'Create Project'}
-                </Button>
-              </DialogActions>
             </form>
           </TabPanel>
         </TabPanels>

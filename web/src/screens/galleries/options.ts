@@ -30,7 +30,7 @@ export const GALLERY_SORTS = [
 export type GallerySort = (typeof GALLERY_SORTS)[number]['value'];
 
 export function gallerySortFrom(value: string | null | undefined): GallerySort {
-  return GALLERY_SORTS.some((option) => option.value === value) ? (value as GallerySort) : 'recent';
+  return choiceFrom(GALLERY_SORTS, value, 'recent');
 }
 
 export const PROPERTY_TYPES = [
@@ -68,6 +68,15 @@ export const PERMISSIONS = [
   { value: 'write', label: 'Edit Access' },
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number]['value'];
+
+/** The option `value` names, or `fallback` when it names none (say, an address edited by hand). */
+export function choiceFrom<T extends string>(
+  options: readonly { value: T }[],
+  value: string | null | undefined,
+  fallback: T,
+): T {
+  return options.find((option) => option.value === value)?.value ?? fallback;
+}
 
 export function labelOf(options: readonly { value: string; label: string }[], value: string | null | undefined) {
   return options.find((option) => option.value === value)?.label ?? value ?? '';

@@ -1,15 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { FormDialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { TextAreaField, TextField } from '../../ui/Field.tsx';
-import { SelectField } from '../../ui/Select.tsx';
-import { PROJECT_TYPES, type ProjectType, projectInput } from '../galleries/options.ts';
+import { type ProjectType, projectInput } from '../galleries/options.ts';
 import { showError } from './options.ts';
+import { NEW_PROJECT, ProjectFields } from './ProjectFields.tsx';
 import type { CreateProjectDialogMutation } from './__generated__/CreateProjectDialogMutation.graphql';
-
-const EMPTY = { name: '', description: '', type: 'campaign' };
 
 /** The share dialog's 'Create Project' form on its own: the new project goes first in the list. */
 export function CreateProjectDialog({
@@ -21,7 +17,7 @@ export function CreateProjectDialog({
   onClose: () => void;
   connectionId: string;
 }) {
-  const [form, setForm] = useState(EMPTY);
+  const [form, setForm] = useState(NEW_PROJECT);
   const [commit, pending] = useMutation<CreateProjectDialogMutation>(graphql`
     mutation CreateProjectDialogMutation(
       $name: String!
@@ -45,12 +41,11 @@ export function CreateProjectDialog({
   `);
 
   function close() {
-    setForm(EMPTY);
+    setForm(NEW_PROJECT);
     onClose();
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     const result = projectInput(form);
     if ('error' in result) {
       showError(result.error);
@@ -69,33 +64,18 @@ export function CreateProjectDialog({
   }
 
   return (
-    <Dialog open={open} onClose={close} title="Create Project" description="Invite your crew once it exists.">
-      <form onSubmit={submit} noValidate className="space-y-4">
-        <TextField
-          label="Project Name"
-          value={form.name}
-          onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
-        />
-        <TextAreaField
-          label="Description"
-          value={form.description}
-          onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
-        />
-        <SelectField
-          label="Project Type"
-          value={form.type}
-          onChange={(type) => setForm((f) => ({ ...f, type }))}
-          options={PROJECT_TYPES}
-        />
-        <DialogActions>
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Creating...' : 'Create Project'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={close}
+      title="Create Project"
+      description="Invite your crew once it exists."
+      onSubmit={submit}
+      submitLabel="Create Project"
+      pendingLabel="Creating..."
+      pending={pending}
+      closeWhilePending
+    >
+      <ProjectFields form={form} onChange={setForm} />
+    </FormDialog>
   );
 }

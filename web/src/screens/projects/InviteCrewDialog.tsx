@@ -1,7 +1,6 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { FormDialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { SelectField } from '../../ui/Select.tsx';
@@ -56,8 +55,7 @@ export function InviteCrewDialog({
     showError(message);
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     const result = inviteEmail(email);
     if ('error' in result) return fail(result.error);
     setError(null);
@@ -77,46 +75,41 @@ export function InviteCrewDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Invite crew"
       description={`Invite someone to ${projectName} by e-mail. They see the invitation when they sign in with that address, and join once they accept.`}
+      onSubmit={submit}
+      submitLabel="Send Invitation"
+      pendingLabel="Sending..."
+      pending={pending}
+      closeWhilePending
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
-        <TextField
-          label="E-mail"
-          type="email"
-          autoComplete="off"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'invite-error' : undefined}
-          placeholder="name@example.com"
-        />
-        {error && (
-          <p id="invite-error" role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        )}
-        <SelectField
-          label="Role"
-          value={role}
-          onChange={(value) => setRole(value as ProjectRole)}
-          options={PROJECT_ROLES}
-        />
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          Crew members see the project and the galleries shared with it. Owners also invite and remove people.
+      <TextField
+        label="E-mail"
+        type="email"
+        autoComplete="off"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'invite-error' : undefined}
+        placeholder="name@example.com"
+      />
+      {error && (
+        <p id="invite-error" role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {error}
         </p>
-        <DialogActions>
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Sending...' : 'Send Invitation'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+      )}
+      <SelectField
+        label="Role"
+        value={role}
+        onChange={(value) => setRole(value as ProjectRole)}
+        options={PROJECT_ROLES}
+      />
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Crew members see the project and the galleries shared with it. Owners also invite and remove people.
+      </p>
+    </FormDialog>
   );
 }

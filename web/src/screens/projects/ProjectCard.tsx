@@ -115,7 +115,7 @@ export function ProjectCard({
       )}
       <ConfirmDialog
         open={leaving}
-        onClose={() => !leavePending && setLeaving(false)}
+        onClose={() => setLeaving(false)}
         onConfirm={leave}
         title="Leave Project"
         message={`Leave ${project.name}? You lose access to the galleries shared with it until the owner invites you again.`}

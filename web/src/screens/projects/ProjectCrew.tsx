@@ -104,7 +104,7 @@ export function ProjectCrew({ project: key }: { project: ProjectCrew_project$key
       )}
       <ConfirmDialog
         open={removing !== null}
-        onClose={() => !pending && setRemoving(null)}
+        onClose={() => setRemoving(null)}
         onConfirm={remove}
         title="Remove Member"
         message={`Remove ${removing?.name ?? ''} from ${project.name}? They lose access to the galleries shared with this project at once.`}

@@ -7,6 +7,7 @@ import { PageHeader } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { PlusIcon, UsersIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import { LoadMore } from '../../ui/LoadMore.tsx';
 import type { ProjectsScreen_query$key } from './__generated__/ProjectsScreen_query.graphql';
 import type { ProjectsScreenPaginationQuery } from './__generated__/ProjectsScreenPaginationQuery.graphql';
 import type { ProjectsScreenQuery } from './__generated__/ProjectsScreenQuery.graphql';
@@ -39,12 +40,7 @@ function ProjectsContent({ creating, setCreating }: { creating: boolean; setCrea
   );
   useAccessChanges(refresh);
   // A few cards a page: each card carries its crew, invitations and galleries.
-  const {
-    data: list,
-    hasNext,
-    loadNext,
-    isLoadingNext,
-  } = usePaginationFragment<ProjectsScreenPaginationQuery, ProjectsScreen_query$key>(
+  const { data: list, ...page } = usePaginationFragment<ProjectsScreenPaginationQuery, ProjectsScreen_query$key>(
     graphql`
       fragment ProjectsScreen_query on Query
       @refetchable(queryName: "ProjectsScreenPaginationQuery")
@@ -81,13 +77,7 @@ function ProjectsContent({ creating, setCreating }: { creating: boolean; setCrea
           ))}
         </div>
       )}
-      {hasNext && (
-        <div className="flex justify-center">
-          <Button variant="outline" onClick={() => loadNext(3)} disabled={isLoadingNext}>
-            {isLoadingNext ? 'Loading...' : 'Load more projects'}
-          </Button>
-        </div>
-      )}
+      <LoadMore list={page} count={3} label="Load more projects" />
       <CreateProjectDialog open={creating} onClose={() => setCreating(false)} connectionId={connectionId} />
     </>
   );

@@ -1,11 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { graphql } from 'react-relay';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
-import { toast } from '../../ui/toast.tsx';
+import { FormDialog } from '../../ui/Dialog.tsx';
 import type { CreateTaskDialogMutation } from './__generated__/CreateTaskDialogMutation.graphql';
-import { EMPTY_TASK_FORM, TaskFields, taskFormVariables } from './TaskForm.tsx';
+import { EMPTY_TASK_FORM, submittableTask, TaskFields } from './TaskForm.tsx';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 /** Connection record ids of the lists a new task may join. */
@@ -69,13 +67,9 @@ export function CreateTaskDialog({
     },
   );
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const variables = taskFormVariables(form);
-    if (!variables.title) {
-      toast({ title: 'Error', description: 'Task title is required.', variant: 'destructive' });
-      return;
-    }
+  function submit() {
+    const variables = submittableTask(form);
+    if (!variables) return;
     commit({
       variables,
       updater(store) {
@@ -93,18 +87,16 @@ export function CreateTaskDialog({
   }
 
   return (
-    <Dialog open={open} onClose={() => !pending && onClose()} title="Create New Task">
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <TaskFields form={form} setForm={setForm} idPrefix="task" />
-        <DialogActions>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Creating...' : 'Create Task'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title="Create New Task"
+      onSubmit={submit}
+      submitLabel="Create Task"
+      pendingLabel="Creating..."
+      pending={pending}
+    >
+      <TaskFields form={form} setForm={setForm} idPrefix="task" />
+    </FormDialog>
   );
 }

@@ -1,14 +1,12 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
+import { FormDialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { toast } from '../../ui/toast.tsx';
 import type { EditTaskDialog_choices$key } from './__generated__/EditTaskDialog_choices.graphql';
 import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { EditTaskDialogMutation } from './__generated__/EditTaskDialogMutation.graphql';
-import { TaskFields, type TaskFormValues, taskFormVariables, toLocalInput } from './TaskForm.tsx';
+import { submittableTask, TaskFields, type TaskFormValues, toLocalInput } from './TaskForm.tsx';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 const FAILED = 'Failed to update task. Please try again.';
@@ -137,13 +135,9 @@ export function EditTaskDialog({
     },
   );
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const fields = taskFormVariables(form);
-    if (!fields.title) {
-      toast({ title: 'Error', description: 'Task title is required.', variant: 'destructive' });
-      return;
-    }
+  function submit() {
+    const fields = submittableTask(form);
+    if (!fields) return;
     commit({
       variables: { id: task.id, ...fields, assigneeId: form.assigneeId || null, galleryId: form.galleryId || null },
       onSuccess: onSaved,
@@ -151,36 +145,34 @@ export function EditTaskDialog({
   }
 
   return (
-    <Dialog open onClose={() => !pending && onClose()} title="Edit Task">
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <TaskFields form={form} setForm={setForm} idPrefix="edit-task" />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Assigned To" htmlFor="edit-task-assignee">
-            <Select
-              id="edit-task-assignee"
-              value={form.assigneeId}
-              onChange={(assigneeId) => setForm({ ...form, assigneeId })}
-              options={assigneeOptions}
-            />
-          </Field>
-          <Field label="Related Gallery (Optional)" htmlFor="edit-task-gallery">
-            <Select
-              id="edit-task-gallery"
-              value={form.galleryId}
-              onChange={(galleryId) => setForm({ ...form, galleryId })}
-              options={galleryOptions}
-            />
-          </Field>
-        </div>
-        <DialogActions>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Saving...' : 'Save Changes'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open
+      onClose={onClose}
+      title="Edit Task"
+      onSubmit={submit}
+      submitLabel="Save Changes"
+      pendingLabel="Saving..."
+      pending={pending}
+    >
+      <TaskFields form={form} setForm={setForm} idPrefix="edit-task" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Assigned To" htmlFor="edit-task-assignee">
+          <Select
+            id="edit-task-assignee"
+            value={form.assigneeId}
+            onChange={(assigneeId) => setForm({ ...form, assigneeId })}
+            options={assigneeOptions}
+          />
+        </Field>
+        <Field label="Related Gallery (Optional)" htmlFor="edit-task-gallery">
+          <Select
+            id="edit-task-gallery"
+            value={form.galleryId}
+            onChange={(galleryId) => setForm({ ...form, galleryId })}
+            options={galleryOptions}
+          />
+        </Field>
+      </div>
+    </FormDialog>
   );
 }

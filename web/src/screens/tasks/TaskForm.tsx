@@ -1,6 +1,7 @@
 import type { Dispatch, SetStateAction } from 'react';
 import { Field, Input, Textarea } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { toast } from '../../ui/toast.tsx';
 
 export type TaskPriority = 'low' | 'medium' | 'high';
 
@@ -36,6 +37,14 @@ export function taskFormVariables(form: TaskFormValues) {
     priority: form.priority,
     dueDate: form.dueDate ? new Date(form.dueDate).toISOString() : null,
   };
+}
+
+/** What the form sends, or null once the spec's toast has said the title is missing. */
+export function submittableTask(form: TaskFormValues) {
+  const variables = taskFormVariables(form);
+  if (variables.title) return variables;
+  toast({ title: 'Error', description: 'Task title is required.', variant: 'destructive' });
+  return null;
 }
 
 /** The fields of Create New Task, shared by the edit dialog; ids carry a prefix so both may exist. */

@@ -11,6 +11,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { AlertIcon, CheckIcon, ClockIcon, PlusIcon, TasksIcon } from '../../ui/icons.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import { LoadMore } from '../../ui/LoadMore.tsx';
 import { CreateTaskDialog, insertTaskIntoConnection } from './CreateTaskDialog.tsx';
 import { EditTaskDialog } from './EditTaskDialog.tsx';
 import { TaskCard, type TaskCardActions } from './TaskCard.tsx';
@@ -76,17 +77,6 @@ function useTaskList(key: TasksScreen_list$key) {
       }
     `,
     key,
-  );
-}
-
-function LoadMore({ hasNext, isLoading, loadNext }: { hasNext: boolean; isLoading: boolean; loadNext: () => void }) {
-  if (!hasNext) return null;
-  return (
-    <div className="flex justify-center pt-2">
-      <Button variant="outline" onClick={loadNext} disabled={isLoading}>
-        {isLoading ? 'Loading...' : 'Load more'}
-      </Button>
-    </div>
   );
 }
 
@@ -313,11 +303,7 @@ function TasksContent({
             ) : (
               pendingList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} actions={actions} />)
             )}
-            <LoadMore
-              hasNext={pending.hasNext}
-              isLoading={pending.isLoadingNext}
-              loadNext={() => pending.loadNext(PAGE_SIZE)}
-            />
+            <LoadMore list={pending} count={PAGE_SIZE} className="pt-2" />
           </TabPanel>
           <TabPanel className="space-y-3 focus:outline-none">
             {completedList.edges.length === 0 ? (
@@ -329,22 +315,14 @@ function TasksContent({
             ) : (
               completedList.edges.map((edge) => <TaskCard key={edge.node.id} task={edge.node} actions={actions} />)
             )}
-            <LoadMore
-              hasNext={completed.hasNext}
-              isLoading={completed.isLoadingNext}
-              loadNext={() => completed.loadNext(PAGE_SIZE)}
-            />
+            <LoadMore list={completed} count={PAGE_SIZE} className="pt-2" />
           </TabPanel>
           {overdueCount > 0 && (
             <TabPanel className="space-y-3 focus:outline-none">
               {overdueList.edges.map((edge) => (
                 <TaskCard key={edge.node.id} task={edge.node} actions={actions} />
               ))}
-              <LoadMore
-                hasNext={overdue.hasNext}
-                isLoading={overdue.isLoadingNext}
-                loadNext={() => overdue.loadNext(PAGE_SIZE)}
-              />
+              <LoadMore list={overdue} count={PAGE_SIZE} className="pt-2" />
             </TabPanel>
           )}
         </TabPanels>
@@ -367,7 +345,7 @@ function TasksContent({
       )}
       <ConfirmDialog
         open={deleting !== null}
-        onClose={() => !deletePending && setDeleting(null)}
+        onClose={() => setDeleting(null)}
         onConfirm={confirmDelete}
         pending={deletePending}
         title="Delete Task"
