@@ -2,29 +2,23 @@
 // an empty one, has the same object files byte for byte, the same file records, and its people sign
 // in (with their old sessions too). On the embedded database the running server takes the snapshot
 // over its admin socket; on PostgreSQL pg_dump / pg_restore into a database the test creates.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
-import { readConfig } from '../src/config.ts';
 import { fileRecord, uploaded } from '../src/storage/testing.ts';
 import {
-  BASE,
   person,
   postgresReachable,
   scratchPostgresDatabase,
+  settingsFor,
   signIn,
   signedInUser,
+  startedApp,
   type TestApp,
 } from './harness.ts';
-
-const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { runScript } from './server-process.ts';
 const scratch: string[] = [];
 afterAll(async () => {
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });
@@ -34,43 +28,6 @@ async function folder(name: string) {
   const dir = await mkdtemp(path.join(tmpdir(), `scoutbase-${name}-`));
   scratch.push(dir);
   return dir;
-}
-
-function settings(dataDir: string, databaseUrl?: string): Record<string, string> {
-  return {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    WEB_DIST_DIR: path.join(dataDir, 'none'),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
-}
-
-/** The app as `pnpm start` builds it on this data folder (and database), without listening. */
-async function start(env: Record<string, string>) {
-  const config = readConfig(env);
-  config.auth.scryptCost = 2 ** 10;
-  const app = await createApp(config, { logger: pino({ level: 'silent' }) });
-  const request = (pathname: string, init: RequestInit & { cookie?: string } = {}) => {
-    const headers = new Headers(init.headers);
-    if (init.cookie) headers.set('cookie', init.cookie);
-    return app.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
-  };
-  return { ...app, dataDir: config.dataDir, request } as TestApp;
-}
-
-async function runScript(script: string, args: string[], env: Record<string, string>) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', script, ...args],
-    { cwd: apiDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
 }
 
 /** Every object file under a data folder: relative name to SHA-256. */
@@ -154,13 +111,13 @@ it('embedded database: a backup taken through the running server restores into a
   const source = await folder('backup-source');
   const target = await folder('backup-target');
   const archive = path.join(await folder('backup-archive'), 'backup.zip');
-  const app = await start(settings(source));
+  const app = await startedApp(settingsFor(source));
   let original: { holdings: Awaited<ReturnType<typeof holdings>>; objects: Map<string, string> };
   let filled: Awaited<ReturnType<typeof populate>>;
   try {
     filled = await populate(app);
     // The server holds the database: the command must go through it (it could not open the folder).
-    const backup = await runScript('scripts/backup.ts', ['--out', archive], settings(source));
+    const backup = await runScript('scripts/backup.ts', ['--out', archive], settingsFor(source));
     expect(backup.stderr).toBe('');
     expect(backup.code).toBe(0);
     expect(backup.stdout).toContain(`Backup written to ${archive}`);
@@ -170,16 +127,16 @@ it('embedded database: a backup taken through the running server restores into a
     await app.close();
   }
 
-  const restore = await runScript('scripts/restore.ts', [archive], settings(target));
+  const restore = await runScript('scripts/restore.ts', [archive], settingsFor(target));
   expect(restore.stderr).toBe('');
   expect(restore.code).toBe(0);
   // A folder that is not empty any more is refused, in one line.
-  const again = await runScript('scripts/restore.ts', [archive], settings(target));
+  const again = await runScript('scripts/restore.ts', [archive], settingsFor(target));
   expect(again.code).toBe(1);
   expect(again.stderr.trim().split('\n')).toHaveLength(1);
   expect(again.stderr).toContain('is not empty');
 
-  const restored = await start(settings(target));
+  const restored = await startedApp(settingsFor(target));
   try {
     await expectSameInstance(restored, original, filled.people, filled.sessions);
   } finally {
@@ -195,12 +152,12 @@ describe.runIf(await postgresReachable())('PostgreSQL', () => {
       const source = await folder('backup-pg-source');
       const target = await folder('backup-pg-target');
       const archive = path.join(await folder('backup-pg-archive'), 'backup.zip');
-      const app = await start(settings(source, sourceDb.url));
+      const app = await startedApp(settingsFor(source, sourceDb.url));
       let original: { holdings: Awaited<ReturnType<typeof holdings>>; objects: Map<string, string> };
       let filled: Awaited<ReturnType<typeof populate>>;
       try {
         filled = await populate(app);
-        const backup = await runScript('scripts/backup.ts', ['--out', archive], settings(source, sourceDb.url));
+        const backup = await runScript('scripts/backup.ts', ['--out', archive], settingsFor(source, sourceDb.url));
         expect(backup.stderr).toBe('');
         expect(backup.code).toBe(0);
         original = { holdings: await holdings(app), objects: await objectFiles(source) };
@@ -208,14 +165,14 @@ describe.runIf(await postgresReachable())('PostgreSQL', () => {
         await app.close();
       }
       // An embedded target cannot take a PostgreSQL backup: said, nothing loaded.
-      const wrongKind = await runScript('scripts/restore.ts', [archive], settings(await folder('backup-pg-wrong')));
+      const wrongKind = await runScript('scripts/restore.ts', [archive], settingsFor(await folder('backup-pg-wrong')));
       expect(wrongKind.code).toBe(1);
       expect(wrongKind.stderr).toContain('PostgreSQL database');
 
-      const restore = await runScript('scripts/restore.ts', [archive], settings(target, targetDb.url));
+      const restore = await runScript('scripts/restore.ts', [archive], settingsFor(target, targetDb.url));
       expect(restore.stderr).toBe('');
       expect(restore.code).toBe(0);
-      const restored = await start(settings(target, targetDb.url));
+      const restored = await startedApp(settingsFor(target, targetDb.url));
       try {
         await expectSameInstance(restored, original, filled.people, filled.sessions);
       } finally {

@@ -32,3 +32,16 @@ export async function finishedUpload(
     objectPath: objectPathFor(upload.id),
   };
 }
+
+/** A project `owner` owns with `members` in its crew, written straight to the database. */
+export async function crewProject(app: TestApp, name: string, owner: { id: string }, ...members: { id: string }[]) {
+  const db = app.database.prisma;
+  const project = await db.project.create({ data: { name, ownerId: owner.id } });
+  await db.projectMember.createMany({
+    data: [
+      { projectId: project.id, userId: owner.id, role: 'owner' },
+      ...members.map((member) => ({ projectId: project.id, userId: member.id })),
+    ],
+  });
+  return project;
+}

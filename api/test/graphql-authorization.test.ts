@@ -99,21 +99,27 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => app.close());
 
+/** `nodes(ids:)` as this person sees them, all together. */
+function nodesAs(cookie: string, ids: string[]) {
+  return graphql<{ nodes: ({ id: string } | null)[] }>(app, cookie, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+    ids,
+  });
+}
+
+/** `node(id:)` as this person sees it. */
+function nodeAs(cookie: string, id: string) {
+  return graphql<{ node: { id: string } | null }>(app, cookie, 'query($id: ID!) { node(id: $id) { id } }', { id });
+}
+
 describe.each(Object.keys(NODE_MODELS))('%s nodes', (typename) => {
   it('resolve to null for a newcomer, one by one and all together', async () => {
     const ids = existing.get(typename) ?? [];
     expect(ids.length, `the REST cases arrange no ${typename}`).toBeGreaterThan(0);
-    const query = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';
-    const asNewcomer = await graphql<{ nodes: ({ id: string } | null)[] }>(app, t.stranger.cookie, query, { ids });
+    const asNewcomer = await nodesAs(t.stranger.cookie, ids);
     expect(asNewcomer.errors).toBeUndefined();
     expect(asNewcomer.data?.nodes.filter((n) => n !== null)).toEqual([]);
     for (const id of ids.slice(0, 5)) {
-      const one = await graphql<{ node: { id: string } | null }>(
-        app,
-        t.stranger.cookie,
-        'query($id: ID!) { node(id: $id) { id } }',
-        { id },
-      );
+      const one = await nodeAs(t.stranger.cookie, id);
       expect(one.errors).toBeUndefined();
       expect(one.data?.node).toBeNull();
     }
@@ -124,25 +130,17 @@ describe.each(Object.keys(NODE_MODELS))('%s nodes of their owner', (typename) =>
   it('come back to the owner, one by one, all together, and beside ids the owner may not see', async () => {
     const mine = owned.get(typename) ?? [];
     expect(mine.length, `the REST cases arrange no ${typename} of the owner's`).toBeGreaterThan(0);
-    const query = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';
-    const together = await graphql<{ nodes: ({ id: string } | null)[] }>(app, t.owner.cookie, query, { ids: mine });
+    const together = await nodesAs(t.owner.cookie, mine);
     expect(together.errors).toBeUndefined();
     expect(together.data?.nodes.map((n) => n?.id ?? null)).toEqual(mine);
     for (const id of mine.slice(0, 5)) {
-      const one = await graphql<{ node: { id: string } | null }>(
-        app,
-        t.owner.cookie,
-        'query($id: ID!) { node(id: $id) { id } }',
-        { id },
-      );
+      const one = await nodeAs(t.owner.cookie, id);
       expect(one.errors).toBeUndefined();
       expect(one.data?.node?.id).toBe(id);
     }
     // Mixed with the newcomer's own user (which the owner may not see): the owner's still come back.
     const hidden = encodeGlobalID('User', t.stranger.id);
-    const mixed = await graphql<{ nodes: ({ id: string } | null)[] }>(app, t.owner.cookie, query, {
-      ids: [hidden, ...mine],
-    });
+    const mixed = await nodesAs(t.owner.cookie, [hidden, ...mine]);
     expect(mixed.errors).toBeUndefined();
     expect(mixed.data?.nodes.map((n) => n?.id ?? null)).toEqual([null, ...mine]);
   });

@@ -112,11 +112,7 @@ export async function testApp(
     ...app,
     dataDir,
     databaseSource: database.source,
-    request(pathname, init = {}) {
-      const headers = new Headers(init.headers);
-      if (init.cookie) headers.set('cookie', init.cookie);
-      return app.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
-    },
+    request: browserRequests(app),
     async close() {
       await app.close();
       await database.drop();
@@ -125,8 +121,45 @@ export async function testApp(
   };
 }
 
+/** Requests to `app` as a browser at BASE sends them. */
+export function browserRequests(app: App): TestApp['request'] {
+  return (pathname, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.cookie) headers.set('cookie', init.cookie);
+    return app.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
+  };
+}
+
+/** An operator's settings for a data folder (and a PostgreSQL database), quiet, for startedApp and the scripts. */
+export function settingsFor(dataDir: string, databaseUrl?: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.join(dataDir, 'none'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+}
+
+/**
+ * The app as `pnpm start` builds it from these settings, without listening: it opens (and migrates) the
+ * database they name, so what it writes outlives it, unlike testApp's. Its `close` leaves the data folder.
+ */
+export async function startedApp(env: Record<string, string>) {
+  const config = readConfig(env);
+  config.auth.scryptCost = 2 ** 10;
+  const app = await createApp(config, { logger: pino({ level: 'silent' }) });
+  return { ...app, dataDir: config.dataDir, request: browserRequests(app) } as TestApp;
+}
+
 /** Sends `body` as JSON (a string as it is) with the person's cookie, as the web app's fetch calls do. */
-export function sendBody(app: TestApp, cookie: string | undefined, method: string, path: string, body?: unknown) {
+export function sendBody(
+  app: Pick<TestApp, 'request'>,
+  cookie: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   return app.request(path, {
     method,
     cookie,
@@ -138,7 +171,7 @@ export function sendBody(app: TestApp, cookie: string | undefined, method: strin
 /** The same, with the answer's JSON (null for an empty answer). */
 // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
 export async function send<T = any>(
-  app: TestApp,
+  app: Pick<TestApp, 'request'>,
   cookie: string | undefined,
   method: string,
   path: string,
@@ -191,16 +224,21 @@ export function person(overrides: Partial<Person> = {}): Person {
   };
 }
 
+/** Auth.js's CSRF token; `jar` keeps the cookie that comes with it. */
+export async function csrfToken(app: TestApp, jar: CookieJar) {
+  const response = await app.request('/api/auth/csrf', { cookie: jar.header });
+  jar.store(response);
+  return ((await response.json()) as { csrfToken: string }).csrfToken;
+}
+
 /** Signs in with e-mail and password through Auth.js's credentials flow, as a script would. */
 export async function signIn(app: TestApp, who: Pick<Person, 'email' | 'password'>, jar = new CookieJar()) {
-  const csrfResponse = await app.request('/api/auth/csrf', { cookie: jar.header });
-  jar.store(csrfResponse);
-  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
+  const csrf = await csrfToken(app, jar);
   const response = await app.request('/api/auth/callback/credentials', {
     method: 'POST',
     cookie: jar.header,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
+    body: new URLSearchParams({ email: who.email, password: who.password, csrfToken: csrf }),
   });
   jar.store(response);
   return { jar, response };
@@ -225,17 +263,18 @@ export async function signedInUser(app: TestApp, overrides: Partial<Person> = {}
 
 export type SignedInUser = Awaited<ReturnType<typeof signedInUser>>;
 
-/** A test file's own app with one person signed up and in. */
-export async function appWithUser() {
-  const app = await testApp();
-  return [app, await signedInUser(app)] as const;
-}
+/** Someone with nothing particular about them, for appWithPeople. */
+export const anyone: Partial<Person> = {};
 
-/** A test file's own app with two people signed up and in, one after the other (an owner and a stranger, say). */
-export async function appWithTwoUsers() {
+/**
+ * A test file's own app with one signed-in user per entry (how that person differs from anyone), signed up
+ * one after the other so their ids and creation times come in the order given.
+ */
+export async function appWithPeople<const People extends readonly Partial<Person>[]>(...people: People) {
   const app = await testApp();
-  const first = await signedInUser(app);
-  return [app, first, await signedInUser(app)] as const;
+  const users: SignedInUser[] = [];
+  for (const overrides of people) users.push(await signedInUser(app, overrides));
+  return [app, ...users] as [TestApp, ...{ -readonly [K in keyof People]: SignedInUser }];
 }
 
 /** Runs a GraphQL operation with a session cookie. */

@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import WebSocket from 'ws';
 import { type App, createApp } from '../src/app.ts';
 import { attachSubscriptions } from '../src/live/websocket.ts';
-import type { TestApp } from './harness.ts';
+import { type TestApp, testApp } from './harness.ts';
 
 /** An app listening on a real port, with WebSocket subscriptions attached as main.ts does. */
 export async function listen(app: App, options: { sessionCheckMs?: number } = {}) {
@@ -26,6 +26,19 @@ export async function listen(app: App, options: { sessionCheckMs?: number } = {}
       });
     },
   };
+}
+
+export type Listening = Awaited<ReturnType<typeof listen>>;
+
+/** A test file's (or block's) own app, listening; closing the server closes the app after it. */
+export async function listeningApp(...options: Parameters<typeof testApp>) {
+  const app = await testApp(...options);
+  const server = await listen(app);
+  const close = async () => {
+    await server.close();
+    await app.close();
+  };
+  return [app, { ...server, close }] as const;
 }
 
 /**

@@ -2,50 +2,26 @@
 // on the same DATA_DIR used to open the folder itself, print 'Created', and be overwritten by the
 // server (the user could not sign in, and was gone after a restart along with other writes). These
 // run the real server and the real command as processes, as an operator would.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { CookieJar, person, type Person } from './harness.ts';
-import { freePort, signUpOver, startServer } from './server-process.ts';
+import { person, type Person } from './harness.ts';
+import { freePort, runScript, signInOver, signUpOver, startServer } from './server-process.ts';
 
-const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-writer-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 const env = () => ({ DATA_DIR: dataDir, NODE_ENV: 'development', WEB_DIST_DIR: path.join(dataDir, 'none') });
 
-/** Runs a script of api/scripts as `pnpm <name>` does; resolves with its exit code and output. */
-async function runScript(script: string, args: string[], extraEnv: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', script, ...args],
-    { cwd: apiDir, env: { ...process.env, ...env(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
+/** `pnpm user:create` on this data folder. */
+function createUser(who: Person) {
+  const args = ['--email', who.email, '--password', who.password, '--name', who.name];
+  return runScript('scripts/user-create.ts', args, env());
 }
 
 async function signsIn(origin: string, who: Person) {
-  const jar = new CookieJar();
-  const csrf = await fetch(`${origin}/api/auth/csrf`);
-  jar.store(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  jar.store(
-    await fetch(`${origin}/api/auth/callback/credentials`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header },
-      body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
-    }),
-  );
+  const jar = await signInOver(origin, who);
   const user = await fetch(`${origin}/api/auth/user`, { headers: { cookie: jar.header } });
   return user.status === 200 && ((await user.json()) as { email: string }).email === who.email;
 }
@@ -59,35 +35,21 @@ it('user:create goes through the running server; every write survives a restart;
   try {
     for (const who of before) await signUpOver(first.origin, who);
 
-    const created = await runScript('scripts/user-create.ts', [
-      '--email',
-      admin.email,
-      '--password',
-      admin.password,
-      '--name',
-      admin.name,
-    ]);
+    const created = await createUser(admin);
     expect(created.stderr).toBe('');
     expect(created.stdout).toContain(`Created ${admin.email}`);
     expect(created.code).toBe(0);
     // The running server knows the account at once.
     expect(await signsIn(first.origin, admin)).toBe(true);
     // The rules still hold through the socket: a taken address is refused with the domain's message.
-    const again = await runScript('scripts/user-create.ts', [
-      '--email',
-      admin.email,
-      '--password',
-      admin.password,
-      '--name',
-      admin.name,
-    ]);
+    const again = await createUser(admin);
     expect(again.code).toBe(1);
     expect(again.stderr.trim()).toBe('An account with this email already exists.');
 
     for (const who of after) await signUpOver(first.origin, who);
 
     // A second server on the folder stops at once, with one line naming the holder.
-    const second = await runScript('src/main.ts', [], { PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+    const second = await runScript('src/main.ts', [], { ...env(), PORT: String(await freePort()), LOG_LEVEL: 'warn' });
     expect(second.code).toBe(1);
     expect(second.stderr.trim().split('\n')).toEqual([
       `The data folder ${dataDir} is in use by process ${first.child.pid} (another Scoutbase server or command). Stop it first, or use another DATA_DIR.`,
@@ -112,14 +74,7 @@ it('a lock left by a killed server does not block the next start; with no server
   const port = String(await freePort());
   await stat(path.join(dataDir, 'db.lock'));
   const admin = person({ name: 'Bea Ruiz' });
-  const created = await runScript('scripts/user-create.ts', [
-    '--email',
-    admin.email,
-    '--password',
-    admin.password,
-    '--name',
-    admin.name,
-  ]);
+  const created = await createUser(admin);
   expect(created.stderr).toBe('');
   expect(created.code).toBe(0);
   // The command released the folder when done.

@@ -1,32 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { afterAll, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
-import { readConfig } from '../src/config.ts';
-import { BASE, person, signIn, type TestApp } from './harness.ts';
+import { person, settingsFor, signIn, startedApp } from './harness.ts';
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-restart-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 // The embedded database on disk, as `pnpm start` uses it: migrated at start, kept across restarts.
-async function start() {
-  const config = readConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    WEB_DIST_DIR: path.join(dataDir, 'none'),
-  });
-  config.auth.scryptCost = 2 ** 10;
-  const app = await createApp(config, { logger: pino({ level: 'silent' }) });
-  const request = (pathname: string, init: RequestInit & { cookie?: string } = {}) => {
-    const headers = new Headers(init.headers);
-    if (init.cookie) headers.set('cookie', init.cookie);
-    return app.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
-  };
-  return { ...app, dataDir, request } as TestApp;
-}
+const start = () => startedApp(settingsFor(dataDir));
 
 it('keeps accounts and sessions across a restart of the embedded database', async () => {
   const who = person();

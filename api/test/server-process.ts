@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
@@ -14,6 +15,37 @@ export async function freePort() {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** A production server's settings: a port of its own, this data folder, and a secret (its own unless shared). */
+export async function productionSettings(
+  dataDir: string,
+  secret = randomBytes(32).toString('hex'),
+): Promise<Record<string, string>> {
+  const port = await freePort();
+  return {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: secret,
+    WEB_DIST_DIR: path.join(dataDir, 'none'),
+  };
+}
+
+/** Runs a script of api/ (scripts/*.ts, or src/main.ts) as `pnpm <name>` does; resolves with its exit code and output. */
+export async function runScript(script: string, args: string[], env: Record<string, string>) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--experimental-wasm-modules', '--no-warnings=ExperimentalWarning', '--import', 'tsx', script, ...args],
+    { cwd: apiDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, stdout, stderr };
 }
 
 /** The real server (src/main.ts) in its own process, as `pnpm start` runs it, so a test can kill it. */
@@ -74,6 +106,15 @@ export async function signUpOver(origin: string, who: Person) {
     body: JSON.stringify(who),
   });
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
+  const jar = await signInOver(origin, who);
+  const user = (await (await fetch(`${origin}/api/auth/user`, { headers: { cookie: jar.header } })).json()) as {
+    id: string;
+  };
+  return { cookie: jar.header, id: user.id };
+}
+
+/** Signs a person in against a server over HTTP through Auth.js's credentials flow; returns the cookie jar. */
+export async function signInOver(origin: string, who: Pick<Person, 'email' | 'password'>) {
   const jar = new CookieJar();
   const csrf = await fetch(`${origin}/api/auth/csrf`);
   jar.store(csrf);
@@ -86,8 +127,5 @@ export async function signUpOver(origin: string, who: Person) {
       body: new URLSearchParams({ email: who.email, password: who.password, csrfToken }),
     }),
   );
-  const user = (await (await fetch(`${origin}/api/auth/user`, { headers: { cookie: jar.header } })).json()) as {
-    id: string;
-  };
-  return { cookie: jar.header, id: user.id };
+  return jar;
 }

@@ -1,7 +1,24 @@
+import type { TestApp } from './harness.ts';
+
 /**
  * Reads a GraphQL-over-SSE response (`accept: text/event-stream`) as a browser does: each `data:`
  * block is one result. `until(enough)` reads on until `enough(results)` holds.
  */
+/** Opens a GraphQL subscription over server-sent events with this cookie, as the browser does. */
+export function subscribeOverSse(
+  app: Pick<TestApp, 'request'>,
+  cookie: string | undefined,
+  query: string,
+  variables?: Record<string, unknown>,
+) {
+  return app.request('/graphql', {
+    method: 'POST',
+    cookie,
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
 export function sseResults<T = unknown>(response: Response) {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();

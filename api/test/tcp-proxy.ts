@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { scratchPostgresDatabase } from './harness.ts';
 
 /**
  * A TCP proxy in front of a real service (PostgreSQL, Redis) that a test can cut and restore, to
@@ -47,4 +48,13 @@ export async function tcpProxy(targetPort: number, targetHost = '127.0.0.1') {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A scratch PostgreSQL database (see scratchPostgresDatabase) and a proxy in front of it; `url` goes through the proxy. */
+export async function databaseBehindProxy(prefix: string) {
+  const database = await scratchPostgresDatabase(prefix);
+  const url = new URL(database.url);
+  const proxy = await tcpProxy(Number(url.port || 5432), url.hostname);
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { database, proxy, url: url.toString() };
 }

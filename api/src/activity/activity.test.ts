@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
+import { crewProject } from '../../test/fixtures.ts';
 import { recordActivity } from './rules.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let alice: User;
-let bob: User;
-let carol: User;
-
+let app: TestApp, alice: User, bob: User, carol: User;
 beforeAll(async () => {
-  app = await testApp();
-  [alice, bob, carol] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
+  [app, alice, bob, carol] = await appWithPeople(anyone, anyone, anyone);
 });
 afterAll(() => app.close());
 
@@ -26,13 +21,7 @@ it('shows the viewer’s own actions and others’ actions on galleries shared w
   const mine = await db.gallery.create({ data: { ownerId: alice.id, name: 'Alice gallery' } });
   const bobsShared = await db.gallery.create({ data: { ownerId: bob.id, name: 'Bob shared' } });
   const bobsPrivate = await db.gallery.create({ data: { ownerId: bob.id, name: 'Bob private' } });
-  const project = await db.project.create({ data: { name: 'P', ownerId: bob.id } });
-  await db.projectMember.createMany({
-    data: [
-      { projectId: project.id, userId: bob.id, role: 'owner' },
-      { projectId: project.id, userId: alice.id },
-    ],
-  });
+  const project = await crewProject(app, 'P', bob, alice);
   await db.galleryShare.create({ data: { galleryId: bobsShared.id, projectId: project.id, sharedById: bob.id } });
 
   const rows = [
@@ -118,12 +107,7 @@ it('shows the viewer’s own actions and others’ actions on galleries shared w
 });
 
 it('records task activity through the task rules', async () => {
-  const response = await app.request('/api/tasks', {
-    method: 'POST',
-    cookie: carol.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Feed me' }),
-  });
+  const response = await sendBody(app, carol.cookie, 'POST', '/api/tasks', { title: 'Feed me' });
   const task = (await response.json()) as { id: string };
   await app.request(`/api/tasks/${task.id}/complete`, { method: 'PATCH', cookie: carol.cookie });
   const actions = (await feed(carol)).body.slice(0, 2).map((a: { action: string }) => a.action);

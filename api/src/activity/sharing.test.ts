@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, type SignedInUser as User, type TestApp } from '../../test/harness.ts';
 import { call, makeFile, makeGallery, shareWith } from '../galleries/testing.ts';
 
 // The feed, the dashboard and task assignment, driven by the galleries and projects domains'
 // own routes rather than rows written by hand.
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let bob: User;
-let alice: User;
-
+let app: TestApp, bob: User, alice: User;
 beforeAll(async () => {
-  app = await testApp();
-  [bob, alice] = [await signedInUser(app), await signedInUser(app)];
+  [app, bob, alice] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 

@@ -2,12 +2,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeAnthropic } from '../../test/fake-anthropic.ts';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { graphql, signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, sendBody, signedInUser, testApp } from '../../test/harness.ts';
 import { fileRecord, processed, uploaded } from '../storage/testing.ts';
 import { TAG_PHOTO } from './photo-tagging-job.ts';
 import { tagPhoto } from './tagging.ts';
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 /** A real JPEG of one colour, uploaded and filed as the user's photo. */
 async function photo(app: TestApp, who: User, colour: { r: number; g: number; b: number }, size = { w: 640, h: 400 }) {
@@ -19,12 +18,7 @@ async function photo(app: TestApp, who: User, colour: { r: number; g: number; b:
 }
 
 async function analyze(app: TestApp, who: User | undefined, body: unknown) {
-  const response = await app.request('/api/ai/analyze-file', {
-    method: 'POST',
-    cookie: who?.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const response = await sendBody(app, who?.cookie, 'POST', '/api/ai/analyze-file', body);
   const text = await response.text();
   return {
     status: response.status,
@@ -48,13 +42,9 @@ type AnalyzeFileResult = {
 };
 
 describe('image tags without an API key (facts from the photo)', () => {
-  let app: TestApp;
-  let alice: User;
-  let bob: User;
+  let app: TestApp, alice: User, bob: User;
   beforeAll(async () => {
-    app = await testApp();
-    alice = await signedInUser(app);
-    bob = await signedInUser(app);
+    [app, alice, bob] = await appWithPeople(anyone, anyone);
   });
   afterAll(() => app?.close());
 
@@ -129,11 +119,9 @@ describe('image tags without an API key (facts from the photo)', () => {
       .jpeg()
       .toBuffer();
     const { uploadURL } = await uploaded(app, alice, new Uint8Array(bytes));
-    const response = await app.request('/api/files', {
-      method: 'POST',
-      cookie: alice.cookie,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'untagged.jpg', objectUrl: uploadURL }),
+    const response = await sendBody(app, alice.cookie, 'POST', '/api/files', {
+      name: 'untagged.jpg',
+      objectUrl: uploadURL,
     });
     expect(response.status).toBe(201);
     const filed = (await response.json()) as { id: string };

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeAnthropic } from '../../test/fake-anthropic.ts';
-import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
-import { sseResults } from '../../test/sse.ts';
+import { type SignedInUser as User, signedInUser, type TestApp, testApp, sendBody } from '../../test/harness.ts';
+import { sseResults, subscribeOverSse } from '../../test/sse.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
 
 let fake: Awaited<ReturnType<typeof fakeAnthropic>>;
 let app: TestApp;
-let alice: Awaited<ReturnType<typeof signedInUser>>;
-let bob: Awaited<ReturnType<typeof signedInUser>>;
+let alice: User;
+let bob: User;
 
 const FAILED = 'Failed to process your message. Please try again.';
 const context = { currentPage: '/tasks', userRole: 'user' };
@@ -30,12 +30,7 @@ afterAll(async () => {
 });
 
 async function chat(who: { cookie: string }, body: object) {
-  const response = await app.request('/api/ai/chat', {
-    method: 'POST',
-    cookie: who.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const response = await sendBody(app, who.cookie, 'POST', '/api/ai/chat', body);
   return {
     status: response.status,
     body: (await response.json()) as {
@@ -63,15 +58,12 @@ function deltasOf(userId: string) {
 
 /** The viewer's assistantReply subscription over server-sent events, as the browser opens it. */
 async function replySubscription(who: { cookie: string }, streamId: string) {
-  const response = await app.request('/graphql', {
-    method: 'POST',
-    cookie: who.cookie,
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({
-      query: 'subscription ($s: String) { assistantReply(streamId: $s) { conversationId streamId delta done error } }',
-      variables: { s: streamId },
-    }),
-  });
+  const response = await subscribeOverSse(
+    app,
+    who.cookie,
+    'subscription ($s: String) { assistantReply(streamId: $s) { conversationId streamId delta done error } }',
+    { s: streamId },
+  );
   expect(response.status).toBe(200);
   type Delta = { conversationId: string; streamId: string; delta: string; done: boolean; error: string | null };
   const stream = sseResults<{ data: { assistantReply: Delta } }>(response);

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
 
-let app: TestApp;
-let alice: Awaited<ReturnType<typeof signedInUser>>;
-let bob: Awaited<ReturnType<typeof signedInUser>>;
-
+let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
-  app = await testApp();
-  alice = await signedInUser(app);
-  bob = await signedInUser(app);
+  [app, alice, bob] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app?.close());
 
@@ -21,16 +17,19 @@ interface ChatBody {
 }
 
 async function chat(who: { cookie: string }, body: unknown) {
-  const response = await app.request('/api/ai/chat', {
-    method: 'POST',
-    cookie: who.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  const response = await sendBody(app, who.cookie, 'POST', '/api/ai/chat', body);
   return { status: response.status, body: (await response.json()) as ChatBody & { message: string } };
 }
 
 const context = { currentPage: '/', userRole: 'user' };
+
+/** Alice's message gets an answer saying `says`, and no action is taken. */
+async function answerWithoutActing(message: string, says: RegExp | string) {
+  const answer = await chat(alice, { message, context });
+  expect(answer.body.action).toBeNull();
+  expect(answer.body.message).toMatch(says);
+  return answer;
+}
 
 async function fileOf(ownerId: string, name: string, tags: string[], mimeType = 'image/jpeg') {
   const id = randomUUID();
@@ -164,35 +163,20 @@ describe('the offline assistant (no API key)', () => {
   });
 
   it('explains Upload & Tag with a link, and says plainly what it cannot do', async () => {
-    const upload = await chat(alice, { message: 'Help me upload and tag photos', context });
-    expect(upload.body.action).toBeNull();
-    expect(upload.body.message).toContain('/files?upload=true');
+    await answerWithoutActing('Help me upload and tag photos', '/files?upload=true');
 
-    const weather = await chat(alice, { message: 'What will the weather be like?', context });
+    const weather = await answerWithoutActing('What will the weather be like?', /without an AI model/);
     expect(weather.status).toBe(200);
-    expect(weather.body.action).toBeNull();
-    expect(weather.body.message).toMatch(/without an AI model/);
     expect(weather.body.message).toContain('Create a task');
   });
 
   it('answers the four quick actions the assistant panel sends by asking for what is missing, never inventing it', async () => {
     const before = await app.database.prisma.task.count({ where: { creatorId: alice.id } });
-    const search = await chat(alice, { message: 'Search my files', context });
-    expect(search.body.action).toBeNull();
-    expect(search.body.message).toMatch(/What should I search for/);
-
-    const task = await chat(alice, { message: 'Create a task', context });
-    expect(task.body.action).toBeNull();
-    expect(task.body.message).toMatch(/What should the task be/);
-
-    const event = await chat(alice, { message: 'Schedule an event', context });
-    expect(event.body.action).toBeNull();
-    expect(event.body.message).toMatch(/What should I schedule, and when/);
+    await answerWithoutActing('Search my files', /What should I search for/);
+    await answerWithoutActing('Create a task', /What should the task be/);
+    await answerWithoutActing('Schedule an event', /What should I schedule, and when/);
     expect(await app.database.prisma.task.count({ where: { creatorId: alice.id } })).toBe(before);
-
-    const upload = await chat(alice, { message: 'How do I upload and tag my photos?', context });
-    expect(upload.body.action).toBeNull();
-    expect(upload.body.message).toContain('/files?upload=true');
+    await answerWithoutActing('How do I upload and tag my photos?', '/files?upload=true');
   });
 
   it('completes a quick action with the next message of the conversation', async () => {
@@ -230,12 +214,8 @@ describe('the offline assistant (no API key)', () => {
   });
 
   it('asks for the missing part of a quick action instead of guessing', async () => {
-    const task = await chat(alice, { message: 'Create a new task', context });
-    expect(task.body.action).toBeNull();
-    expect(task.body.message).toMatch(/What should the task be/);
-    const search = await chat(alice, { message: 'Search files', context });
-    expect(search.body.action).toBeNull();
-    expect(search.body.message).toMatch(/What should I search for/);
+    await answerWithoutActing('Create a new task', /What should the task be/);
+    await answerWithoutActing('Search files', /What should I search for/);
   });
 
   it('refuses empty messages and bad bodies with a 400, saving nothing', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE, CookieJar, testApp, type TestApp } from '../../test/harness.ts';
+import { BASE, CookieJar, csrfToken, testApp, type TestApp } from '../../test/harness.ts';
 import { startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
 
 const client = {
@@ -32,14 +32,12 @@ async function signInWithGoogle(sub: string) {
   issuer.loginAs(sub);
   const appJar = new CookieJar();
   const issuerJar = new CookieJar();
-  const csrf = await app.request('/api/auth/csrf');
-  appJar.store(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrf = await csrfToken(app, appJar);
   const start = await app.request('/api/auth/signin/google', {
     method: 'POST',
     cookie: appJar.header,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken, callbackUrl: '/' }),
+    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: '/' }),
   });
   appJar.store(start);
   let location = start.headers.get('location') ?? '';

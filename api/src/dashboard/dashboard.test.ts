@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
+import { crewProject } from '../../test/fixtures.ts';
+import { anyone, appWithPeople, graphql, signedInUser, sendBody } from '../../test/harness.ts';
 
 let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
-  [app, alice, bob] = await appWithTwoUsers();
+  [app, alice, bob] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 
@@ -76,26 +77,14 @@ it('counts real figures for the viewer only', async () => {
     ],
   });
   // Bob shares B1 (active) and B2 (paused) with a project Alice belongs to; B3 is not shared.
-  const project = await db.project.create({ data: { name: 'P', ownerId: bob.id } });
-  await db.projectMember.createMany({
-    data: [
-      { projectId: project.id, userId: bob.id, role: 'owner' },
-      { projectId: project.id, userId: alice.id },
-    ],
-  });
+  const project = await crewProject(app, 'P', bob, alice);
   const [b1, b2] = await db.gallery.findMany({ where: { ownerId: bob.id }, orderBy: { name: 'asc' } });
   await db.galleryShare.create({ data: { galleryId: b1!.id, projectId: project.id, sharedById: bob.id } });
   await db.galleryShare.create({
     data: { galleryId: b2!.id, projectId: project.id, sharedById: bob.id, status: 'paused' },
   });
 
-  const post = (user: User, body: object) =>
-    app.request('/api/tasks', {
-      method: 'POST',
-      cookie: user.cookie,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const post = (user: User, body: object) => sendBody(app, user.cookie, 'POST', '/api/tasks', body);
   await post(alice, { title: 'pending' });
   await post(alice, { title: 'overdue', dueDate: new Date(Date.now() - 3600_000).toISOString() });
   const done = (await (await post(alice, { title: 'done' })).json()) as { id: string };

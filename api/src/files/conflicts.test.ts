@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { makeGallery } from '../galleries/testing.ts';
 import { uploaded } from '../storage/testing.ts';
 import { newFolder, send } from './testing.ts';
@@ -13,7 +13,7 @@ let app: TestApp, owner: User, stranger: User;
 const db = () => app.database.prisma;
 
 beforeAll(async () => {
-  [app, owner, stranger] = await appWithTwoUsers();
+  [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { newFolder, uploadFile } from './testing.ts';
 import { countStatements } from '../../test/statements.ts';
 
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  [app, owner, stranger] = await appWithTwoUsers();
+  [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 

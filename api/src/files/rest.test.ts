@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, signedInUser } from '../../test/harness.ts';
+import { anyone, appWithPeople, signedInUser } from '../../test/harness.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { searchSql } from './search.ts';
@@ -11,7 +11,7 @@ let app: TestApp, owner: User, stranger: User;
 const db = () => app.database.prisma;
 
 beforeAll(async () => {
-  [app, owner, stranger] = await appWithTwoUsers();
+  [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { searchSql } from './search.ts';
@@ -10,7 +10,7 @@ let app: TestApp, owner: User, member: User;
 const db = () => app.database.prisma;
 
 beforeAll(async () => {
-  [app, owner, member] = await appWithTwoUsers();
+  [app, owner, member] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 

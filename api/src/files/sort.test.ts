@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithUser, graphql, signedInUser } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { makeGallery } from '../galleries/testing.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
 
@@ -9,7 +9,7 @@ import { newFolder, send, uploadFile } from './testing.ts';
 
 let app: TestApp, owner: User;
 beforeAll(async () => {
-  [app, owner] = await appWithUser();
+  [app, owner] = await appWithPeople(anyone);
 });
 afterAll(() => app.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, type SignedInUser as User, type TestApp } from '../../test/harness.ts';
 import { countStatements } from '../../test/statements.ts';
 import type { ViewerContext } from '../context.ts';
 import {
@@ -11,17 +11,12 @@ import {
 } from './rules.ts';
 import { call, makeFile, makeGallery, shareWith } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let alice: User;
-let bob: User;
-let carol: User;
+let app: TestApp, alice: User, bob: User, carol: User;
 
 // Galleries with every sort column set, empty and tied, covers or none, photos or none, seen by
 // their owner, by a member of read and write shares, and by a stranger with galleries of her own.
 beforeAll(async () => {
-  app = await testApp();
-  [alice, bob, carol] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
+  [app, alice, bob, carol] = await appWithPeople(anyone, anyone, anyone);
   const rows = [
     {
       name: 'Loft 10',

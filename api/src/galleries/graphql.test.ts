@@ -1,19 +1,13 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { countStatements as countQueries } from '../../test/statements.ts';
 import { call, makeFile, makeGallery, shareWith } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let owner: User;
-let member: User;
-let stranger: User;
+let app: TestApp, owner: User, member: User, stranger: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  member = await signedInUser(app);
-  stranger = await signedInUser(app);
+  [app, owner, member, stranger] = await appWithPeople(anyone, anyone, anyone);
 });
 afterAll(() => app.close());
 

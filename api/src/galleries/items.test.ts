@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithUser, graphql } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
 import { addFilesToGallery } from './rules.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
 
 let app: TestApp, owner: User;
 beforeAll(async () => {
-  [app, owner] = await appWithUser();
+  [app, owner] = await appWithPeople(anyone);
 });
 afterAll(() => app.close());
 

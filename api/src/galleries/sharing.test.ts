@@ -1,20 +1,16 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, type SignedInUser as User, type TestApp } from '../../test/harness.ts';
 import { call, joinProject, makeFile, makeGallery, makeProject, shareWith } from './testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let owner: User;
-let reader: User;
-let writer: User;
-let stranger: User;
+let app: TestApp, owner: User, reader: User, writer: User, stranger: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app, { name: 'Olivia Owner' });
-  reader = await signedInUser(app);
-  writer = await signedInUser(app, { name: 'Walt Writer' });
-  stranger = await signedInUser(app);
+  [app, owner, reader, writer, stranger] = await appWithPeople(
+    { name: 'Olivia Owner' },
+    anyone,
+    { name: 'Walt Writer' },
+    anyone,
+  );
 });
 afterAll(() => app.close());
 

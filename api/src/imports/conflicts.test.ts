@@ -2,13 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { type SignedInUser as User, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { call, finished, jpeg } from './testing.ts';
 
 // Imports whose file names already exist in the target folder (issue #16): the same three choices
 // as an upload, keepBoth when none is given.
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 let app: TestApp;
 let importDir: string;

@@ -3,13 +3,11 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { type SignedInUser as User, signedInUser, testApp, type TestApp, sendBody } from '../../test/harness.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { call, finished, jpeg } from './testing.ts';
-import { sseResults } from '../../test/sse.ts';
+import { sseResults, subscribeOverSse } from '../../test/sse.ts';
 import { processed } from '../storage/testing.ts';
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 let app: TestApp;
 let owner: User;
@@ -305,11 +303,9 @@ describe('limits and live progress', () => {
     await app.database.prisma.importJob.createMany({
       data: [1, 2, 3].map(() => ({ userId: user.id, source: 'local', total: 1, items: [], fileIds: [] })),
     });
-    const response = await app.request('/api/imports', {
-      method: 'POST',
-      cookie: user.cookie,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ source: 'local', itemIds: ['call-sheet.txt'] }),
+    const response = await sendBody(app, user.cookie, 'POST', '/api/imports', {
+      source: 'local',
+      itemIds: ['call-sheet.txt'],
     });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('30');
@@ -347,12 +343,11 @@ describe('limits and live progress', () => {
   });
 
   it('streams the progress of the subscriber’s own imports over GraphQL (SSE)', async () => {
-    const live = await app.request('/graphql', {
-      method: 'POST',
-      cookie: owner.cookie,
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { importProgress { jobId status total done failed { name } } }' }),
-    });
+    const live = await subscribeOverSse(
+      app,
+      owner.cookie,
+      'subscription { importProgress { jobId status total done failed { name } } }',
+    );
     expect(live.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const theirs = await call(app, stranger.cookie, 'POST', '/api/imports', {

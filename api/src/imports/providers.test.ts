@@ -7,11 +7,9 @@ import {
   startFakeDropbox,
   startFakeGoogleDrive,
 } from '../../test/fakes/file-providers.ts';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { type SignedInUser as User, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { decryptToken, importKeys } from './oauth.ts';
 import { call, finished, jpeg } from './testing.ts';
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 interface Case {
   source: 'google-drive' | 'dropbox';

@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
-import { collect, listen, secondInstance, wsClient } from '../../test/live.ts';
+import { signedInUser, type TestApp, testApp, sendBody } from '../../test/harness.ts';
+import { collect, type Listening, listen, listeningApp, secondInstance, wsClient } from '../../test/live.ts';
+import { freePort } from '../../test/server-process.ts';
+import { subscribeOverSse } from '../../test/sse.ts';
 import { countStatements } from '../../test/statements.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import type { App } from '../app.ts';
@@ -33,25 +35,33 @@ async function until(done: () => boolean, act: () => Promise<unknown>, timeoutMs
   }
 }
 
-describe('subscriptions across two instances on one Redis', () => {
-  let a: TestApp;
-  let b: Awaited<ReturnType<typeof secondInstance>>;
-  let serverA: Awaited<ReturnType<typeof listen>>;
-  let serverB: Awaited<ReturnType<typeof listen>>;
+/** Two instances of one app on the Redis at `redisUrl`, both listening; `close` stops all four. */
+async function twoInstances(redisUrl: string, logger?: Logger) {
+  const a = await testApp({ REDIS_URL: redisUrl });
+  const b = await secondInstance(a);
+  if (logger) {
+    await a.services.events.close();
+    a.services.events = createEvents({ redisUrl, logger });
+  }
+  await Promise.all([a.services.events.ready(), b.services.events.ready()]);
+  const serverA = await listen(a);
+  const serverB = await listen(b);
+  const close = async () => {
+    await serverA.close();
+    await serverB.close();
+    await b.close();
+    await a.close();
+  };
+  return { a, b, serverA, serverB, close };
+}
+type TwoInstances = Awaited<ReturnType<typeof twoInstances>>;
 
+describe('subscriptions across two instances on one Redis', () => {
+  let a: TestApp, b: TwoInstances['b'], serverA: Listening, serverB: Listening, close: () => Promise<void>;
   beforeAll(async () => {
-    a = await testApp({ REDIS_URL });
-    b = await secondInstance(a);
-    await Promise.all([a.services.events.ready(), b.services.events.ready()]);
-    serverA = await listen(a);
-    serverB = await listen(b);
+    ({ a, b, serverA, serverB, close } = await twoInstances(REDIS_URL));
   });
-  afterAll(async () => {
-    await serverA?.close();
-    await serverB?.close();
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => close?.());
 
   it('delivers an event published through instance A to a graphql-ws subscriber on instance B', async () => {
     const alice = await signedInUser(a);
@@ -110,11 +120,9 @@ describe('subscriptions across two instances on one Redis', () => {
     await until(
       () => replyAt() >= 0,
       async () => {
-        const response = await a.request('/api/ai/chat', {
-          method: 'POST',
-          cookie: alice.cookie,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ message: 'How do I upload photos?', streamId: 's-9' }),
+        const response = await sendBody(a, alice.cookie, 'POST', '/api/ai/chat', {
+          message: 'How do I upload photos?',
+          streamId: 's-9',
         });
         const { conversation } = (await response.json()) as { conversation: { id: string } };
         conversations.push(encodeGlobalID('AssistantConversation', conversation.id));
@@ -168,16 +176,11 @@ describe('subscriptions across two instances on one Redis', () => {
 });
 
 describe('one person in many tabs', () => {
-  let app: TestApp;
-  let server: Awaited<ReturnType<typeof listen>>;
+  let app: TestApp, server: Listening;
   beforeAll(async () => {
-    app = await testApp();
-    server = await listen(app);
+    [app, server] = await listeningApp();
   });
-  afterAll(async () => {
-    await server?.close();
-    await app?.close();
-  });
+  afterAll(() => server?.close());
 
   it('counts the unread notifications once per event for all of the person’s subscriptions, and right after adds and mark-reads', async () => {
     const alice = await signedInUser(app);
@@ -250,15 +253,6 @@ describe('subscriptions over server-sent events', () => {
   });
   afterAll(() => app?.close());
 
-  async function sse(cookie: string | undefined, query: string) {
-    return app.request('/graphql', {
-      method: 'POST',
-      cookie,
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query }),
-    });
-  }
-
   /** Reads `data:` payloads from an event stream until `count` have arrived. */
   async function readEvents(response: Response, count: number, onEvent?: (index: number) => Promise<unknown>) {
     const reader = response.body!.getReader();
@@ -291,7 +285,7 @@ describe('subscriptions over server-sent events', () => {
 
   it('streams the unread count to the signed-in user', async () => {
     const alice = await signedInUser(app);
-    const response = await sse(alice.cookie, UNREAD);
+    const response = await subscribeOverSse(app, alice.cookie, UNREAD);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = await readEvents(response, 2, () => notify(app, alice.id));
@@ -313,14 +307,18 @@ describe('subscriptions over server-sent events', () => {
   });
 
   it('refuses a subscription without a session', async () => {
-    const response = await sse(undefined, UNREAD);
+    const response = await subscribeOverSse(app, undefined, UNREAD);
     expect(response.status).toBe(401);
   });
 
   it('carries upload progress only to its owner', async () => {
     const alice = await signedInUser(app);
     const bob = await signedInUser(app);
-    const live = await sse(alice.cookie, 'subscription { uploadProgress { uploadId percent status } }');
+    const live = await subscribeOverSse(
+      app,
+      alice.cookie,
+      'subscription { uploadProgress { uploadId percent status } }',
+    );
     const read = readEvents(live, 1);
     await new Promise((r) => setTimeout(r, 100));
     app.services.events.publish('upload:progress', bob.id, {
@@ -345,10 +343,7 @@ describe('a Redis outage', () => {
   // A Redis of our own, so stopping it disturbs nobody else's tests.
   let redis: ChildProcess | undefined;
   let port: number;
-  let a: TestApp;
-  let b: Awaited<ReturnType<typeof secondInstance>>;
-  let serverA: Awaited<ReturnType<typeof listen>>;
-  let serverB: Awaited<ReturnType<typeof listen>>;
+  let a: TestApp, b: TwoInstances['b'], serverA: Listening, serverB: Listening, close: () => Promise<void>;
   const logged: string[] = [];
 
   async function startRedis() {
@@ -378,28 +373,14 @@ describe('a Redis outage', () => {
   }
 
   beforeAll(async () => {
-    port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    port = await freePort();
     await startRedis();
-    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
-    a = await testApp({ REDIS_URL: `redis://127.0.0.1:${port}` });
-    b = await secondInstance(a);
     // Instance A logs to our list: the outage must be reported.
-    await a.services.events.close();
-    a.services.events = createEvents({ redisUrl: `redis://127.0.0.1:${port}`, logger });
-    await Promise.all([a.services.events.ready(), b.services.events.ready()]);
-    serverA = await listen(a);
-    serverB = await listen(b);
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
+    ({ a, b, serverA, serverB, close } = await twoInstances(`redis://127.0.0.1:${port}`, logger));
   });
   afterAll(async () => {
-    await serverA?.close();
-    await serverB?.close();
-    await b?.close();
-    await a?.close();
+    await close?.();
     await stopRedis();
   });
 

@@ -5,15 +5,14 @@ import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { type SignedInUser as User, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { crewProject } from '../../test/fixtures.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../infra/db/database.ts';
 import { createJobQueue } from '../infra/jobs/queue.ts';
 import { createMailer, type MailTransport, outboxTransport } from '../infra/mail/mailer.ts';
 import { notificationEmail } from './email.ts';
 import { appLink } from '../shared/links.ts';
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 interface Received {
   from: string;
@@ -66,14 +65,7 @@ async function assignTask(app: TestApp, alice: User, bob: User, title: string) {
 
 async function teamOf(app: TestApp) {
   const [alice, bob] = [await signedInUser(app), await signedInUser(app)];
-  const db = app.database.prisma;
-  const project = await db.project.create({ data: { name: 'Night Shoot', ownerId: alice.id } });
-  await db.projectMember.createMany({
-    data: [
-      { projectId: project.id, userId: alice.id, role: 'owner' },
-      { projectId: project.id, userId: bob.id, role: 'member' },
-    ],
-  });
+  await crewProject(app, 'Night Shoot', alice, bob);
   return { alice, bob };
 }
 

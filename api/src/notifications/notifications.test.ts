@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql, signedInUser } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { writeNotification } from './rules.ts';
 
 let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
-  [app, alice, bob] = await appWithTwoUsers();
+  [app, alice, bob] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 

@@ -2,15 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { appWithPeople, graphql, type SignedInUser as User, signedInUser, type TestApp } from '../../test/harness.ts';
 import { call, joinProject, makeGallery, makeProject } from '../galleries/testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let owner: User;
+let app: TestApp, owner: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app, { name: 'Pat Producer' });
+  [app, owner] = await appWithPeople({ name: 'Pat Producer' });
 });
 afterAll(() => app.close());
 

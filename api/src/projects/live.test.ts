@@ -1,7 +1,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signedInUser, type TestApp, testApp } from '../../test/harness.ts';
-import { collect, listen, wsClient } from '../../test/live.ts';
+import { signedInUser, type TestApp } from '../../test/harness.ts';
+import { collect, type Listening, listeningApp, wsClient } from '../../test/live.ts';
 import { call, makeGallery, makeProject } from '../galleries/testing.ts';
 
 const ACCESS_CHANGED = `subscription { accessChanged { kind projectId galleryId galleriesChanged project { name } } }`;
@@ -15,16 +15,11 @@ type Event = {
   };
 };
 
-let app: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
+let app: TestApp, server: Listening;
 beforeAll(async () => {
-  app = await testApp();
-  server = await listen(app);
+  [app, server] = await listeningApp();
 });
-afterAll(async () => {
-  await server?.close();
-  await app?.close();
-});
+afterAll(() => server?.close());
 
 /** Repeats an action that may be repeated until the subscription has heard it once (it is live from then on). */
 async function untilHeard(sub: { results: unknown[] }, act: () => Promise<unknown>, timeoutMs = 10_000) {

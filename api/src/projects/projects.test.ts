@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { call, joinProject, makeProject } from '../galleries/testing.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-let app: TestApp;
-let owner: User;
-let member: User;
-let outsider: User;
+let app: TestApp, owner: User, member: User, outsider: User;
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app, { name: 'Pat Producer' });
-  member = await signedInUser(app);
-  outsider = await signedInUser(app);
+  [app, owner, member, outsider] = await appWithPeople({ name: 'Pat Producer' }, anyone, anyone);
 });
 afterAll(() => app.close());
 

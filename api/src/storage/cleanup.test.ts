@@ -3,14 +3,14 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithUser, signedInUser, testApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, signedInUser, testApp, sendBody } from '../../test/harness.ts';
 import { runCleanup } from './rules.ts';
 import type { LocalObjectStore } from '../infra/objects/store.ts';
 import { put, uploaded, uploadedAndProcessed, uploadUrl } from './testing.ts';
 
 let app: TestApp, owner: User;
 beforeAll(async () => {
-  [app, owner] = await appWithUser();
+  [app, owner] = await appWithPeople(anyone);
 });
 afterAll(() => app.close());
 
@@ -23,12 +23,7 @@ async function objectsOnDisk() {
 }
 
 async function filesPost(body: Record<string, unknown>) {
-  const response = await app.request('/api/files', {
-    method: 'POST',
-    cookie: owner.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const response = await sendBody(app, owner.cookie, 'POST', '/api/files', body);
   expect(response.status).toBe(201);
   return (await response.json()) as { id: string };
 }

@@ -2,18 +2,16 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, graphql } from '../../test/harness.ts';
-import { sseResults } from '../../test/sse.ts';
+import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
+import { sseResults, subscribeOverSse } from '../../test/sse.ts';
 import { processUpload, requeueUnprocessed } from './processing.ts';
 import { processed, uploaded } from './testing.ts';
 
 // A picture's EXIF facts and thumbnails are made by a durable job after the upload has answered.
 
-const json = (value: unknown) => JSON.stringify(value);
-
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  [app, owner, stranger] = await appWithTwoUsers();
+  [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 
@@ -40,26 +38,18 @@ async function fileOverGraphql(id: string) {
 }
 
 async function fileUpload(uploadURL: string, name: string) {
-  const response = await app.request('/api/files', {
-    method: 'POST',
-    cookie: owner.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: json({ name, objectUrl: uploadURL }),
-  });
+  const response = await sendBody(app, owner.cookie, 'POST', '/api/files', { name, objectUrl: uploadURL });
   expect(response.status).toBe(201);
   return (await response.json()) as { id: string };
 }
 
 describe('post-upload processing', () => {
   it('answers the upload before the thumbnails exist; the job adds them, the EXIF facts and tells the uploader live', async () => {
-    const stream = await app.request('/graphql', {
-      method: 'POST',
-      cookie: owner.cookie,
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: json({
-        query: 'subscription { uploadProcessed { uploadId files { name processing thumbnailUrl(size: GRID) } } }',
-      }),
-    });
+    const stream = await subscribeOverSse(
+      app,
+      owner.cookie,
+      'subscription { uploadProcessed { uploadId files { name processing thumbnailUrl(size: GRID) } } }',
+    );
     expect(stream.status).toBe(200);
     const live = sseResults<{ data: { uploadProcessed: { uploadId: string; files: unknown[] } } }>(stream);
     await live.read();

@@ -102,3 +102,24 @@ export async function uploadedAndProcessed(app: TestApp, who: Uploader, bytes: U
   const row = await processed(app, result.uploadId);
   return { ...result, metadata: row.metadata as Record<string, unknown> };
 }
+
+/** Collects the uploader's upload:progress events; `finished` answers them all once one says 'uploaded'. */
+export function uploadProgress(app: TestApp, userId: string) {
+  const iterator = app.services.events.subscribe('upload:progress', userId)[Symbol.asyncIterator]();
+  const events: { uploadId: string; status: string; received: number; total: number | null }[] = [];
+  const collecting = (async () => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      events.push(next.value);
+      if (next.value.status === 'uploaded') break;
+    }
+  })();
+  return {
+    async finished() {
+      await collecting;
+      await iterator.return?.();
+      return events;
+    },
+  };
+}

@@ -6,12 +6,12 @@ import { serve, type HttpBindings } from '@hono/node-server';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers } from '../../test/harness.ts';
-import { sha256, uploadUrl } from './testing.ts';
+import { anyone, appWithPeople, sendBody } from '../../test/harness.ts';
+import { sha256, uploadProgress, uploadUrl } from './testing.ts';
 
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  [app, owner, stranger] = await appWithTwoUsers();
+  [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 
@@ -79,16 +79,7 @@ describe('tus resumable uploads', () => {
     const id = new URL(uploadURL).pathname.split('/').pop();
     expect(location).toBe(`/api/objects/tus/${id}`);
 
-    const events: { status: string; received: number }[] = [];
-    const iterator = app.services.events.subscribe('upload:progress', owner.id)[Symbol.asyncIterator]();
-    const collecting = (async () => {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) break;
-        events.push(next.value);
-        if (next.value.status === 'uploaded') break;
-      }
-    })();
+    const progress = uploadProgress(app, owner.id);
 
     const firstPart = bytes.subarray(0, 1024 * 1024 + 5);
     const cut = await patch(owner, location, 0, cutOffAfter(firstPart)).catch(() => null);
@@ -108,15 +99,13 @@ describe('tus resumable uploads', () => {
     expect(rest.headers.get('upload-offset')).toBe(String(bytes.length));
     expect(rest.headers.get('x-upload-checksum')).toBe(sha256(bytes));
     expect(rest.headers.get('x-upload-mime-type')).toBe('application/pdf');
-    await collecting;
-    await iterator.return?.();
+    const events = await progress.finished();
     expect(events.at(-1)).toMatchObject({ status: 'uploaded', received: bytes.length });
 
-    const filed = await app.request('/api/files', {
-      method: 'POST',
-      cookie: owner.cookie,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'clip.pdf', originalName: 'clip.pdf', objectUrl: uploadURL }),
+    const filed = await sendBody(app, owner.cookie, 'POST', '/api/files', {
+      name: 'clip.pdf',
+      originalName: 'clip.pdf',
+      objectUrl: uploadURL,
     });
     expect(filed.status).toBe(201);
     const served = await app.request(`/objects/uploads/${id}`, { cookie: owner.cookie });

@@ -3,13 +3,13 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { appWithTwoUsers, signedInUser, testApp } from '../../test/harness.ts';
-import { put, sha256, uploaded, uploadUrl } from './testing.ts';
+import { anyone, appWithPeople, signedInUser, testApp } from '../../test/harness.ts';
+import { put, sha256, uploaded, uploadProgress, uploadUrl } from './testing.ts';
 import { signUploadToken } from './tokens.ts';
 
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
-  [app, owner, stranger] = await appWithTwoUsers();
+  [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
 
@@ -213,20 +213,10 @@ describe('PUT to the upload URL', () => {
   });
 
   it('publishes upload:progress events to the uploader', async () => {
-    const iterator = app.services.events.subscribe('upload:progress', owner.id)[Symbol.asyncIterator]();
-    const seen: { status: string; received: number; total: number | null }[] = [];
-    const collecting = (async () => {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) break;
-        seen.push(next.value);
-        if (next.value.status === 'uploaded') break;
-      }
-    })();
+    const progress = uploadProgress(app, owner.id);
     const bytes = text(3000);
     const result = await uploaded(app, owner, bytes);
-    await collecting;
-    await iterator.return?.();
+    const seen = await progress.finished();
     expect(seen.at(-1)).toMatchObject({ uploadId: result.uploadId, received: 3000, total: 3000, status: 'uploaded' });
     expect(seen.map((e) => e.status)).toContain('processing');
   });

@@ -3,7 +3,7 @@ import { genUploader } from 'uploadthing/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeUploadThing, UT_TOKEN, utSign } from '../../test/fakes/uploadthing.ts';
 import { FetchXMLHttpRequest } from '../../test/fakes/xhr.ts';
-import { BASE, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { BASE, type SignedInUser as User, signedInUser, testApp, type TestApp, sendBody } from '../../test/harness.ts';
 import { processed, sha256 } from './testing.ts';
 import { type DirectUploadResult, UPLOADTHING_SLUG } from './contract.ts';
 import { UPLOADTHING_PATH, uploadthingConnectSources, type WorkspaceFileRouter } from './uploadthing-routes.ts';
@@ -12,8 +12,6 @@ import { UPLOADTHING_PATH, uploadthingConnectSources, type WorkspaceFileRouter }
 // upload URL, sends the bytes to (the fake) UploadThing with progress, UploadThing calls our route
 // back with a signed request, the server reads the bytes back and checks them, then POST
 // /api/files files the upload.
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 let fake: FakeUploadThing;
 let app: TestApp;
@@ -65,12 +63,7 @@ async function photo(width = 800) {
 }
 
 function fileRecord(who: User, objectUrl: string, name = 'loading-dock.jpg') {
-  return app.request('/api/files', {
-    method: 'POST',
-    cookie: who.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, objectUrl, folderId: null }),
-  });
+  return sendBody(app, who.cookie, 'POST', '/api/files', { name, objectUrl, folderId: null });
 }
 
 beforeAll(async () => {
@@ -86,7 +79,7 @@ beforeAll(async () => {
   app = await testApp(
     { UPLOADTHING_TOKEN: UT_TOKEN, MAX_UPLOAD_SIZE: '2MB', TRUST_PROXY: '1', RATE_LIMITS: 'true' },
     (config) => ({
-      ...config,
+      ...fake.appConfig(config),
       rateLimits: config.rateLimits && {
         ...config.rateLimits,
         signUp: { perAddress: { limit: 1000, windowSeconds: 60 } },
@@ -94,15 +87,6 @@ beforeAll(async () => {
         uploadUrls: {
           perAddress: { limit: UPLOAD_URLS_PER_ADDRESS, windowSeconds: 600 },
           perUser: { limit: UPLOAD_URLS_PER_USER, windowSeconds: 600 },
-        },
-      },
-      storage: {
-        ...config.storage,
-        uploadthingEndpoints: {
-          apiUrl: fake.origin,
-          ingestUrl: fake.origin,
-          ufsHost: `localhost:${fake.port}`,
-          ufsAppIdLocation: 'path',
         },
       },
     }),

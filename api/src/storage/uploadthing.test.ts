@@ -3,28 +3,17 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeUploadThing, UT_APP_ID as APP_ID, UT_TOKEN as TOKEN } from '../../test/fakes/uploadthing.ts';
-import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { type SignedInUser, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
 import { sha256, uploaded, uploadedAndProcessed } from './testing.ts';
 
 let fake: FakeUploadThing;
 let app: TestApp;
-let owner: Awaited<ReturnType<typeof signedInUser>>;
+let owner: SignedInUser;
 
 beforeAll(async () => {
   fake = new FakeUploadThing();
   await fake.start();
-  app = await testApp({ UPLOADTHING_TOKEN: TOKEN }, (config) => ({
-    ...config,
-    storage: {
-      ...config.storage,
-      uploadthingEndpoints: {
-        apiUrl: `http://127.0.0.1:${fake.port}`,
-        ingestUrl: `http://127.0.0.1:${fake.port}`,
-        ufsHost: `localhost:${fake.port}`,
-        ufsAppIdLocation: 'path',
-      },
-    },
-  }));
+  app = await testApp({ UPLOADTHING_TOKEN: TOKEN }, (config) => fake.appConfig(config));
   owner = await signedInUser(app);
 });
 afterAll(async () => {

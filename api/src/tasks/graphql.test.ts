@@ -1,27 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { graphql, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
+import { crewProject } from '../../test/fixtures.ts';
 import { countStatements } from '../../test/statements.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let app: TestApp;
-let alice: User;
-let bob: User;
+let app: TestApp, alice: User, bob: User;
 let galleryId: string;
 
 beforeAll(async () => {
-  app = await testApp();
-  [alice, bob] = [await signedInUser(app), await signedInUser(app)];
-  const db = app.database.prisma;
-  const project = await db.project.create({ data: { name: 'Crew', ownerId: alice.id } });
-  await db.projectMember.createMany({
-    data: [
-      { projectId: project.id, userId: alice.id, role: 'owner' },
-      { projectId: project.id, userId: bob.id },
-    ],
-  });
+  [app, alice, bob] = await appWithPeople(anyone, anyone);
+  await crewProject(app, 'Crew', alice, bob);
   // Alice's own gallery, not shared: Bob, her assignee, cannot open it.
-  galleryId = (await db.gallery.create({ data: { name: 'Private lot', ownerId: alice.id } })).id;
+  galleryId = (await app.database.prisma.gallery.create({ data: { name: 'Private lot', ownerId: alice.id } })).id;
 });
 afterAll(() => app.close());
 
@@ -33,12 +23,7 @@ async function countQueries(run: () => Promise<unknown>) {
 }
 
 async function post(user: User, body: object) {
-  const response = await app.request('/api/tasks', {
-    method: 'POST',
-    cookie: user.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const response = await sendBody(app, user.cookie, 'POST', '/api/tasks', body);
   expect(response.status).toBe(201);
   return response.json();
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { signedInUser, testApp } from '../../test/harness.ts';
+import { sendBody, signedInUser, testApp } from '../../test/harness.ts';
 import { sendDueReminders } from './rules.ts';
 
 it('the app runs the due-reminder pass on its interval and stops it on close', async () => {
@@ -7,14 +7,9 @@ it('the app runs the due-reminder pass on its interval and stops it on close', a
   expect(app.config.tasks.dueReminderIntervalMs).toBe(50);
   try {
     const user = await signedInUser(app);
-    const response = await app.request('/api/tasks', {
-      method: 'POST',
-      cookie: user.cookie,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        title: 'Call the location manager',
-        dueDate: new Date(Date.now() + 3600_000).toISOString(),
-      }),
+    const response = await sendBody(app, user.cookie, 'POST', '/api/tasks', {
+      title: 'Call the location manager',
+      dueDate: new Date(Date.now() + 3600_000).toISOString(),
     });
     expect(response.status).toBe(201);
     const deadline = Date.now() + 10_000;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, send, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
+import { crewProject } from '../../test/fixtures.ts';
+import { anyone, appWithPeople, graphql, send, signedInUser } from '../../test/harness.ts';
 import { sendDueReminders } from './rules.ts';
-
-type User = Awaited<ReturnType<typeof signedInUser>>;
 
 let app: TestApp;
 let alice: User;
@@ -10,16 +10,8 @@ let bob: User; // shares a project with alice
 let carol: User; // shares nothing with anyone
 
 beforeAll(async () => {
-  app = await testApp();
-  [alice, bob, carol] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
-  const db = app.database.prisma;
-  const project = await db.project.create({ data: { name: 'Night Shoot', ownerId: alice.id } });
-  await db.projectMember.createMany({
-    data: [
-      { projectId: project.id, userId: alice.id, role: 'owner' },
-      { projectId: project.id, userId: bob.id, role: 'member' },
-    ],
-  });
+  [app, alice, bob, carol] = await appWithPeople(anyone, anyone, anyone);
+  await crewProject(app, 'Night Shoot', alice, bob);
 });
 afterAll(() => app.close());
 
@@ -144,13 +136,7 @@ describe('related gallery', () => {
 
   it('accepts a gallery shared with a project of the creator', async () => {
     const db = app.database.prisma;
-    const project = await db.project.create({ data: { name: 'Shared', ownerId: carol.id } });
-    await db.projectMember.createMany({
-      data: [
-        { projectId: project.id, userId: carol.id, role: 'owner' },
-        { projectId: project.id, userId: alice.id },
-      ],
-    });
+    const project = await crewProject(app, 'Shared', carol, alice);
     const gallery = await db.gallery.create({ data: { name: 'Carol shares', ownerId: carol.id } });
     await db.galleryShare.create({ data: { galleryId: gallery.id, projectId: project.id, sharedById: carol.id } });
     const ok = await call(alice, 'POST', '/api/tasks', { title: 'Use shared', galleryId: gallery.id });
@@ -271,13 +257,7 @@ describe('permissions shown to the viewer', () => {
   it('lets the creator edit a task whose assignee has since left their projects, without re-checking', async () => {
     const db = app.database.prisma;
     const gina = await signedInUser(app);
-    const project = await db.project.create({ data: { name: 'Short gig', ownerId: alice.id } });
-    await db.projectMember.createMany({
-      data: [
-        { projectId: project.id, userId: alice.id, role: 'owner' },
-        { projectId: project.id, userId: gina.id },
-      ],
-    });
+    const project = await crewProject(app, 'Short gig', alice, gina);
     const created = await call(alice, 'POST', '/api/tasks', { title: 'Before she left', assigneeId: gina.id });
     await db.projectMember.delete({ where: { projectId_userId: { projectId: project.id, userId: gina.id } } });
     const edited = await call(alice, 'PATCH', `/api/tasks/${created.body.id}`, {
@@ -354,14 +334,8 @@ describe('due reminders', () => {
   it('notifies the assignee (or creator) once per due date, and again after the due date changes', async () => {
     const db = app.database.prisma;
     const dave = await signedInUser(app);
-    const project = await db.project.create({ data: { name: 'Reminders', ownerId: dave.id } });
     const erin = await signedInUser(app);
-    await db.projectMember.createMany({
-      data: [
-        { projectId: project.id, userId: dave.id, role: 'owner' },
-        { projectId: project.id, userId: erin.id },
-      ],
-    });
+    await crewProject(app, 'Reminders', dave, erin);
     const assigned = await call(dave, 'POST', '/api/tasks', {
       title: 'Due soon',
       dueDate: iso(2 * hour),
@@ -482,13 +456,7 @@ describe('GraphQL', () => {
     const db = app.database.prisma;
     const [owner, crew, outsider] = [await signedInUser(app), await signedInUser(app), await signedInUser(app)];
     await db.user.update({ where: { id: crew.id }, data: { displayName: 'Avery Crew' } });
-    const project = await db.project.create({ data: { name: 'Gql crew', ownerId: owner.id } });
-    await db.projectMember.createMany({
-      data: [
-        { projectId: project.id, userId: owner.id, role: 'owner' },
-        { projectId: project.id, userId: crew.id },
-      ],
-    });
+    await crewProject(app, 'Gql crew', owner, crew);
     const node = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString('base64');
 
     const people = await graphql<{ assignableUsers: { edges: { node: { id: string; displayName: string } }[] } }>(

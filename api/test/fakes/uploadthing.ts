@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '../../src/config.ts';
 
 // A local stand-in for the UploadThing services the SDK talks to, written from the SDK's source
 // (uploadthing 7.7 server, client and route handler; @uploadthing/shared for the signatures):
@@ -74,6 +75,22 @@ export class FakeUploadThing {
 
   get origin() {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The app's settings with UploadThing's endpoints at this fake (once started), for testApp's `adjust`. */
+  appConfig(config: Config): Config {
+    return {
+      ...config,
+      storage: {
+        ...config.storage,
+        uploadthingEndpoints: {
+          apiUrl: this.origin,
+          ingestUrl: this.origin,
+          ufsHost: `localhost:${this.port}`,
+          ufsAppIdLocation: 'path',
+        },
+      },
+    };
   }
 
   async start() {

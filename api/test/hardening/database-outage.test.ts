@@ -3,12 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
-import { readConfig } from '../../src/config.ts';
-import { BASE, person, postgresReachable, scratchPostgresDatabase, signIn, type TestApp } from '../harness.ts';
-import { tcpProxy } from '../tcp-proxy.ts';
+import type { scratchPostgresDatabase, TestApp } from '../harness.ts';
+import { person, postgresReachable, settingsFor, signIn, startedApp } from '../harness.ts';
+import { databaseBehindProxy, type tcpProxy } from '../tcp-proxy.ts';
 
 // The PostgreSQL server of this machine, reached through a proxy the test cuts: the app sees the
 // database go away under load and come back, without a restart.
@@ -16,33 +14,15 @@ const reachable = await postgresReachable();
 
 let database: Awaited<ReturnType<typeof scratchPostgresDatabase>>;
 let proxy: Awaited<ReturnType<typeof tcpProxy>>;
-let app: App & Pick<TestApp, 'request'>;
+let app: TestApp;
 let dataDir: string;
 
 beforeAll(async () => {
   if (!reachable) return;
-  database = await scratchPostgresDatabase('scoutbase_outage');
-  const url = new URL(database.url);
-  proxy = await tcpProxy(Number(url.port || 5432), url.hostname);
-  url.host = `127.0.0.1:${proxy.port}`;
+  let url: string;
+  ({ database, proxy, url } = await databaseBehindProxy('scoutbase_outage'));
   dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-outage-'));
-  const config = readConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    DATABASE_URL: url.toString(),
-    LOG_LEVEL: 'silent',
-    WEB_DIST_DIR: path.join(dataDir, 'none'),
-  });
-  config.auth.scryptCost = 2 ** 10;
-  const started = await createApp(config, { logger: pino({ level: 'silent' }) });
-  app = Object.assign(started, {
-    request(pathname: string, init: RequestInit & { cookie?: string } = {}) {
-      const headers = new Headers(init.headers);
-      if (init.cookie) headers.set('cookie', init.cookie);
-      return started.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
-    },
-  });
+  app = await startedApp({ ...settingsFor(dataDir, url), AUTH_SECRET: randomBytes(32).toString('hex') });
 }, 60_000);
 
 afterAll(async () => {

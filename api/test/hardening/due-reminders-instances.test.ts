@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { fakeSmtpServer } from '../fake-smtp.ts';
 import { person, postgresReachable, scratchPostgresDatabase } from '../harness.ts';
-import { freePort, signUpOver, startServer } from '../server-process.ts';
+import { productionSettings, signUpOver, startServer } from '../server-process.ts';
 
 // Two server processes on one PostgreSQL database, both running the due-reminder pass every second:
 // each task's reminder is written once and e-mailed once, whichever instance runs the pass.
@@ -27,14 +27,8 @@ it.skipIf(!reachable)(
     for (let i = 0; i < 2; i++) {
       const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-reminders-'));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      const port = await freePort();
       const server = await startServer({
-        NODE_ENV: 'production',
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: dataDir,
-        AUTH_SECRET: secret,
-        WEB_DIST_DIR: path.join(dataDir, 'none'),
+        ...(await productionSettings(dataDir, secret)),
         DATABASE_URL: database.url,
         // The first migrates; the second starts on the migrated database, as a rolling deploy does.
         MIGRATE_ON_START: i === 0 ? 'true' : 'false',

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.ts';
-import { signedInUser, testApp, type TestApp } from '../harness.ts';
-import { listen, wsClient } from '../live.ts';
+import { signedInUser, type TestApp } from '../harness.ts';
+import { type Listening, listeningApp, wsClient } from '../live.ts';
 import { sseResults } from '../sse.ts';
 
 // One rule set for GraphQL whatever carries it: the persisted-operations rule of production and the
@@ -17,23 +17,21 @@ const storageQueryId = Object.entries(persisted).find(([, text]) =>
   text.startsWith('query StorageUsageSlotQuery '),
 )?.[0];
 
-async function overHttp(app: TestApp, cookie: string, body: Record<string, unknown>): Promise<Answer> {
-  const response = await app.request('/graphql', {
+function postGraphql(app: TestApp, cookie: string, body: Record<string, unknown>, accept: string) {
+  return app.request('/graphql', {
     method: 'POST',
     cookie,
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json', accept },
     body: JSON.stringify(body),
   });
-  return (await response.json()) as Answer;
+}
+
+async function overHttp(app: TestApp, cookie: string, body: Record<string, unknown>): Promise<Answer> {
+  return (await (await postGraphql(app, cookie, body, 'application/json')).json()) as Answer;
 }
 
 async function overSse(app: TestApp, cookie: string, body: Record<string, unknown>): Promise<Answer> {
-  const response = await app.request('/graphql', {
-    method: 'POST',
-    cookie,
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify(body),
-  });
+  const response = await postGraphql(app, cookie, body, 'text/event-stream');
   const stream = sseResults<Answer>(response);
   const [first] = await stream.until((results) => results.length > 0);
   await stream.close().catch(() => {});
@@ -63,18 +61,12 @@ const shape = (answer: Answer) => ({
 });
 
 describe('production: only the web app’s operations, on every transport', () => {
-  let app: TestApp;
-  let server: Awaited<ReturnType<typeof listen>>;
-  let cookie: string;
+  let app: TestApp, server: Listening, cookie: string;
   beforeAll(async () => {
-    app = await testApp({ NODE_ENV: 'production' });
-    server = await listen(app);
+    [app, server] = await listeningApp({ NODE_ENV: 'production' });
     cookie = (await signedInUser(app)).cookie;
   });
-  afterAll(async () => {
-    await server.close();
-    await app.close();
-  });
+  afterAll(() => server.close());
 
   it('refuses operation text over HTTP, SSE and WebSocket with one error, and the socket stays open', async () => {
     const text = { query: '{ viewer { id } }' };
@@ -104,18 +96,12 @@ describe('production: only the web app’s operations, on every transport', () =
 });
 
 describe('limits: the same error on every transport, never a closed socket', () => {
-  let app: TestApp;
-  let server: Awaited<ReturnType<typeof listen>>;
-  let cookie: string;
+  let app: TestApp, server: Listening, cookie: string;
   beforeAll(async () => {
-    app = await testApp();
-    server = await listen(app);
+    [app, server] = await listeningApp();
     cookie = (await signedInUser(app)).cookie;
   });
-  afterAll(async () => {
-    await server.close();
-    await app.close();
-  });
+  afterAll(() => server.close());
 
   const aliases = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`;
   const tokens = `{ viewer { ${'id '.repeat(5000)} } }`;

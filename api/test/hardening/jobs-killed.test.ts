@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { person, postgresReachable, scratchPostgresDatabase } from '../harness.ts';
-import { freePort, signUpOver, startServer } from '../server-process.ts';
+import { productionSettings, signUpOver, startServer } from '../server-process.ts';
 
 // The server is killed (SIGKILL: no shutdown, no hand-back of jobs) while an import copies files
 // and while pictures wait for or go through their processing job. A new process on the same data
@@ -32,15 +32,9 @@ async function setUp(kind: 'pglite' | 'postgres') {
     bytes.write('%PDF-1.7\n', 0);
     await writeFile(path.join(importDir, `sheet-${String(i).padStart(2, '0')}.pdf`), bytes);
   }
-  const port = await freePort();
   const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
+    ...(await productionSettings(dataDir)),
     IMPORT_DIR: importDir,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    WEB_DIST_DIR: path.join(dataDir, 'none'),
     DUE_REMINDER_INTERVAL_SECONDS: '0',
     RATE_LIMITS: 'false',
   };

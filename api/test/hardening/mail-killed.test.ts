@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeSmtpServer } from '../fake-smtp.ts';
 import { person, postgresReachable, scratchPostgresDatabase } from '../harness.ts';
-import { freePort, signUpOver, startServer } from '../server-process.ts';
+import { productionSettings, signUpOver, startServer } from '../server-process.ts';
 
 // The server process is killed (SIGKILL) while it hands an e-mail to the mail server; a new process
 // on the same database sends it: the mail arrives, once. On the embedded database and on PostgreSQL.
@@ -18,14 +17,8 @@ afterAll(async () => {
 async function environment(kind: 'embedded' | 'postgres', smtpUrl: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-mail-killed-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
   const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    WEB_DIST_DIR: path.join(dataDir, 'none'),
+    ...(await productionSettings(dataDir)),
     SMTP_URL: smtpUrl,
     MAIL_FROM: 'scout@example.test',
     // The due reminder is the e-mail under test: a task due within a day gets one.

@@ -22,18 +22,9 @@ beforeAll(async () => {
     return app.request(`${target.pathname}${target.search}`, init);
   });
   await fake.start();
-  app = await testApp({ UPLOADTHING_TOKEN: UT_TOKEN, STORAGE_QUOTA: String(300 * KB) }, (config) => ({
-    ...config,
-    storage: {
-      ...config.storage,
-      uploadthingEndpoints: {
-        apiUrl: fake.origin,
-        ingestUrl: fake.origin,
-        ufsHost: `localhost:${fake.port}`,
-        ufsAppIdLocation: 'path',
-      },
-    },
-  }));
+  app = await testApp({ UPLOADTHING_TOKEN: UT_TOKEN, STORAGE_QUOTA: String(300 * KB) }, (config) =>
+    fake.appConfig(config),
+  );
 });
 afterAll(async () => {
   globalThis.XMLHttpRequest = previousXhr;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadUrl } from '../../src/storage/testing.ts';
-import { signedInUser, testApp, type SignedInUser, type TestApp } from '../harness.ts';
+import { signedInUser, testApp, type SignedInUser, type TestApp, sendBody } from '../harness.ts';
 
 // Issue 17 item 5: the quota was read, not reserved, so uploads racing each other all fitted.
 // Now each upload reserves its room when its bytes start (PUT, tus, UploadThing alike) and gives it
@@ -32,12 +32,7 @@ function program(size: number) {
 }
 
 async function fileIt(who: SignedInUser, objectUrl: string, name: string) {
-  return app.request('/api/files', {
-    method: 'POST',
-    cookie: who.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, originalName: name, objectUrl }),
-  });
+  return sendBody(app, who.cookie, 'POST', '/api/files', { name, originalName: name, objectUrl });
 }
 
 async function usedBytes(who: SignedInUser) {

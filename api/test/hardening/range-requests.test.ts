@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileRecord, uploaded } from '../../src/storage/testing.ts';
-import { appWithTwoUsers, type SignedInUser, type TestApp } from '../harness.ts';
+import { anyone, appWithPeople, type SignedInUser, type TestApp } from '../harness.ts';
 
 // Issue 17 item 9, file serving: Range (RFC 9110 section 14) and conditional requests (section 13)
 // on GET and HEAD /objects/uploads/<id>, as a table. Several ranges in one request are answered
@@ -14,7 +14,7 @@ const bytes = new Uint8Array(randomBytes(SIZE));
 bytes.set(Buffer.from('%PDF-1.7\n'));
 
 beforeAll(async () => {
-  [app, owner] = await appWithTwoUsers();
+  [app, owner] = await appWithPeople(anyone);
   const upload = await uploaded(app, owner, bytes);
   await fileRecord(app, owner, upload.uploadURL, { name: 'call-sheet.pdf' });
   path = upload.objectPath;

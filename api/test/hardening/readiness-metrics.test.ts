@@ -2,26 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
-import { readConfig } from '../../src/config.ts';
-import {
-  BASE,
-  graphql,
-  postgresReachable,
-  scratchPostgresDatabase,
-  signedInUser,
-  testApp,
-  type TestApp,
-} from '../harness.ts';
-import { tcpProxy } from '../tcp-proxy.ts';
+import type { scratchPostgresDatabase, TestApp } from '../harness.ts';
+import { graphql, postgresReachable, settingsFor, signedInUser, startedApp, testApp } from '../harness.ts';
+import { databaseBehindProxy, tcpProxy } from '../tcp-proxy.ts';
 
 const reachable = await postgresReachable();
-
-function requester(app: App) {
-  return (pathname: string, init: RequestInit = {}) => app.fetch(new Request(new URL(pathname, BASE), init));
-}
 
 describe('/api/ready and /metrics on the embedded database', () => {
   let app: TestApp;
@@ -116,26 +102,19 @@ describe.skipIf(!reachable)('/api/ready on PostgreSQL and Redis outages', () => 
   let database: Awaited<ReturnType<typeof scratchPostgresDatabase>>;
   let pgProxy: Awaited<ReturnType<typeof tcpProxy>>;
   let redisProxy: Awaited<ReturnType<typeof tcpProxy>>;
-  let app: App;
+  let app: TestApp;
   let dataDir: string;
 
   beforeAll(async () => {
-    database = await scratchPostgresDatabase('scoutbase_ready');
-    const url = new URL(database.url);
-    pgProxy = await tcpProxy(Number(url.port || 5432), url.hostname);
+    let url: string;
+    ({ database, proxy: pgProxy, url } = await databaseBehindProxy('scoutbase_ready'));
     redisProxy = await tcpProxy(6379);
-    url.host = `127.0.0.1:${pgProxy.port}`;
     dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-ready-'));
-    const config = readConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
+    app = await startedApp({
+      ...settingsFor(dataDir, url),
       AUTH_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: url.toString(),
       REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
-      LOG_LEVEL: 'silent',
-      WEB_DIST_DIR: path.join(dataDir, 'none'),
     });
-    app = await createApp(config, { logger: pino({ level: 'silent' }) });
     await app.services.events.ready();
   }, 60_000);
 
@@ -152,7 +131,7 @@ describe.skipIf(!reachable)('/api/ready on PostgreSQL and Redis outages', () => 
   async function readyUntil(status: number) {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const response = await requester(app)('/api/ready');
+      const response = await app.request('/api/ready');
       const body = await response.json();
       if (response.status === status || Date.now() > deadline) return { status: response.status, body };
       await new Promise((r) => setTimeout(r, 200));
@@ -165,13 +144,13 @@ describe.skipIf(!reachable)('/api/ready on PostgreSQL and Redis outages', () => 
       body: { ok: true, checks: { database: 'ok', redis: 'ok', storage: 'ok' } },
     });
     // The pool's figures are in /metrics on PostgreSQL.
-    const metrics = await (await requester(app)('/metrics')).text();
+    const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toMatch(/scoutbase_db_pool_connections \d+/);
     expect(metrics).toMatch(/scoutbase_db_pool_waiting_clients 0/);
 
     pgProxy.cut();
     const started = Date.now();
-    const down = await requester(app)('/api/ready');
+    const down = await app.request('/api/ready');
     // Within the probe's own timeout, not after the pool's.
     expect(Date.now() - started).toBeLessThan(4_500);
     expect(down.status).toBe(503);
@@ -182,7 +161,7 @@ describe.skipIf(!reachable)('/api/ready on PostgreSQL and Redis outages', () => 
       message: 'Not ready: database not answering',
     });
     // Liveness is not readiness: the process is still alive.
-    expect((await requester(app)('/api/health')).status).toBe(200);
+    expect((await app.request('/api/health')).status).toBe(200);
 
     pgProxy.restore();
     expect((await readyUntil(200)).status).toBe(200);
@@ -199,7 +178,7 @@ describe.skipIf(!reachable)('/api/ready on PostgreSQL and Redis outages', () => 
 
   it('answers 503 naming the shutdown once the instance drains', async () => {
     app.drain();
-    const response = await requester(app)('/api/ready');
+    const response = await app.request('/api/ready');
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ failing: ['shutdown'] });
   });

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
-import { BASE, person, signedInUser, testApp, type TestApp } from '../harness.ts';
+import { browserRequests, person, sendBody, signedInUser, testApp, type TestApp } from '../harness.ts';
 import { tcpProxy } from '../tcp-proxy.ts';
 
 // Redis (live updates, shared rate limits) goes away behind a proxy the test cuts: the rest of
 // the app keeps working, the outage is logged, and both come back when Redis does.
 let base: TestApp;
-let app: App;
+let app: App & Pick<TestApp, 'request'>;
 let proxy: Awaited<ReturnType<typeof tcpProxy>>;
 const logged: string[] = [];
 
@@ -16,10 +16,11 @@ beforeAll(async () => {
   proxy = await tcpProxy(6379);
   base = await testApp();
   const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
-  app = await createApp(
+  const started = await createApp(
     { ...base.config, redisUrl: `redis://127.0.0.1:${proxy.port}`, trustProxy: { hops: 1 } },
     { database: base.databaseSource, logger },
   );
+  app = Object.assign(started, { request: browserRequests(started) });
   await app.services.events.ready();
 });
 afterAll(async () => {
@@ -28,12 +29,6 @@ afterAll(async () => {
   await app.close().catch(() => {});
   await proxy.close();
 });
-
-const request = (pathname: string, init: RequestInit & { cookie?: string } = {}) => {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set('cookie', init.cookie);
-  return app.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
-};
 
 async function heard(userId: string, during: () => Promise<unknown>, ms = 1500) {
   const iterator = app.services.events.subscribe('notification:added', userId)[Symbol.asyncIterator]();
@@ -57,26 +52,16 @@ it('keeps serving while Redis is away, logs the outage, and shares events again 
   proxy.cut();
   await new Promise((r) => setTimeout(r, 500));
   // The rest of the app: sign-up (rate limited through Redis), data, upload URLs, GraphQL.
-  const signup = await request('/api/auth/signup', {
+  const signup = await app.request('/api/auth/signup', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.20.30.40' },
     body: JSON.stringify(person()),
   });
   expect(signup.status).toBe(201);
-  const task = await request('/api/tasks', {
-    method: 'POST',
-    cookie: ana.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'During the outage' }),
-  });
+  const task = await sendBody(app, ana.cookie, 'POST', '/api/tasks', { title: 'During the outage' });
   expect(task.status).toBe(201);
-  expect((await request('/api/objects/upload', { method: 'POST', cookie: ana.cookie })).status).toBe(200);
-  const viewer = await request('/graphql', {
-    method: 'POST',
-    cookie: ana.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: '{ viewer { id } }' }),
-  });
+  expect((await app.request('/api/objects/upload', { method: 'POST', cookie: ana.cookie })).status).toBe(200);
+  const viewer = await sendBody(app, ana.cookie, 'POST', '/graphql', { query: '{ viewer { id } }' });
   expect(viewer.status).toBe(200);
   expect(logged.some((line) => line.includes('Redis is unreachable'))).toBe(true);
 

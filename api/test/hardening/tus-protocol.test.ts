@@ -4,7 +4,7 @@ import { serve, type HttpBindings } from '@hono/node-server';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadUrl } from '../../src/storage/testing.ts';
-import { signedInUser, testApp, type SignedInUser, type TestApp } from '../harness.ts';
+import { signedInUser, testApp, type SignedInUser, type TestApp, sendBody } from '../harness.ts';
 
 // Issue 17 item 9, tus part: the resumable upload endpoint speaks tus 1.0 (core protocol and the
 // creation, creation-with-upload, creation-defer-length, termination and expiration extensions)
@@ -137,11 +137,10 @@ describe('tus 1.0 protocol, header by header', () => {
     expect(head.headers.get('tus-resumable')).toBe('1.0.0');
 
     // Filed, it is still a finished upload to its owner; to anyone else it does not exist.
-    const filed = await app.request('/api/files', {
-      method: 'POST',
-      cookie: owner.cookie,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'scout.pdf', originalName: 'scout.pdf', objectUrl: uploadURL }),
+    const filed = await sendBody(app, owner.cookie, 'POST', '/api/files', {
+      name: 'scout.pdf',
+      originalName: 'scout.pdf',
+      objectUrl: uploadURL,
     });
     expect(filed.status).toBe(201);
     expect((await request(at, 'HEAD')).headers.get('upload-offset')).toBe(String(bytes.length));

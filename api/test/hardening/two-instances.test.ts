@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BASE, signedInUser, testApp, type TestApp } from '../harness.ts';
+import { browserRequests, sendBody, signedInUser, testApp, type TestApp } from '../harness.ts';
 import { collect, listen, secondInstance, wsClient } from '../live.ts';
 
 // Two instances behind a load balancer: one database, one Redis, one storage directory
@@ -10,24 +10,20 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 let a: TestApp;
 let b: Awaited<ReturnType<typeof secondInstance>>;
 let serverB: Awaited<ReturnType<typeof listen>>;
+let onB: TestApp['request'];
 
 beforeAll(async () => {
   a = await testApp({ REDIS_URL, RATE_LIMITS: 'true', TRUST_PROXY: '1' });
   b = await secondInstance(a);
   await Promise.all([a.services.events.ready(), b.services.events.ready()]);
   serverB = await listen(b);
+  onB = browserRequests(b);
 });
 afterAll(async () => {
   await serverB?.close();
   await b?.close();
   await a?.close();
 });
-
-const onB = (pathname: string, init: RequestInit & { cookie?: string } = {}) => {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set('cookie', init.cookie);
-  return b.fetch(new Request(new URL(pathname, BASE), { ...init, headers }));
-};
 
 it('serves one session, one upload and one stream of live updates from either instance', async () => {
   const ana = await signedInUser(a);
@@ -52,12 +48,7 @@ it('serves one session, one upload and one stream of live updates from either in
   const bytes = pdf();
   const put = await onB(first, { method: 'PUT', cookie: ana.cookie, body: bytes });
   expect(put.status).toBe(200);
-  const filed = await a.request('/api/files', {
-    method: 'POST',
-    cookie: ana.cookie,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'contract.pdf', objectUrl: first }),
-  });
+  const filed = await sendBody(a, ana.cookie, 'POST', '/api/files', { name: 'contract.pdf', objectUrl: first });
   expect(filed.status).toBe(201);
   const served = await a.request(new URL(first).pathname, { cookie: ana.cookie });
   expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
@@ -85,18 +76,16 @@ it('shares rate-limit budgets across instances through Redis', async () => {
   const limit = a.config.rateLimits?.signUp.perAddress.limit ?? 0;
   let refused = 0;
   for (let i = 0; i < limit + 1; i++) {
-    const target = i % 2 === 0 ? a.fetch.bind(a) : b.fetch.bind(b);
-    const response = await target(
-      new Request(new URL('/api/auth/signup', BASE), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-        body: JSON.stringify({
-          name: 'Crew Member',
-          email: `m${i}-${randomBytes(4).toString('hex')}@example.com`,
-          password: 'correct horse battery',
-        }),
+    const request = i % 2 === 0 ? a.request : onB;
+    const response = await request('/api/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+      body: JSON.stringify({
+        name: 'Crew Member',
+        email: `m${i}-${randomBytes(4).toString('hex')}@example.com`,
+        password: 'correct horse battery',
       }),
-    );
+    });
     if (response.status === 429) refused++;
   }
   expect(refused).toBe(1);

@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { signedInUser, testApp, type TestApp } from '../harness.ts';
-import { listen } from '../live.ts';
+import { signedInUser, type TestApp } from '../harness.ts';
+import { type Listening, listeningApp } from '../live.ts';
 
 // A page on another site can open a WebSocket to us and the browser attaches the session cookie:
 // such a connection must not be admitted, or that page would hear the user's live updates.
-let app: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
-let cookie: string;
+let app: TestApp, server: Listening, cookie: string;
 beforeAll(async () => {
-  app = await testApp();
-  server = await listen(app);
+  [app, server] = await listeningApp();
   cookie = (await signedInUser(app)).cookie;
 });
-afterAll(async () => {
-  await server.close();
-  await app.close();
-});
+afterAll(() => server.close());
 
 function connect(origin: string | undefined) {
   return new Promise<{ acked: boolean; code?: number }>((resolve) => {
