@@ -3,16 +3,19 @@
 // Debian's Chromium via chrome-launcher) on the landing page (signed out) and the dashboard
 // (signed in: the session cookie goes in extraHeaders): performance and accessibility scores,
 // target 95+, with Lighthouse's desktop and mobile presets (simulated throttling, so the scores
-// depend less on how busy this machine is); the slowest audits are listed for each page.
+// depend less on how busy this machine is); the slowest audits are listed for each page;
+// (3) per screen, a click in the sidebar to the screen's content, and whether the screen's GraphQL
+// request left before its code chunk arrived (navigation.ts).
 // Baseline for the bundles: the entry alone (what every route pays). Options: CHROME_PATH,
 // LIGHTHOUSE_RUNS (runs per page and preset; the median is kept, default 1),
-// LIGHTHOUSE_REPORT_DIR (each page's full report saved there).
+// LIGHTHOUSE_REPORT_DIR (each page's full report saved there), NAVIGATION_ROUNDS (default 5).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { distDir } from '../web/e2e/server.ts';
-import { here, machine, requireApi, round, saveResults, signUp, startServer } from './lib.ts';
+import { here, machine, n, requireApi, round, saveResults, signUp, startServer } from './lib.ts';
+import { measureNavigation, printNavigation } from './navigation.ts';
 
 process.env.CHROME_PATH ??= '/usr/bin/chromium';
 const lighthouse = (await import(requireApi.resolve('lighthouse'))).default as typeof import('lighthouse').default;
@@ -146,6 +149,16 @@ for (const preset of ['desktop', 'mobile'] as const) {
   };
 }
 chrome.kill();
+
+// ── (3) sidebar navigation, screen by screen ──
+const navigation = await measureNavigation({
+  origin: server.origin,
+  cookies: viewer.cookies,
+  db: server.db,
+  userId: viewer.userId,
+  email: viewer.email,
+  rounds: n('NAVIGATION_ROUNDS', 5),
+});
 await server.close();
 
 for (const preset of ['desktop', 'mobile'] as const) {
@@ -157,10 +170,12 @@ for (const preset of ['desktop', 'mobile'] as const) {
     if (r.belowNinety.length) console.log(`    audits below 0.9: ${r.belowNinety.join(', ')}`);
   }
 }
+printNavigation(navigation);
 await saveResults('web', {
   date: new Date().toISOString(),
   machine: machine(),
   bundles: { entry: { rawKB: kb(entry.raw), gzipKB: kb(entry.gzip), files: [...entryFiles] }, routes },
   lighthouse: { preset: 'desktop', ...presets.desktop, mobile: presets.mobile, runs },
+  navigation,
 });
 process.exit(0);
