@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anyone, appWithPeople, graphql, type SignedInUser as User, type TestApp } from '../../test/harness.ts';
 import { countStatements } from '../../test/statements.ts';
 import type { ViewerContext } from '../context.ts';
+import { projectMemberWhere } from '../access/rules.ts';
 import {
   GALLERY_SORTS,
-  galleryCardCountsInclude,
+  galleryCardFacts,
   galleryCardsPage,
   galleryListQuery,
   type GalleryListOptions,
@@ -56,9 +57,32 @@ const contextOf = (user: User): ViewerContext => ({
 const byLabel = (a: string | null, b: string | null) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
 
+/** The oracle: Prisma's page with what the cards show, read through Prisma's relations. */
 async function prismaPage(ctx: ViewerContext, options: GalleryListOptions, take: number, after?: string) {
+  const page = await prismaGalleries(ctx, options, take, after);
+  return page.map(({ coverImage, _count, ...gallery }) => ({
+    gallery,
+    facts: { coverPath: coverImage?.objectPath ?? null, photoCount: _count.items, writeShared: _count.shares > 0 },
+  }));
+}
+
+/** The statement's page, each row with the facts the card fields read for it. */
+async function cardsPage(ctx: ViewerContext, options: GalleryListOptions & { take: number; after?: string }) {
+  const page = await galleryCardsPage(ctx, options);
+  return Promise.all(page.map(async (gallery) => ({ gallery, facts: await galleryCardFacts(ctx, gallery) })));
+}
+
+async function prismaGalleries(ctx: ViewerContext, options: GalleryListOptions, take: number, after?: string) {
   const { where, orderBy } = await galleryListQuery(ctx, options);
-  const include = galleryCardCountsInclude(ctx.viewer.id);
+  const include = {
+    coverImage: { select: { objectPath: true } },
+    _count: {
+      select: {
+        items: true,
+        shares: { where: { status: 'active', permission: 'write', project: projectMemberWhere(ctx.viewer.id) } },
+      },
+    },
+  } as const;
   if (orderBy) {
     return app.services.db.gallery.findMany({
       where,
@@ -89,14 +113,14 @@ describe('the gallery cards statement', () => {
         for (const search of ['', 'LOFT', 'night', 'detroit', '%', '_', 'nothing like it']) {
           const options = { sort, search };
           const all = await prismaPage(ctx, options, 100);
-          expect(await galleryCardsPage(ctx, { ...options, take: 100 })).toEqual(all);
+          expect(await cardsPage(ctx, { ...options, take: 100 })).toEqual(all);
           // Page by page, as a client scrolls: three at a time from each page's last gallery.
           let after: string | undefined;
           do {
             const expected = await prismaPage(ctx, options, 3, after);
-            expect(await galleryCardsPage(ctx, { ...options, take: 3, after })).toEqual(expected);
+            expect(await cardsPage(ctx, { ...options, take: 3, after })).toEqual(expected);
             compared += 1;
-            after = expected.at(-1)?.id;
+            after = expected.at(-1)?.gallery.id;
           } while (after);
         }
       }
@@ -112,12 +136,14 @@ describe('the gallery cards statement', () => {
   });
 
   it('counts photos and tells write shares from read shares', async () => {
-    const cards = await galleryCardsPage(contextOf(bob), { take: 100, sort: 'name' });
-    expect(cards.map((g) => [g.name, g._count.items, g._count.shares, g.coverImage !== null])).toEqual([
-      ['Alley', 0, 0, false],
-      ['Bob loft', 0, 0, false],
-      ['loft 9', 0, 1, false],
-      ['Warehouse', 2, 1, false],
+    const cards = await cardsPage(contextOf(bob), { take: 100, sort: 'name' });
+    expect(
+      cards.map(({ gallery, facts }) => [gallery.name, facts.photoCount, facts.writeShared, facts.coverPath]),
+    ).toEqual([
+      ['Alley', 0, false, null],
+      ['Bob loft', 0, false, null],
+      ['loft 9', 0, true, null],
+      ['Warehouse', 2, true, null],
     ]);
   });
 
@@ -135,5 +161,37 @@ describe('the gallery cards statement', () => {
       ['Bob loft', 'owner'],
       ['Alley', 'read'],
     ]);
+  });
+
+  it('reads a card again after each change of a request, and the same through a page read backwards', async () => {
+    const gallery = await makeGallery(app, alice.cookie, { name: 'Two steps' });
+    const [one, two] = [await makeFile(app, alice.id, 'one.jpg'), await makeFile(app, alice.id, 'two.jpg')];
+    const added = `... on MutationAddFilesToGallerySuccess { data { photoCount } }`;
+    const steps = await graphql<Record<'first' | 'second', { data: { photoCount: number } }>>(
+      app,
+      alice.cookie,
+      `mutation($g: ID!, $one: [ID!]!, $two: [ID!]!) {
+        first: addFilesToGallery(galleryId: $g, fileIds: $one) { ${added} }
+        second: addFilesToGallery(galleryId: $g, fileIds: $two) { ${added} }
+      }`,
+      { g: gallery.id, one: [one.id], two: [two.id] },
+    );
+    expect([steps.data?.first.data.photoCount, steps.data?.second.data.photoCount]).toEqual([1, 2]);
+
+    type Page = { galleries: { edges: { node: Record<string, unknown> }[] } };
+    const card = 'id name photoCount coverImageUrl viewerAccess viewerCanEdit';
+    const forward = await graphql<Page>(
+      app,
+      bob.cookie,
+      `query { galleries(first: 100) { edges { node { ${card} } } } }`,
+    );
+    const backward = await graphql<Page>(
+      app,
+      bob.cookie,
+      `query { galleries(last: 3) { edges { node { ${card} } } } }`,
+    );
+    expect(backward.errors).toBeUndefined();
+    expect(backward.data?.galleries.edges).toEqual(forward.data?.galleries.edges.slice(-3));
+    expect(forward.data?.galleries.edges.map((e) => e.node.viewerAccess)).toContain('write');
   });
 });

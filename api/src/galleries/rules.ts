@@ -1,5 +1,6 @@
+import DataLoader from 'dataloader';
 import { z } from 'zod';
-import type { GalleryStyle, Prisma, PropertyType } from '../generated/prisma/client.ts';
+import type { Gallery, GalleryStyle, Prisma, PropertyType } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { recordActivity } from '../activity/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
@@ -341,22 +342,6 @@ export async function galleryListQuery(ctx: ViewerContext, options: GalleryListO
   return { where: { AND: where } satisfies Prisma.GalleryWhereInput, orderBy };
 }
 
-/** What a gallery card shows beyond the gallery's own fields: cover, photo count, write shares. */
-export const galleryCardCountsInclude = (viewerId: string) =>
-  ({
-    coverImage: { select: { objectPath: true } },
-    _count: {
-      select: {
-        items: true,
-        shares: { where: { status: 'active', permission: 'write', project: projectMemberWhere(viewerId) } },
-      },
-    },
-  }) satisfies Prisma.GalleryInclude;
-
-export type GalleryCardWithCounts = Prisma.GalleryGetPayload<{
-  include: ReturnType<typeof galleryCardCountsInclude>;
-}>;
-
 // ORDER above, in SQL, and the label sorts; the gallery's id decides ties, as in every list.
 const ORDER_SQL: Record<GallerySort, string> = {
   recent: '',
@@ -382,33 +367,90 @@ const pageSql = (sort: GallerySort) => `
     ORDER BY n LIMIT $4
   )`;
 
+/** What a gallery card shows beyond the gallery's own columns. */
+export interface GalleryCardFacts {
+  /** The cover photo's object path, if a cover is set. */
+  coverPath: string | null;
+  photoCount: number;
+  /** Whether a project of the viewer's holds an active write share of it. */
+  writeShared: boolean;
+}
+
+// The facts of gallery g for viewer $1, as one JSON column beside the gallery's own.
+const cardFactsSql = `json_build_object(
+    'coverPath', (SELECT f."objectPath" FROM "File" f WHERE f.id = g."coverImageId"),
+    'photoCount', (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id)::int,
+    'writeShared', EXISTS (SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
+                           WHERE s."galleryId" = g.id AND s.status = 'active' AND s.permission = 'write'
+                             AND m."userId" = $1))`;
+
+const galleryColumnsSql = `g.id, g."ownerId", g.name, g."sortName", g.description, g.tags, g."projectName",
+  g."movieTvShow", g.location, g."propertyType"::text AS "propertyType", g.style::text AS style, g.status,
+  g."isPublic", g."coverImageId", g.notes, g."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
+  g."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt"`;
+
 const cardsPageSql = (sort: GallerySort) => `${pageSql(sort)}
-  SELECT g.id, g."ownerId", g.name, g."sortName", g.description, g.tags, g."projectName", g."movieTvShow",
-         g.location, g."propertyType"::text AS "propertyType", g.style::text AS style, g.status, g."isPublic",
-         g."coverImageId", g.notes, g."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
-         g."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt",
-         CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('objectPath', f."objectPath") END AS "coverImage",
-         json_build_object(
-           'items', (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id),
-           'shares', (SELECT count(*) FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-                      WHERE s."galleryId" = g.id AND s.status = 'active' AND s.permission = 'write' AND m."userId" = $1)
-         ) AS "_count"
-  FROM page JOIN "Gallery" g ON g.id = page.id LEFT JOIN "File" f ON f.id = g."coverImageId"
+  SELECT ${galleryColumnsSql}, ${cardFactsSql} AS facts
+  FROM page JOIN "Gallery" g ON g.id = page.id
   ORDER BY page.n`;
 
+/** The facts of each card a cards page read, by its row: the card fields read them from there. */
+const factsOfRow = new WeakMap<object, GalleryCardFacts>();
+
 /**
- * A page of the gallery list with cover, photo count and write shares, as Prisma's findMany with
- * galleryCardCountsInclude returns it, in one hand-written statement (Db.$sql): the galleries
- * screen asks for it on every visit, and Prisma's own work around the SQL cost more CPU than the
- * rest of the request (bench/api.ts). cards.test.ts holds it to Prisma's answer for every sort,
- * search, cursor and kind of access. `after` is the id of the last gallery of the page before.
+ * A page of the gallery list, rows as Prisma's findMany returns them, read with each card's facts
+ * in one hand-written statement (Db.$sql): the galleries screen asks for it on every visit, and
+ * Prisma's own work around the SQL cost more CPU than the rest of the request (bench/api.ts).
+ * GraphQL loads what a client asks beyond the rows and facts (owner, shares, photos) by id.
+ * cards.test.ts holds it to Prisma's answer for every sort, search, cursor and kind of access.
+ * `after` is the id of the last gallery of the page before.
  */
 export async function galleryCardsPage(
   ctx: ViewerContext,
   options: GalleryListOptions & { take: number; after?: string },
-): Promise<GalleryCardWithCounts[]> {
+): Promise<Gallery[]> {
   const { sort, search } = listOptions(options);
-  return ctx.db.$sql<GalleryCardWithCounts>(cardsPageSql(sort), pageParams(ctx, search, options));
+  const rows = await ctx.db.$sql<Gallery & { facts?: GalleryCardFacts }>(
+    cardsPageSql(sort),
+    pageParams(ctx, search, options),
+  );
+  return rows.map(({ facts, ...gallery }) => {
+    if (facts) factsOfRow.set(gallery, facts);
+    return gallery;
+  });
+}
+
+// Not cached: a later mutation of the same request must read the facts it changed.
+const factsLoaders = new WeakMap<object, DataLoader<string, GalleryCardFacts>>();
+
+/**
+ * The card facts of a gallery the viewer may read: those its cards page read with it, or else
+ * read together with those of every other gallery of the request asking at the same moment.
+ */
+export function galleryCardFacts(
+  ctx: ViewerContext,
+  gallery: { id: string },
+): GalleryCardFacts | Promise<GalleryCardFacts> {
+  // At once when known: a promise per card field costs GraphQL's executor more than the fields.
+  const known = factsOfRow.get(gallery);
+  if (known) return known;
+  let loader = factsLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader<string, GalleryCardFacts>(
+      async (ids) => {
+        const rows = await ctx.db.$sql<{ id: string; facts: GalleryCardFacts }>(
+          `SELECT g.id, ${cardFactsSql} AS facts FROM "Gallery" g
+           WHERE g.id = ANY($2::uuid[]) AND ${readableGallerySql('g', '$1')}`,
+          [ctx.viewer.id, ids],
+        );
+        const byId = new Map(rows.map((row) => [row.id, row.facts]));
+        return ids.map((id) => byId.get(id) ?? new NotFoundError('Gallery'));
+      },
+      { cache: false },
+    );
+    factsLoaders.set(ctx, loader);
+  }
+  return loader.load(gallery.id);
 }
 
 function pageParams(ctx: ViewerContext, search: string, options: { take: number; after?: string }) {

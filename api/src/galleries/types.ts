@@ -1,6 +1,7 @@
-import { isDeepStrictEqual } from 'node:util';
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { type Gallery, Prisma } from '../generated/prisma/client.ts';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
+import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
 import { prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
@@ -13,11 +14,10 @@ import {
   deleteGallery,
   type GALLERY_ACTIONS,
   GALLERY_SORTS,
-  galleryCardCountsInclude,
+  type GalleryCardFacts,
+  galleryCardFacts,
   galleryCardsPage,
   galleryListQuery,
-  galleryPageIds,
-  inOrderOf,
   mayDo,
   moveGalleryItem,
   removeFileFromGallery,
@@ -48,23 +48,22 @@ export const GalleryAccessEnum = builder.enumType('GalleryAccess', {
   values: ['owner', 'write', 'read'] as const,
 });
 
-// A count, not the shares relation: the `shares` field below loads that relation with another
-// filter, and two filters on one relation would make Pothos load one of them per gallery.
-// The same filter as the cards' (galleryCardCountsInclude), so their one statement serves it.
-const viewerAccessSelect = (_args: unknown, ctx: { viewer: { id: string } }) => ({
-  ownerId: true,
-  _count: { select: { shares: galleryCardCountsInclude(ctx.viewer.id)._count.select.shares } },
-});
-
 type GalleryFieldBuilder = Parameters<
   NonNullable<Parameters<typeof builder.prismaNode<'Gallery', never>>[1]['fields']>
 >[0];
 
+/** A card field, read from the gallery's card facts. */
+function fromCard<T>(ctx: ViewerContext, gallery: { id: string }, read: (facts: GalleryCardFacts) => T) {
+  const facts = galleryCardFacts(ctx, gallery);
+  return facts instanceof Promise ? facts.then(read) : read(facts);
+}
+
 function viewerMay(t: GalleryFieldBuilder, action: keyof typeof GALLERY_ACTIONS, description: string) {
   return t.boolean({
     description,
-    select: viewerAccessSelect,
-    resolve: (g, _args, ctx) => mayDo(accessFrom(ctx.viewer.id, g.ownerId, g._count.shares > 0), action),
+    select: { ownerId: true },
+    resolve: (g, _args, ctx) =>
+      fromCard(ctx, g, (facts) => mayDo(accessFrom(ctx.viewer.id, g.ownerId, facts.writeShared), action)),
   });
 }
 
@@ -85,12 +84,14 @@ builder.prismaNode('Gallery', {
     status: t.exposeString('status', { description: "Free text; 'active' unless set." }),
     isPublic: t.exposeBoolean('isPublic'),
     notes: t.exposeString('notes', { nullable: true, description: 'Notes the team keeps together.' }),
-    photoCount: t.relationCount('items', { description: 'How many photos the gallery holds.' }),
+    photoCount: t.int({
+      description: 'How many photos the gallery holds.',
+      resolve: (g, _args, ctx) => fromCard(ctx, g, (facts) => facts.photoCount),
+    }),
     coverImageUrl: t.string({
       nullable: true,
       description: "The cover photo's URL (its object path; add ?variant=grid for cards), if a cover is set.",
-      select: { coverImage: { select: { objectPath: true } } },
-      resolve: (g) => g.coverImage?.objectPath ?? null,
+      resolve: (g, _args, ctx) => fromCard(ctx, g, (facts) => facts.coverPath),
     }),
     coverImageId: t.id({
       nullable: true,
@@ -103,8 +104,8 @@ builder.prismaNode('Gallery', {
     viewerAccess: t.field({
       type: GalleryAccessEnum,
       description: 'What the signed-in user may do with this gallery.',
-      select: viewerAccessSelect,
-      resolve: (g, _args, ctx) => accessFrom(ctx.viewer.id, g.ownerId, g._count.shares > 0),
+      select: { ownerId: true },
+      resolve: (g, _args, ctx) => fromCard(ctx, g, (facts) => accessFrom(ctx.viewer.id, g.ownerId, facts.writeShared)),
     }),
     viewerCanEdit: viewerMay(t, 'edit', 'May the signed-in user edit details, photos and notes?'),
     viewerCanShare: viewerMay(t, 'share', 'May the signed-in user share it with projects and revoke shares?'),
@@ -166,6 +167,28 @@ builder.prismaNode('GalleryShare', {
   }),
 });
 
+const galleryColumns = new Set<string>(Object.values(Prisma.GalleryScalarFieldEnum));
+
+/**
+ * The cards statement's rows carry every column; the relations and counts a client's selection
+ * asks for beyond them (owner, shares, photos) are loaded for the whole page in one statement,
+ * onto the same row objects, which the card fields know.
+ */
+async function withRelationsAsked(
+  ctx: ViewerContext,
+  page: Gallery[],
+  query: { include?: Prisma.GalleryInclude; select?: Prisma.GallerySelect },
+) {
+  const asked = Object.entries(query.include ?? query.select ?? {}).filter(([key]) => !galleryColumns.has(key));
+  if (asked.length === 0 || page.length === 0) return page;
+  const related = await ctx.db.gallery.findMany({
+    where: { id: { in: page.map((g) => g.id) } },
+    select: { id: true, ...Object.fromEntries(asked) },
+  });
+  const byId = new Map(related.map((row) => [row.id, row]));
+  return page.map((g) => Object.assign(g, byId.get(g.id)));
+}
+
 builder.queryField('galleries', (t) =>
   t.prismaConnection({
     type: 'Gallery',
@@ -181,23 +204,15 @@ builder.queryField('galleries', (t) =>
       return ctx.db.gallery.count({ where });
     },
     resolve: async (query, _root, args, ctx) => {
-      // The galleries screen's cards (cover, photo count, access) forward from the start or a
-      // cursor come from one hand-written statement; any other selection goes through Prisma.
-      const { include, take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
-      const forward = typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0);
-      if (forward && isDeepStrictEqual(include, galleryCardCountsInclude(ctx.viewer.id))) {
-        return galleryCardsPage(ctx, { ...args, take, after: cursor?.id });
+      // Forward pages, from the start or a cursor (every screen's), are the cards statement's.
+      const { take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
+      if (typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0)) {
+        const page = await galleryCardsPage(ctx, { ...args, take, after: cursor?.id });
+        return withRelationsAsked(ctx, page, query);
       }
       const { where, orderBy } = await galleryListQuery(ctx, args);
-      if (orderBy) return ctx.db.gallery.findMany({ ...query, where, orderBy });
-      // A label sort (property type, style): SQL picks and orders the page, Prisma loads it.
-      if (!forward) throw new ValidationError('Galleries sorted by property type or style page forward only.', 'last');
-      const ids = await galleryPageIds(ctx, { ...args, take, after: cursor?.id });
-      const { cursor: _cursor, skip: _skip, take: _take, ...selection } = query as typeof query & { skip?: number };
-      return inOrderOf(
-        ids,
-        await ctx.db.gallery.findMany({ ...selection, where: { AND: [where, { id: { in: ids } }] } }),
-      );
+      if (!orderBy) throw new ValidationError('Galleries sorted by property type or style page forward only.', 'last');
+      return ctx.db.gallery.findMany({ ...query, where, orderBy });
     },
   }),
 );
