@@ -129,11 +129,7 @@ describe('assistant with Claude (a local fake of the Messages API)', () => {
   let server: RunningServer;
   beforeAll(async () => {
     fake = await fakeAnthropic();
-    server = await startServer({
-      ANTHROPIC_API_KEY: 'sk-ant-e2e-key',
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_MODEL: 'claude-test-model',
-    });
+    server = await startServer(fake.settings);
   }, 180_000);
   afterAll(async () => {
     await server?.stop();

@@ -4,7 +4,7 @@ import filesScreenQuery from '../src/screens/files/__generated__/FilesScreenQuer
 import createFileMutation from '../src/uploads/__generated__/useCreateFileMutation.graphql.ts';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
+import { emptyScreen, MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 const browser = sharedBrowser();
 
@@ -30,10 +30,13 @@ async function restoreVersion1(page: Page, dialog: Locator, row: Locator, screen
 
 describe('file manager', () => {
   it('creates a folder, uploads a photo with progress, shows its thumbnail, opens and deletes it', async () => {
-    const { context, page } = await signedInPage(browser(), { path: '/files' });
-    await page.getByRole('heading', { name: 'File Manager' }).waitFor();
-    await page.getByText('No folders').waitFor();
-    await page.getByText('No files in this folder').waitFor();
+    const { context, page } = await emptyScreen(
+      browser(),
+      '/files',
+      'File Manager',
+      'No folders',
+      'No files in this folder',
+    );
 
     await page.getByRole('button', { name: 'New Folder' }).click();
     await page.getByRole('dialog', { name: 'New Folder' }).getByRole('button', { name: 'Create Folder' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
+import { emptyScreen, MOBILE, screenshot, sharedBrowser } from './support.ts';
 
 const browser = sharedBrowser();
 
@@ -23,9 +23,7 @@ const cardNames = (page: Page) => page.getByTestId('gallery-card').locator('h3')
 
 describe('galleries', () => {
   it('creates, searches, sorts, edits, shares and deletes a gallery', async () => {
-    const { context, page } = await signedInPage(browser(), { path: '/galleries' });
-    await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
-    await page.getByText('No galleries yet').waitFor();
+    const { context, page } = await emptyScreen(browser(), '/galleries', 'Photo Galleries', 'No galleries yet');
     await screenshot(page, 'galleries-empty-desktop');
 
     // The name is required.

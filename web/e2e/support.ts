@@ -100,6 +100,14 @@ export async function signedInPage(
   return { context, page, user };
 }
 
+/** A new user's first look at a screen: signed in at `path`, once its heading and empty-state texts show. */
+export async function emptyScreen(browser: Browser, path: string, heading: string, ...emptyTexts: string[]) {
+  const opened = await signedInPage(browser, { path });
+  await opened.page.getByRole('heading', { name: heading }).waitFor();
+  for (const text of emptyTexts) await opened.page.getByText(text).waitFor();
+  return opened;
+}
+
 /** Fills the sign-up page's form in as `user` and sends it. */
 export async function submitSignUp(page: Page, { name, email, password }: TestUser) {
   await page.getByLabel('Full name').fill(name);

@@ -1,7 +1,16 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, signedInContext, signedInPage } from './support.ts';
+import {
+  DESKTOP,
+  emptyScreen,
+  MOBILE,
+  newUser,
+  screenshot,
+  sharedBrowser,
+  signedInContext,
+  signedInPage,
+} from './support.ts';
 
 const browser = sharedBrowser();
 
@@ -22,9 +31,7 @@ async function createTask(page: Page, title: string, due?: Date) {
 
 describe('tasks', () => {
   it('creates tasks with and without a due date, validates the title, completes one', async () => {
-    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
-    await page.getByRole('heading', { name: 'Task Management' }).waitFor();
-    await page.getByText('No pending tasks').waitFor();
+    const { context, page } = await emptyScreen(browser(), '/tasks', 'Task Management', 'No pending tasks');
     await screenshot(page, 'tasks-empty-desktop');
 
     // Validation: a blank title is refused in the browser and nothing is sent.

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { formatFileSize } from '../lib/format.ts';
+import { countOf, formatFileSize } from '../lib/format.ts';
 import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog, DialogActions } from '../ui/Dialog.tsx';
@@ -285,7 +285,7 @@ export function ImportDialog({
     } else {
       toast(
         batchSummary(importResults(job), {
-          count: (n) => `${n} file${n === 1 ? '' : 's'}`,
+          count: (n) => countOf(n, 'file'),
           done: 'imported',
           doing: 'import',
           successTitle: kind === 'media' ? 'Media imported' : 'Files imported',

@@ -17,6 +17,8 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+/** A local time in March 2025, the month of `now`. */
+const march = (day: number, hour: number, minute: number, second = 0) => new Date(2025, 2, day, hour, minute, second);
 
 describe('formatFileSize', () => {
   it.each([
@@ -82,26 +84,26 @@ describe('formatAge', () => {
 
 describe('formatTaskDue', () => {
   it.each([
-    [new Date(2025, 2, 6, 8, 0), 'Overdue by 3 days'],
-    [new Date(2025, 2, 8, 8, 59), 'Overdue by 1 day'],
-    [new Date(2025, 2, 8, 23, 59), 'Overdue by 12 hours'],
-    [new Date(2025, 2, 9, 0, 0), 'Overdue by 12 hours'],
-    [new Date(2025, 2, 9, 8, 0), 'Overdue by 4 hours'],
-    [new Date(2025, 2, 9, 11, 0), 'Overdue by 1 hour'],
-    [new Date(2025, 2, 9, 11, 58), 'Overdue by 2 minutes'],
-    [new Date(2025, 2, 9, 11, 59, 30), 'Overdue by 1 minute'],
-    [new Date(2025, 2, 9, 12, 1), 'Due today'],
-    [new Date(2025, 2, 9, 23, 59), 'Due today'],
-    [new Date(2025, 2, 10, 0, 0), 'Due tomorrow'],
-    [new Date(2025, 2, 10, 23, 59), 'Due tomorrow'],
-    [new Date(2025, 2, 11, 0, 0), 'Due in 2 days'],
+    [march(6, 8, 0), 'Overdue by 3 days'],
+    [march(8, 8, 59), 'Overdue by 1 day'],
+    [march(8, 23, 59), 'Overdue by 12 hours'],
+    [march(9, 0, 0), 'Overdue by 12 hours'],
+    [march(9, 8, 0), 'Overdue by 4 hours'],
+    [march(9, 11, 0), 'Overdue by 1 hour'],
+    [march(9, 11, 58), 'Overdue by 2 minutes'],
+    [march(9, 11, 59, 30), 'Overdue by 1 minute'],
+    [march(9, 12, 1), 'Due today'],
+    [march(9, 23, 59), 'Due today'],
+    [march(10, 0, 0), 'Due tomorrow'],
+    [march(10, 23, 59), 'Due tomorrow'],
+    [march(11, 0, 0), 'Due in 2 days'],
     [new Date(2025, 3, 8, 9, 0), 'Due in 30 days'],
   ])('%s → %s', (due, text) => {
     expect(formatTaskDue(due, now)).toBe(text);
   });
 
   it('never says "Due today" once the due time has passed (the Overdue tab said it all morning)', () => {
-    const thisMorning = new Date(2025, 2, 9, 7, 30);
+    const thisMorning = march(9, 7, 30);
     expect(formatTaskDue(thisMorning, now)).toBe('Overdue by 4 hours');
   });
 

@@ -58,7 +58,8 @@ function calendarDaysBetween(from: Date, to: Date): number {
   return Math.round((end.getTime() - start.getTime()) / DAY);
 }
 
-function count(n: number, unit: string): string {
+/** "1 file", "3 files": a count and its unit, plural unless one. */
+export function countOf(n: number, unit: string): string {
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
@@ -71,9 +72,9 @@ export function formatTaskDue(due: Date | string, now: Date = new Date()): strin
   const date = toDate(due);
   const late = now.getTime() - date.getTime();
   if (late > 0) {
-    if (late < HOUR) return `Overdue by ${count(Math.max(1, Math.floor(late / MINUTE)), 'minute')}`;
-    if (late < DAY) return `Overdue by ${count(Math.floor(late / HOUR), 'hour')}`;
-    return `Overdue by ${count(Math.floor(late / DAY), 'day')}`;
+    if (late < HOUR) return `Overdue by ${countOf(Math.max(1, Math.floor(late / MINUTE)), 'minute')}`;
+    if (late < DAY) return `Overdue by ${countOf(Math.floor(late / HOUR), 'hour')}`;
+    return `Overdue by ${countOf(Math.floor(late / DAY), 'day')}`;
   }
   const days = calendarDaysBetween(now, date);
   if (days === 0) return 'Due today';

@@ -19,6 +19,18 @@ export interface MutationToasts<M extends MutationParameters> {
   serverMessage?: boolean;
 }
 
+/**
+ * The toasts of creating or deleting one thing, worded alike across the app: "Gallery deleted
+ * successfully!" or "Failed to delete gallery. Please try again."
+ */
+export function toastsFor(verb: 'create' | 'delete', noun: 'File' | 'Folder' | 'Gallery' | 'Task') {
+  const done = { create: 'created', delete: 'deleted' }[verb];
+  return {
+    success: { title: 'Success', description: `${noun} ${done} successfully!` },
+    failure: `Failed to ${verb} ${noun.toLowerCase()}. Please try again.`,
+  };
+}
+
 export type CommitWithToasts<M extends MutationParameters> = (
   config: Omit<UseMutationConfig<M>, 'onCompleted' | 'onError'> & {
     /** This call's success toast, when it says what the call knows (a name, an address). */

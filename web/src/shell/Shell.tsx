@@ -1,15 +1,6 @@
 import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { graphql, type PreloadedQuery, RelayEnvironmentProvider, usePreloadedQuery } from 'react-relay';
-import {
-  Link,
-  NavLink,
-  Outlet,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-  useNavigation,
-  useRevalidator,
-} from 'react-router-dom';
+import { Link, Outlet, useLoaderData, useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
 import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
@@ -151,8 +142,48 @@ function Header({ bell }: { bell: ShellData['bell'] }) {
   );
 }
 
-function Sidebar({ storage }: { storage: ShellData['storage'] }) {
+const NAV_LOOKS = {
+  sidebar: {
+    link: 'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium',
+    active: 'bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300',
+    idle: 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
+    icon: 'h-5 w-5',
+  },
+  mobile: {
+    link: 'flex flex-1 flex-col items-center gap-1 py-2 text-xs font-medium',
+    active: 'text-indigo-600 dark:text-indigo-400',
+    idle: 'text-slate-600 dark:text-slate-400',
+    icon: 'h-6 w-6',
+  },
+};
+
+/** The entries of the sidebar or the mobile bar: each screen loads on intent, and the current one says so. */
+function NavLinks({
+  items,
+  look,
+}: {
+  items: typeof NAV_ITEMS | typeof MOBILE_ITEMS;
+  look: (typeof NAV_LOOKS)[keyof typeof NAV_LOOKS];
+}) {
   const { pathname } = useLocation();
+  return items.map((item) => {
+    const active = isActivePath(item.to, pathname);
+    return (
+      <Link
+        key={item.to}
+        to={item.to}
+        {...preloadOnIntent(item.to)}
+        aria-current={active ? 'page' : undefined}
+        className={`${look.link} ${active ? look.active : look.idle}`}
+      >
+        <item.icon className={look.icon} />
+        {item.label}
+      </Link>
+    );
+  });
+}
+
+function Sidebar({ storage }: { storage: ShellData['storage'] }) {
   return (
     <aside className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-64 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4 md:flex dark:border-slate-800 dark:bg-slate-950">
       <ButtonLink to="/files?upload=true" className="w-full">
@@ -160,25 +191,7 @@ function Sidebar({ storage }: { storage: ShellData['storage'] }) {
         Upload Files
       </ButtonLink>
       <nav aria-label="Main" className="flex flex-col gap-1">
-        {NAV_ITEMS.map((item) => {
-          const active = isActivePath(item.to, pathname);
-          return (
-            <NavLink
-              key={item.to}
-              to={item.to}
-              {...preloadOnIntent(item.to)}
-              aria-current={active ? 'page' : undefined}
-              className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
-                active
-                  ? 'bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300'
-                  : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
-              }`}
-            >
-              <item.icon className="h-5 w-5" />
-              {item.label}
-            </NavLink>
-          );
-        })}
+        <NavLinks items={NAV_ITEMS} look={NAV_LOOKS.sidebar} />
       </nav>
       <div className="mt-auto">
         <StorageUsageSlot reference={storage} />
@@ -188,29 +201,12 @@ function Sidebar({ storage }: { storage: ShellData['storage'] }) {
 }
 
 function MobileNav() {
-  const { pathname } = useLocation();
   return (
     <nav
       aria-label="Mobile"
       className="fixed inset-x-0 bottom-0 z-40 flex border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)] md:hidden dark:border-slate-800 dark:bg-slate-950"
     >
-      {MOBILE_ITEMS.map((item) => {
-        const active = isActivePath(item.to, pathname);
-        return (
-          <Link
-            key={item.to}
-            to={item.to}
-            {...preloadOnIntent(item.to)}
-            aria-current={active ? 'page' : undefined}
-            className={`flex flex-1 flex-col items-center gap-1 py-2 text-xs font-medium ${
-              active ? 'text-indigo-600 dark:text-indigo-400' : 'text-slate-600 dark:text-slate-400'
-            }`}
-          >
-            <item.icon className="h-6 w-6" />
-            {item.label}
-          </Link>
-        );
-      })}
+      <NavLinks items={MOBILE_ITEMS} look={NAV_LOOKS.mobile} />
     </nav>
   );
 }

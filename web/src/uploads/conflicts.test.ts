@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerConflict, batchSummary, type ConflictQuestion, findConflicts } from './conflicts.ts';
+import { answerConflict, type BatchResult, batchSummary, type ConflictQuestion, findConflicts } from './conflicts.ts';
 
 const question = (key: string, name = `${key}.jpg`): ConflictQuestion => ({
   key,
@@ -22,31 +22,31 @@ describe('answerConflict', () => {
 });
 
 describe('batchSummary', () => {
+  const uploaded = (name: string, storedAs = name): BatchResult => ({
+    kind: 'uploaded',
+    name,
+    storedAs,
+    replaced: false,
+  });
+  const replaced = (name: string): BatchResult => ({ kind: 'uploaded', name, storedAs: name, replaced: true });
+  const skipped = (name: string): BatchResult => ({ kind: 'skipped', name });
+  const failed = (name: string): BatchResult => ({ kind: 'failed', name });
+
   it('says what happened to each kind of file, in the spec words for a plain batch', () => {
-    expect(batchSummary([{ kind: 'uploaded', name: 'a.jpg', storedAs: 'a.jpg', replaced: false }])).toEqual({
+    expect(batchSummary([uploaded('a.jpg')])).toEqual({
       title: 'Upload successful',
       description: '1 file(s) uploaded successfully.',
       variant: 'default',
     });
     expect(
-      batchSummary([
-        { kind: 'uploaded', name: 'barn.jpg', storedAs: 'barn (1).jpg', replaced: false },
-        { kind: 'uploaded', name: 'diner.jpg', storedAs: 'diner.jpg', replaced: true },
-        { kind: 'skipped', name: 'x.jpg' },
-        { kind: 'skipped', name: 'y.jpg' },
-      ]).description,
+      batchSummary([uploaded('barn.jpg', 'barn (1).jpg'), replaced('diner.jpg'), skipped('x.jpg'), skipped('y.jpg')])
+        .description,
     ).toBe('Uploaded as barn (1).jpg. Replaced diner.jpg. Skipped 2 files.');
-    expect(batchSummary([{ kind: 'skipped', name: 'x.jpg' }])).toMatchObject({
+    expect(batchSummary([skipped('x.jpg')])).toMatchObject({
       title: 'Nothing uploaded',
       description: 'Skipped 1 file.',
     });
-    expect(
-      batchSummary([
-        { kind: 'uploaded', name: 'a.jpg', storedAs: 'a (1).jpg', replaced: false },
-        { kind: 'uploaded', name: 'b.jpg', storedAs: 'b (1).jpg', replaced: false },
-        { kind: 'failed', name: 'c.jpg' },
-      ]),
-    ).toEqual({
+    expect(batchSummary([uploaded('a.jpg', 'a (1).jpg'), uploaded('b.jpg', 'b (1).jpg'), failed('c.jpg')])).toEqual({
       title: 'Upload error',
       description: '2 files kept beside files of the same name. 1 file failed to upload.',
       variant: 'destructive',

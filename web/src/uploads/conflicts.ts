@@ -2,6 +2,7 @@
 // before sending them, and the server's onConflict (api/src/files/files.ts) does what was chosen.
 
 import type { NameConflictJson } from '../../../api/src/files/contract.ts';
+import { countOf } from '../lib/format.ts';
 
 export type ConflictChoice = 'keepBoth' | 'replace' | 'skip';
 
@@ -64,7 +65,7 @@ export interface BatchWords {
   nothingTitle: string;
 }
 
-const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+const files = (n: number) => countOf(n, 'file');
 
 export const UPLOAD_WORDS: BatchWords = {
   // The spec's own toast text for a plain batch: "3 file(s) uploaded successfully".

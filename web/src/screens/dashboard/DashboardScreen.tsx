@@ -2,7 +2,7 @@ import { type ReactNode, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Link } from 'react-router-dom';
-import { formatActivityTime, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
+import { countOf, formatActivityTime, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
 import { ImportMenu } from '../../imports/ImportMenu.tsx';
 import { appPath } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
@@ -76,7 +76,7 @@ function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$ke
     typeof metadata.size === 'number'
       ? ` (${formatFileSize(metadata.size)})`
       : typeof metadata.sharedWith === 'number'
-        ? ` with ${metadata.sharedWith} ${metadata.sharedWith === 1 ? 'project' : 'projects'}`
+        ? ` with ${countOf(metadata.sharedWith, 'project')}`
         : '';
   return (
     <li className="flex items-start gap-3 py-3">
@@ -278,9 +278,7 @@ function DashboardContent() {
                   <span className="flex items-center gap-2 truncate">
                     <FolderIcon className="h-4 w-4 text-amber-500" /> {node.name}
                   </span>
-                  <span className="text-xs text-slate-500 dark:text-slate-400">
-                    {node.fileCount} {node.fileCount === 1 ? 'file' : 'files'}
-                  </span>
+                  <span className="text-xs text-slate-500 dark:text-slate-400">{countOf(node.fileCount, 'file')}</span>
                 </Link>
               </li>
             )}

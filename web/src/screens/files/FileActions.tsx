@@ -1,6 +1,7 @@
 import { type DragEvent, useEffect, useState } from 'react';
 import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
+import { countOf } from '../../lib/format.ts';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { FileActionsAddToGalleryMutation } from './__generated__/FileActionsAddToGalleryMutation.graphql';
@@ -22,7 +23,7 @@ export interface Destination {
   name: string;
 }
 
-export const filesCount = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
+export const filesCount = (n: number) => countOf(n, 'file');
 
 /**
  * Moves files into a folder. The list the files were in loses them (unless they stay where they
@@ -262,9 +263,7 @@ function GalleryChoices({
                 className="h-4 w-4 accent-indigo-600"
               />
               <span className="min-w-0 flex-1 truncate">{g.name}</span>
-              <span className="text-xs text-slate-600 dark:text-slate-400">
-                {g.photoCount} {g.photoCount === 1 ? 'photo' : 'photos'}
-              </span>
+              <span className="text-xs text-slate-600 dark:text-slate-400">{countOf(g.photoCount, 'photo')}</span>
             </label>
           </li>
         ))}

@@ -3,7 +3,7 @@ import { graphql } from 'react-relay';
 import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { rawIdOf } from '../../lib/globalId.ts';
-import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
+import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -258,8 +258,7 @@ function FilesContent({
   `,
     {
       outcome: (r) => r.createFolder,
-      success: { title: 'Success', description: 'Folder created successfully!' },
-      failure: 'Failed to create folder. Please try again.',
+      ...toastsFor('create', 'Folder'),
       serverMessage: true,
     },
   );
@@ -279,8 +278,7 @@ function FilesContent({
   `,
     {
       outcome: (r) => r.deleteFile,
-      success: { title: 'Success', description: 'File deleted successfully!' },
-      failure: 'Failed to delete file. Please try again.',
+      ...toastsFor('delete', 'File'),
     },
   );
 

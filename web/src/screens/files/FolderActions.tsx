@@ -1,5 +1,6 @@
 import { MenuItem } from '@headlessui/react';
 import { useEffect, useState } from 'react';
+import { countOf } from '../../lib/format.ts';
 import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
@@ -434,8 +435,8 @@ function MoveFolderDialog({
 
 function contentsText(folder: FolderRowData) {
   const parts = [];
-  if (folder.folderCount > 0) parts.push(`${folder.folderCount} ${folder.folderCount === 1 ? 'folder' : 'folders'}`);
-  if (folder.fileCount > 0) parts.push(`${folder.fileCount} ${folder.fileCount === 1 ? 'file' : 'files'}`);
+  if (folder.folderCount > 0) parts.push(countOf(folder.folderCount, 'folder'));
+  if (folder.fileCount > 0) parts.push(countOf(folder.fileCount, 'file'));
   return parts.join(' and ');
 }
 

@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/format.ts';
 import { choiceFrom } from '../galleries/options.ts';
 
 // The file manager's sort options and search rule (SPEC.md sections 5 and 9).
@@ -62,5 +63,5 @@ export function sortFiles<T extends Sortable>(files: readonly T[], sort: FileSor
 }
 
 export function searchCompleteText(count: number) {
-  return `Found ${count} ${count === 1 ? 'file' : 'files'} matching your search.`;
+  return `Found ${countOf(count, 'file')} matching your search.`;
 }

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState } from 'react';
-import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
+import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { graphql, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
@@ -154,8 +154,7 @@ function GalleryGrid({
   `,
     {
       outcome: (r) => r.createGallery,
-      success: { title: 'Success', description: 'Gallery created successfully!' },
-      failure: 'Failed to create gallery. Please try again.',
+      ...toastsFor('create', 'Gallery'),
       serverMessage: true,
     },
   );
@@ -176,8 +175,7 @@ function GalleryGrid({
   `,
     {
       outcome: (r) => r.deleteGallery,
-      success: { title: 'Success', description: 'Gallery deleted successfully!' },
-      failure: 'Failed to delete gallery. Please try again.',
+      ...toastsFor('delete', 'Gallery'),
     },
   );
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { formatAge } from '../../lib/format.ts';
+import { countOf, formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { preloadOnIntent } from '../../routes/intent.ts';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
@@ -36,7 +36,7 @@ export function PublicBadge({ isPublic }: { isPublic: boolean }) {
 }
 
 export function photoCountText(count: number) {
-  return `${count} ${count === 1 ? 'photo' : 'photos'}`;
+  return countOf(count, 'photo');
 }
 
 /**

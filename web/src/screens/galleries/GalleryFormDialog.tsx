@@ -27,6 +27,13 @@ const galleryFormFragment = graphql`
   }
 `;
 
+// The fields chosen from a fixed list, in the order the form shows them.
+const CHOICES = [
+  { key: 'propertyType', label: 'Property Type', options: PROPERTY_TYPES, placeholder: 'Select property type' },
+  { key: 'style', label: 'Style', options: STYLES, placeholder: 'Select style' },
+  { key: 'status', label: 'Status', options: STATUSES, placeholder: undefined },
+] as const;
+
 /** The edit form's starting values for a gallery. */
 export function formOf(key: GalleryFormDialog_gallery$key): Partial<GalleryForm> {
   const gallery = readInlineData(galleryFormFragment, key);
@@ -124,21 +131,16 @@ export function GalleryFormDialog({
           onChange={(e) => set('tags', e.target.value)}
           placeholder="Comma-separated, e.g. loft, brick"
         />
-        <SelectField
-          label="Property Type"
-          value={form.propertyType}
-          onChange={(v) => set('propertyType', v)}
-          options={PROPERTY_TYPES}
-          placeholder="Select property type"
-        />
-        <SelectField
-          label="Style"
-          value={form.style}
-          onChange={(v) => set('style', v)}
-          options={STYLES}
-          placeholder="Select style"
-        />
-        <SelectField label="Status" value={form.status} onChange={(v) => set('status', v)} options={STATUSES} />
+        {CHOICES.map(({ key, label, options, placeholder }) => (
+          <SelectField
+            key={key}
+            label={label}
+            value={form[key]}
+            onChange={(v) => set(key, v)}
+            options={options}
+            placeholder={placeholder}
+          />
+        ))}
         <Field className="flex items-center justify-between gap-3 self-end rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
           <Label className="text-sm font-medium text-slate-700 dark:text-slate-300">Public gallery</Label>
           <Switch

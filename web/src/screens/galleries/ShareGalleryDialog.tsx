@@ -2,14 +2,12 @@ import { graphql, type PreloadedQuery, useFragment, useMutation, usePreloadedQue
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import type { ShareGalleryDialogCreateProjectMutation } from './__generated__/ShareGalleryDialogCreateProjectMutation.graphql';
 import type { ShareGalleryDialog_gallery$key } from './__generated__/ShareGalleryDialog_gallery.graphql';
 import type { ShareGalleryDialogQuery } from './__generated__/ShareGalleryDialogQuery.graphql';
 import type { ShareGalleryDialogRevokeMutation } from './__generated__/ShareGalleryDialogRevokeMutation.graphql';
 import type { ShareGalleryDialogShareMutation } from './__generated__/ShareGalleryDialogShareMutation.graphql';
 import { ShareGalleryDialogView } from './ShareGalleryDialogView.tsx';
-
-type ProjectType = ShareGalleryDialogCreateProjectMutation['variables']['type'];
+import { useCreateProject } from '../projects/CreateProjectDialog.tsx';
 
 /** Resolves a mutation's typed result: the data, or throws with the error message. */
 function settle<T>(
@@ -95,28 +93,7 @@ function ShareGalleryContent({
       }
     }
   `);
-  const [commitCreate] = useMutation<ShareGalleryDialogCreateProjectMutation>(graphql`
-    mutation ShareGalleryDialogCreateProjectMutation(
-      $name: String!
-      $description: String
-      $type: ProjectType
-      $connections: [ID!]!
-    ) {
-      createProject(name: $name, description: $description, type: $type) {
-        ... on MutationCreateProjectSuccess {
-          data @prependNode(connections: $connections, edgeTypeName: "QueryProjectsConnectionEdge") {
-            id
-            name
-            type
-            viewerRole
-          }
-        }
-        ... on Error {
-          message
-        }
-      }
-    }
-  `);
+  const [createProject] = useCreateProject();
   const [commitRevoke] = useMutation<ShareGalleryDialogRevokeMutation>(graphql`
     mutation ShareGalleryDialogRevokeMutation($id: ID!) {
       revokeGalleryShare(id: $id) {
@@ -158,18 +135,7 @@ function ShareGalleryContent({
               onError,
             });
           }),
-        createProject: (input) =>
-          new Promise((resolve, reject) => {
-            commitCreate({
-              variables: { ...input, type: input.type as ProjectType, connections: [data.projects.__id] },
-              onCompleted: (result) => {
-                const answer = result.createProject;
-                if (answer.data) resolve(answer.data);
-                else reject(new Error(answer.message ?? 'Failed'));
-              },
-              onError: reject,
-            });
-          }),
+        createProject: (input) => createProject(input, [data.projects.__id]),
         revoke: (shareId) =>
           new Promise<void>((resolve, reject) => {
             const { onCompleted, onError } = settle<void>(resolve, reject, () => undefined);

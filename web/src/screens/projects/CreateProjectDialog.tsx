@@ -18,27 +18,7 @@ export function CreateProjectDialog({
   connectionId: string;
 }) {
   const [form, setForm] = useState(NEW_PROJECT);
-  const [commit, pending] = useMutation<CreateProjectDialogMutation>(graphql`
-    mutation CreateProjectDialogMutation(
-      $name: String!
-      $description: String
-      $type: ProjectType
-      $connections: [ID!]!
-    ) {
-      createProject(name: $name, description: $description, type: $type) {
-        ... on MutationCreateProjectSuccess {
-          data @prependNode(connections: $connections, edgeTypeName: "QueryProjectsConnectionEdge") {
-            id
-            name
-            ...ProjectCard_project
-          }
-        }
-        ... on Error {
-          message
-        }
-      }
-    }
-  `);
+  const [create, pending] = useCreateProject();
 
   function close() {
     setForm(NEW_PROJECT);
@@ -51,16 +31,13 @@ export function CreateProjectDialog({
       showError(result.error);
       return;
     }
-    const failed = () => showError('Failed to create project. Please try again.');
-    commit({
-      variables: { ...result.input, type: result.input.type as ProjectType, connections: [connectionId] },
-      onCompleted: ({ createProject }) => {
-        if (!createProject.data) return failed();
-        toast({ title: 'Project Created', description: `Project "${createProject.data.name}" has been created.` });
+    create(result.input, [connectionId]).then(
+      (project) => {
+        toast({ title: 'Project Created', description: `Project "${project.name}" has been created.` });
         close();
       },
-      onError: failed,
-    });
+      () => showError('Failed to create project. Please try again.'),
+    );
   }
 
   return (
@@ -78,4 +55,46 @@ export function CreateProjectDialog({
       <ProjectFields form={form} onChange={setForm} />
     </FormDialog>
   );
+}
+
+/**
+ * Creates a project and puts it first in the given project lists (the Projects screen's, the share
+ * dialog's). Resolves to the new project; rejects with the server's refusal or a failed request.
+ */
+export function useCreateProject() {
+  const [commit, pending] = useMutation<CreateProjectDialogMutation>(graphql`
+    mutation CreateProjectDialogMutation(
+      $name: String!
+      $description: String
+      $type: ProjectType
+      $connections: [ID!]!
+    ) {
+      createProject(name: $name, description: $description, type: $type) {
+        ... on MutationCreateProjectSuccess {
+          data @prependNode(connections: $connections, edgeTypeName: "QueryProjectsConnectionEdge") {
+            id
+            name
+            type
+            viewerRole
+            ...ProjectCard_project
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const create = (input: { name: string; description: string | null; type: string }, connections: string[]) =>
+    new Promise<{ id: string; name: string; type: string }>((resolve, reject) => {
+      commit({
+        variables: { ...input, type: input.type as ProjectType, connections },
+        onCompleted: ({ createProject }) => {
+          if (createProject.data) resolve(createProject.data);
+          else reject(new Error(createProject.message ?? 'Failed'));
+        },
+        onError: reject,
+      });
+    });
+  return [create, pending] as const;
 }

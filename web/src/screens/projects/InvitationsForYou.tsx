@@ -4,6 +4,7 @@ import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
+import { RowList } from '../../ui/RowList.tsx';
 import { labelOf, PROJECT_TYPES } from '../galleries/options.ts';
 import type { InvitationsForYou_query$key } from './__generated__/InvitationsForYou_query.graphql';
 import type { InvitationsForYouAcceptMutation } from './__generated__/InvitationsForYouAcceptMutation.graphql';
@@ -109,6 +110,10 @@ export function InvitationsForYou({
     commitDecline({ variables: { id, invitations: [connectionId] }, onSettled: () => setAnswering(null) });
   }
 
+  const answers = [
+    { verb: 'Accept', variant: 'primary', answer: accept },
+    { verb: 'Decline', variant: 'outline', answer: decline },
+  ] as const;
   const invitations = data.invitations.edges.map((edge) => edge.node);
   if (invitations.length === 0) return null;
   return (
@@ -117,13 +122,13 @@ export function InvitationsForYou({
         <h2 id="invitations-for-you" className="text-lg font-semibold text-slate-900 dark:text-slate-100">
           Invitations for you
         </h2>
-        <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-          {invitations.map((invitation) => (
-            <li
-              key={invitation.id}
-              className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center"
-              data-testid="invitation-for-you"
-            >
+        <RowList
+          items={invitations}
+          rowClassName="flex flex-col gap-3 py-3 sm:flex-row sm:items-center"
+          testId="invitation-for-you"
+        >
+          {(invitation) => (
+            <>
               <div className="min-w-0 flex-1">
                 <p className="text-sm font-medium text-slate-900 dark:text-slate-100">
                   {invitation.projectName} <Badge>{labelOf(PROJECT_TYPES, invitation.projectType)}</Badge>
@@ -134,27 +139,22 @@ export function InvitationsForYou({
                 </p>
               </div>
               <div className="flex gap-2">
-                <Button
-                  size="sm"
-                  onClick={() => accept(invitation.id)}
-                  disabled={answering === invitation.id}
-                  aria-label={`Accept invitation to ${invitation.projectName}`}
-                >
-                  Accept
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => decline(invitation.id)}
-                  disabled={answering === invitation.id}
-                  aria-label={`Decline invitation to ${invitation.projectName}`}
-                >
-                  Decline
-                </Button>
+                {answers.map(({ verb, variant, answer }) => (
+                  <Button
+                    key={verb}
+                    size="sm"
+                    variant={variant}
+                    onClick={() => answer(invitation.id)}
+                    disabled={answering === invitation.id}
+                    aria-label={`${verb} invitation to ${invitation.projectName}`}
+                  >
+                    {verb}
+                  </Button>
+                ))}
               </div>
-            </li>
-          ))}
-        </ul>
+            </>
+          )}
+        </RowList>
       </section>
     </Card>
   );

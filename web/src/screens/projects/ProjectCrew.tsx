@@ -4,6 +4,7 @@ import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { RowList } from '../../ui/RowList.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import type { ProjectCrew_project$key } from './__generated__/ProjectCrew_project.graphql';
 import type { ProjectCrewRemoveMutation } from './__generated__/ProjectCrewRemoveMutation.graphql';
@@ -73,9 +74,9 @@ export function ProjectCrew({ project: key }: { project: ProjectCrew_project$key
   return (
     <section aria-label={`Crew of ${project.name}`}>
       <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Crew ({project.memberCount})</h3>
-      <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-        {members.map((member) => (
-          <li key={member.id} className="flex items-center gap-3 py-2" data-testid="member-row">
+      <RowList items={members} rowClassName="flex items-center gap-3 py-2" testId="member-row">
+        {(member) => (
+          <>
             <Avatar user={{ displayName: member.name, profileImageUrl: member.user.profileImageUrl }} />
             <div className="min-w-0 flex-1">
               <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100">{member.name}</p>
@@ -96,9 +97,9 @@ export function ProjectCrew({ project: key }: { project: ProjectCrew_project$key
                 Remove
               </Button>
             )}
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      </RowList>
       {project.memberCount > members.length && (
         <p className="text-xs text-slate-600 dark:text-slate-400">and {project.memberCount - members.length} more</p>
       )}

@@ -1,8 +1,10 @@
 import { graphql, useFragment } from 'react-relay';
 import { Link } from 'react-router-dom';
+import { countOf } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { GalleryIcon } from '../../ui/icons.tsx';
+import { RowList } from '../../ui/RowList.tsx';
 import { labelOf, PERMISSIONS } from '../galleries/options.ts';
 import type { ProjectGalleries_project$key } from './__generated__/ProjectGalleries_project.graphql';
 
@@ -43,9 +45,9 @@ export function ProjectGalleries({ project: key }: { project: ProjectGalleries_p
           {project.viewerRole === 'owner' && ' Share one from its menu on the Galleries screen.'}
         </p>
       ) : (
-        <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-          {shares.map((share) => (
-            <li key={share.id} className="flex items-center gap-3 py-2" data-testid="shared-gallery">
+        <RowList items={shares} rowClassName="flex items-center gap-3 py-2" testId="shared-gallery">
+          {(share) => (
+            <>
               <GalleryIcon className="h-5 w-5 shrink-0 text-slate-400" />
               <Link
                 to={appPath.gallery(share.gallery.id)}
@@ -54,14 +56,14 @@ export function ProjectGalleries({ project: key }: { project: ProjectGalleries_p
                 {share.gallery.name}
               </Link>
               <span className="text-xs text-slate-600 dark:text-slate-400">
-                {share.gallery.photoCount === 1 ? '1 photo' : `${share.gallery.photoCount} photos`}
+                {countOf(share.gallery.photoCount, 'photo')}
               </span>
               <Badge tone={share.permission === 'write' ? 'amber' : 'slate'}>
                 {labelOf(PERMISSIONS, share.permission)}
               </Badge>
-            </li>
-          ))}
-        </ul>
+            </>
+          )}
+        </RowList>
       )}
       {project.galleryShares.totalCount > shares.length && (
         <p className="text-xs text-slate-600 dark:text-slate-400">

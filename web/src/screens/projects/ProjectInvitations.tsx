@@ -3,6 +3,7 @@ import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { formatNotificationTime } from '../../lib/format.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { RowList } from '../../ui/RowList.tsx';
 import { labelOf } from '../galleries/options.ts';
 import type { ProjectInvitations_project$key } from './__generated__/ProjectInvitations_project.graphql';
 import type { ProjectInvitationsCancelMutation } from './__generated__/ProjectInvitationsCancelMutation.graphql';
@@ -71,13 +72,13 @@ export function ProjectInvitations({ project: key }: { project: ProjectInvitatio
       <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">
         Pending invitations ({project.pendingInvitations.totalCount})
       </h3>
-      <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-        {invitations.map((invitation) => (
-          <li
-            key={invitation.id}
-            className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2"
-            data-testid="pending-invitation"
-          >
+      <RowList
+        items={invitations}
+        rowClassName="flex flex-wrap items-center gap-x-3 gap-y-1 py-2"
+        testId="pending-invitation"
+      >
+        {(invitation) => (
+          <>
             <div className="min-w-0 flex-1">
               <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100">{invitation.email}</p>
               <p className="text-xs text-slate-600 dark:text-slate-400">
@@ -94,9 +95,9 @@ export function ProjectInvitations({ project: key }: { project: ProjectInvitatio
             >
               Cancel
             </Button>
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      </RowList>
       {project.pendingInvitations.totalCount > invitations.length && (
         <p className="text-xs text-slate-600 dark:text-slate-400">
           and {project.pendingInvitations.totalCount - invitations.length} more

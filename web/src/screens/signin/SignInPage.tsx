@@ -22,6 +22,33 @@ function FormError({ message }: { message: string | null }) {
   );
 }
 
+/** A sign-in or sign-up form: its fields, the error line, then the full-width submit button. */
+function AuthForm({
+  onSubmit,
+  error,
+  pending,
+  submitLabel,
+  pendingLabel,
+  children,
+}: {
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  error: string | null;
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="signin-heading" noValidate className="space-y-4">
+      {children}
+      <FormError message={error} />
+      <Button type="submit" disabled={pending} className="w-full">
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+    </form>
+  );
+}
+
 /** Google only when the server has it configured (Auth.js lists its providers). */
 function GoogleSignIn({ callbackUrl }: { callbackUrl: string }) {
   const [offered, setOffered] = useState(false);
@@ -78,18 +105,14 @@ function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initia
   }
 
   return (
-    <form onSubmit={submit} aria-labelledby="signin-heading" noValidate className="space-y-4">
+    <AuthForm onSubmit={submit} error={error} pending={pending} submitLabel="Sign In" pendingLabel="Signing in...">
       <Field label="Email" htmlFor="signin-email">
         <Input id="signin-email" name="email" type="email" autoComplete="email" required />
       </Field>
       <Field label="Password" htmlFor="signin-password">
         <Input id="signin-password" name="password" type="password" autoComplete="current-password" required />
       </Field>
-      <FormError message={error} />
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending ? 'Signing in...' : 'Sign In'}
-      </Button>
-    </form>
+    </AuthForm>
   );
 }
 
@@ -120,7 +143,13 @@ function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={submit} aria-labelledby="signin-heading" noValidate className="space-y-4">
+    <AuthForm
+      onSubmit={submit}
+      error={error}
+      pending={pending}
+      submitLabel="Create Account"
+      pendingLabel="Getting Started..."
+    >
       <Field label="Full name" htmlFor="signup-name">
         <Input id="signup-name" name="name" autoComplete="name" required />
       </Field>
@@ -140,11 +169,7 @@ function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
           At least 8 characters.
         </p>
       </Field>
-      <FormError message={error} />
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending ? 'Getting Started...' : 'Create Account'}
-      </Button>
-    </form>
+    </AuthForm>
   );
 }
 

@@ -93,6 +93,12 @@ export function EditTaskDialog({
     galleries.push(task.relatedGallery);
   const galleryOptions = [{ value: '', label: 'None' }, ...galleries.map((g) => ({ value: g.id, label: g.name }))];
 
+  // Who does it and which gallery it is about: what the edit dialog adds to the Create New Task fields.
+  const assignment = [
+    { key: 'assigneeId', label: 'Assigned To', id: 'edit-task-assignee', options: assigneeOptions },
+    { key: 'galleryId', label: 'Related Gallery (Optional)', id: 'edit-task-gallery', options: galleryOptions },
+  ] as const;
+
   const [commit, pending] = useMutationWithToasts<EditTaskDialogMutation>(
     graphql`
       mutation EditTaskDialogMutation(
@@ -156,22 +162,16 @@ export function EditTaskDialog({
     >
       <TaskFields form={form} setForm={setForm} idPrefix="edit-task" />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Assigned To" htmlFor="edit-task-assignee">
-          <Select
-            id="edit-task-assignee"
-            value={form.assigneeId}
-            onChange={(assigneeId) => setForm({ ...form, assigneeId })}
-            options={assigneeOptions}
-          />
-        </Field>
-        <Field label="Related Gallery (Optional)" htmlFor="edit-task-gallery">
-          <Select
-            id="edit-task-gallery"
-            value={form.galleryId}
-            onChange={(galleryId) => setForm({ ...form, galleryId })}
-            options={galleryOptions}
-          />
-        </Field>
+        {assignment.map(({ key, label, id, options }) => (
+          <Field key={key} label={label} htmlFor={id}>
+            <Select
+              id={id}
+              value={form[key]}
+              onChange={(value) => setForm({ ...form, [key]: value })}
+              options={options}
+            />
+          </Field>
+        ))}
       </div>
     </FormDialog>
   );

@@ -23,7 +23,7 @@ import { TASK_SORTS, taskSortFrom } from './options.ts';
 import type { TasksScreen_list$key } from './__generated__/TasksScreen_list.graphql';
 import type { TasksScreenListPaginationQuery } from './__generated__/TasksScreenListPaginationQuery.graphql';
 import type { TasksScreenQuery } from './__generated__/TasksScreenQuery.graphql';
-import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
+import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 
 const PAGE_SIZE = 20;
 
@@ -223,8 +223,7 @@ function TasksContent({
     `,
     {
       outcome: (r) => r.deleteTask,
-      success: { title: 'Success', description: 'Task deleted successfully!' },
-      failure: 'Failed to delete task. Please try again.',
+      ...toastsFor('delete', 'Task'),
     },
   );
 
