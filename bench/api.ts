@@ -10,18 +10,7 @@ import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import {
-  machine,
-  n,
-  persistedOperation,
-  pg,
-  requireApi,
-  round,
-  saveResults,
-  signUp,
-  startServer,
-  throwawayPostgres,
-} from './lib.ts';
+import { machine, n, persistedOperation, pg, requireApi, round, saveResults, serverOnPostgres, signUp } from './lib.ts';
 
 const autocannon = requireApi('autocannon') as typeof import('autocannon');
 const SECONDS = n('BENCH_SECONDS', 10);
@@ -31,13 +20,12 @@ const CONNECTIONS = n('BENCH_CONNECTIONS', 50);
 // operation (web/persisted-operations.json), 24 cards with cover, tags, photo count and access.
 const GALLERY_DOC_ID = persistedOperation('query GalleriesScreenQuery(');
 
-const database = await throwawayPostgres('api');
-const server = await startServer({ databaseUrl: database.url });
+const server = await serverOnPostgres('api');
 const viewer = await signUp(server.origin, server.db);
 const colleague = await signUp(server.origin, server.db, 'Colleague');
 
 // ── data: 40 galleries of 20 photos (tagged, with covers), some shared through a project; 60 tasks ──
-const db = new pg.Pool({ connectionString: database.url, max: 10 });
+const db = new pg.Pool({ connectionString: server.databaseUrl, max: 10 });
 await db.query(
   `INSERT INTO "File" (id, "ownerId", name, "originalName", "mimeType", size, "objectUrl", "objectPath", tags, "updatedAt")
    SELECT gen_random_uuid(), $1, 'IMG_' || i || '.jpg', 'IMG_' || i || '.jpg', 'image/jpeg', 2500000,
@@ -110,7 +98,7 @@ const TASKS_SQL = `
     WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = $1))
   WHERE t."creatorId" = $1 OR t."assigneeId" = $1
   ORDER BY t."createdAt" DESC, t.id DESC`;
-const basePool = new pg.Pool({ connectionString: database.url, max: 10 });
+const basePool = new pg.Pool({ connectionString: server.databaseUrl, max: 10 });
 const baseline = createServer(async (req, res) => {
   try {
     const sid = /(?:^|; )sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
@@ -304,4 +292,3 @@ await new Promise((resolve) => baseline.close(resolve));
 await basePool.end();
 await db.end();
 await server.close();
-await database.drop();

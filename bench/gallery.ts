@@ -16,10 +16,9 @@ import {
   requireApi,
   round,
   saveResults,
+  serverOnPostgres,
   signUp,
-  startServer,
   summary,
-  throwawayPostgres,
   timeEach,
 } from './lib.ts';
 
@@ -31,8 +30,7 @@ const GRID_DOC_ID = persistedOperation('query GalleryScreenQuery(');
 
 console.log('Building the web app…');
 buildWeb();
-const database = await throwawayPostgres('gallery');
-const server = await startServer({ databaseUrl: database.url, webDistDir: distDir });
+const server = await serverOnPostgres('gallery', { webDistDir: distDir });
 const viewer = await signUp(server.origin, server.db);
 
 // ── 24 real photos through the upload path (so thumbnails exist), then 10,000 records ──
@@ -56,7 +54,7 @@ for (let i = 0; i < 24; i++) {
 while ((await server.db.upload.count({ where: { metadata: { path: ['processing'], equals: true } } })) > 0) {
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
-const db = new pg.Client({ connectionString: database.url });
+const db = new pg.Client({ connectionString: server.databaseUrl });
 await db.connect();
 const gallery = await db.query<{ id: string }>(
   `INSERT INTO "Gallery" (id, "ownerId", name, tags, status, "updatedAt")
@@ -190,5 +188,4 @@ console.log(
 await saveResults('gallery', results);
 await db.end();
 await server.close();
-await database.drop();
 process.exit(0);

@@ -63,10 +63,15 @@ export async function throwawayPostgres(label: string) {
   };
 }
 
+interface ServerOptions {
+  databaseUrl?: string;
+  webDistDir?: string;
+  subscriptions?: boolean;
+  rateLimits?: boolean;
+}
+
 /** The real app on a loopback port in this process (production mode, logs off; rate limits off unless asked for). */
-export async function startServer(
-  options: { databaseUrl?: string; webDistDir?: string; subscriptions?: boolean; rateLimits?: boolean } = {},
-) {
+export async function startServer(options: ServerOptions = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-'));
   const config = readConfig({
     NODE_ENV: 'production',
@@ -94,6 +99,20 @@ export async function startServer(
       await new Promise((resolve) => server.close(resolve));
       await app.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** startServer on a throw-away PostgreSQL database (at `databaseUrl`), which close() drops after the server. */
+export async function serverOnPostgres(label: string, options: Omit<ServerOptions, 'databaseUrl'> = {}) {
+  const database = await throwawayPostgres(label);
+  const server = await startServer({ ...options, databaseUrl: database.url });
+  return {
+    ...server,
+    databaseUrl: database.url,
+    async close() {
+      await server.close();
+      await database.drop();
     },
   };
 }

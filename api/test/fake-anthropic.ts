@@ -32,6 +32,10 @@ function sse(res: ServerResponse, type: string, data: object) {
   res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
+/** The key and model a server pointed at the fake sends it (see `settings`). */
+export const FAKE_ANTHROPIC_KEY = 'sk-ant-test-key';
+export const FAKE_ANTHROPIC_MODEL = 'claude-test-model';
+
 export async function fakeAnthropic() {
   const requests: RecordedRequest[] = [];
   let steps: FakeStep[] = [];
@@ -129,8 +133,11 @@ export async function fakeAnthropic() {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
 
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    /** The server settings that send the assistant to this fake. */
+    settings: { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: FAKE_ANTHROPIC_MODEL },
     requests,
     /** The answers to the next requests, in order; after them, `fallback`. */
     script(next: FakeStep[], otherwise: FakeStep = { text: 'OK' }) {

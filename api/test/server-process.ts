@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CookieJar, type Person } from './harness.ts';
+import { CookieJar, type Person, scratchPostgresDatabase } from './harness.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,6 +33,26 @@ export async function productionSettings(
     AUTH_SECRET: secret,
     WEB_DIST_DIR: path.join(dataDir, 'none'),
   };
+}
+
+/**
+ * productionSettings on a fresh data folder named after `name` and, with `postgres`, a scratch
+ * database of its own; what removes them goes onto `cleanups` (for an afterAll to run, last first).
+ */
+export async function freshProductionSettings(
+  name: string,
+  cleanups: (() => Promise<void>)[],
+  { postgres }: { postgres: boolean },
+) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `scoutbase-${name}-`));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const env = await productionSettings(dataDir);
+  if (postgres) {
+    const database = await scratchPostgresDatabase(`scoutbase_${name.replaceAll('-', '_')}`);
+    cleanups.push(() => database.drop());
+    env.DATABASE_URL = database.url;
+  }
+  return { dataDir, env };
 }
 
 /** Runs a script of api/ (scripts/*.ts, or src/main.ts) as `pnpm <name>` does; resolves with its exit code and output. */

@@ -1,9 +1,6 @@
+import { expect } from 'vitest';
 import type { TestApp } from './harness.ts';
 
-/**
- * Reads a GraphQL-over-SSE response (`accept: text/event-stream`) as a browser does: each `data:`
- * block is one result. `until(enough)` reads on until `enough(results)` holds.
- */
 /** Opens a GraphQL subscription over server-sent events with this cookie, as the browser does. */
 export function subscribeOverSse(
   app: Pick<TestApp, 'request'>,
@@ -19,6 +16,10 @@ export function subscribeOverSse(
   });
 }
 
+/**
+ * Reads a GraphQL-over-SSE response (`accept: text/event-stream`) as a browser does: each `data:`
+ * block is one result. `until(enough)` reads on until `enough(results)` holds.
+ */
 export function sseResults<T = unknown>(response: Response) {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
@@ -48,4 +49,16 @@ export function sseResults<T = unknown>(response: Response) {
     },
     close: () => reader.cancel(),
   };
+}
+
+/**
+ * A subscription over server-sent events that opened (200) and listens: the first read takes the
+ * server's opening ping, after which the server delivers events.
+ */
+export async function listeningOverSse<T = unknown>(...subscription: Parameters<typeof subscribeOverSse>) {
+  const response = await subscribeOverSse(...subscription);
+  expect(response.status).toBe(200);
+  const stream = sseResults<T>(response);
+  await stream.read();
+  return stream;
 }

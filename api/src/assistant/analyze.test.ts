@@ -206,7 +206,7 @@ describe('image tags with Claude (a local fake of the Messages API)', () => {
   let alice: User;
   beforeAll(async () => {
     fake = await fakeAnthropic();
-    app = await testApp({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.url, AI_TIMEOUT_SECONDS: '10' });
+    app = await testApp({ ...fake.settings, AI_TIMEOUT_SECONDS: '10' });
     alice = await signedInUser(app);
   });
   afterAll(async () => {

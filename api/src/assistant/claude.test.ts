@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { fakeAnthropic } from '../../test/fake-anthropic.ts';
+import { FAKE_ANTHROPIC_KEY, FAKE_ANTHROPIC_MODEL, fakeAnthropic } from '../../test/fake-anthropic.ts';
 import { type SignedInUser as User, signedInUser, type TestApp, testApp, sendBody } from '../../test/harness.ts';
-import { sseResults, subscribeOverSse } from '../../test/sse.ts';
+import { listeningOverSse } from '../../test/sse.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
 
 let fake: Awaited<ReturnType<typeof fakeAnthropic>>;
@@ -15,12 +15,7 @@ const context = { currentPage: '/tasks', userRole: 'user' };
 
 beforeAll(async () => {
   fake = await fakeAnthropic();
-  app = await testApp({
-    ANTHROPIC_API_KEY: 'sk-ant-test-key',
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_MODEL: 'claude-test-model',
-    AI_TIMEOUT_SECONDS: '10',
-  });
+  app = await testApp({ ...fake.settings, AI_TIMEOUT_SECONDS: '10' });
   alice = await signedInUser(app);
   bob = await signedInUser(app);
 });
@@ -58,17 +53,13 @@ function deltasOf(userId: string) {
 
 /** The viewer's assistantReply subscription over server-sent events, as the browser opens it. */
 async function replySubscription(who: { cookie: string }, streamId: string) {
-  const response = await subscribeOverSse(
+  type Delta = { conversationId: string; streamId: string; delta: string; done: boolean; error: string | null };
+  const stream = await listeningOverSse<{ data: { assistantReply: Delta } }>(
     app,
     who.cookie,
     'subscription ($s: String) { assistantReply(streamId: $s) { conversationId streamId delta done error } }',
     { s: streamId },
   );
-  expect(response.status).toBe(200);
-  type Delta = { conversationId: string; streamId: string; delta: string; done: boolean; error: string | null };
-  const stream = sseResults<{ data: { assistantReply: Delta } }>(response);
-  // The first read takes the server's opening ping; the server then starts listening for events.
-  await stream.read();
   return {
     until: async (enough: (heard: Delta[]) => boolean) =>
       (await stream.until((results) => enough(results.map((r) => r.data.assistantReply)))).map(
@@ -150,9 +141,9 @@ describe('the assistant with Claude (a local fake of the Messages API)', () => {
     const [first, second] = fake.requests;
     // The SDK sends the key as x-api-key or as a bearer token depending on its version.
     expect(first?.headers['x-api-key'] ?? first?.headers.authorization?.replace(/^Bearer /, '')).toBe(
-      'sk-ant-test-key',
+      FAKE_ANTHROPIC_KEY,
     );
-    expect(first?.body.model).toBe('claude-test-model');
+    expect(first?.body.model).toBe(FAKE_ANTHROPIC_MODEL);
     expect(first?.body.stream).toBe(true);
     expect(first?.body.tools?.map((t) => t.name).sort()).toEqual(
       ['createGallery', 'createTask', 'findPhotos', 'listOverdueTasks', 'searchFiles'].sort(),

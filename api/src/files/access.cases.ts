@@ -13,6 +13,10 @@ async function ownerFolderHolding(t: AccessHarness, folderName: string, fileName
   return folder;
 }
 
+async function ownerFileKept(t: AccessHarness, file: { id: string }) {
+  expect(await db(t).file.count({ where: { id: file.id } })).toBe(1);
+}
+
 export const accessCases: AccessCase[] = [
   accessCase({
     route: 'GET /api/folders',
@@ -126,9 +130,7 @@ export const accessCases: AccessCase[] = [
     given: (t) => uploadFile(t.app, t.owner, { name: 'survivor.jpg' }),
     asks: (file) => `/api/files/${file.id}`,
     expect: 'not-found',
-    async unchanged(t, file) {
-      expect(await db(t).file.count({ where: { id: file.id } })).toBe(1);
-    },
+    unchanged: (t, file) => ownerFileKept(t, file),
   }),
   accessCase({
     route: 'GET /api/files/:id/versions',
@@ -190,9 +192,7 @@ export const accessCases: AccessCase[] = [
     },
     asks: ({ file, own }) => ({ body: { ids: [own.id, file.id] } }),
     expect: 'not-found',
-    async unchanged(t, { file }) {
-      expect(await db(t).file.count({ where: { id: file.id } })).toBe(1);
-    },
+    unchanged: (t, { file }) => ownerFileKept(t, file),
   }),
   accessCase({
     route: 'GET /api/files/archive',

@@ -171,11 +171,7 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
           folderId,
           name,
           originalName: data.originalName || data.name,
-          mimeType,
-          size: claim.size,
-          checksum: claim.checksum,
-          objectUrl: claim.objectPath,
-          objectPath: claim.objectPath,
+          ...currentContent({ ...claim, mimeType }),
           isPublic: data.isPublic ?? false,
           tags: data.tags ?? [],
           metadata,
@@ -235,6 +231,24 @@ export async function nameConflicts(ctx: ViewerContext, input: unknown): Promise
   return conflicts;
 }
 
+/** Bytes in storage: a file's current content, or one of its versions. */
+type StoredBytes = Pick<FileVersion, 'objectPath' | 'size' | 'mimeType' | 'checksum'>;
+
+/** Only the storage columns of `bytes`: a claimed upload or a version row carries more, which Prisma refuses. */
+function storedBytes({ objectPath, size, mimeType, checksum }: StoredBytes): StoredBytes {
+  return { objectPath, size, mimeType, checksum };
+}
+
+/** The file's columns that make `bytes` its current content. */
+function currentContent(bytes: StoredBytes) {
+  return { ...storedBytes(bytes), objectUrl: bytes.objectPath };
+}
+
+/** The row that keeps `bytes` as version `version` of a file, added by the viewer. */
+function versionRow(ctx: ViewerContext, fileId: string, version: number, bytes: StoredBytes) {
+  return { fileId, version, ...storedBytes(bytes), createdById: ctx.viewer.id };
+}
+
 /** Writes the version row and the upload's activity for bytes that just became a file's current ones. */
 async function recordVersion(
   tx: Tx,
@@ -244,17 +258,7 @@ async function recordVersion(
   mimeType: string,
   version: number,
 ) {
-  await tx.fileVersion.create({
-    data: {
-      fileId: file.id,
-      version,
-      objectPath: claim.objectPath,
-      size: claim.size,
-      mimeType,
-      checksum: claim.checksum,
-      createdById: ctx.viewer.id,
-    },
-  });
+  await tx.fileVersion.create({ data: versionRow(ctx, file.id, version, { ...claim, mimeType }) });
   await recordActivity(tx, {
     userId: ctx.viewer.id,
     action: 'file_uploaded',
@@ -289,11 +293,7 @@ async function addVersionToFile(
     where: { id: existing.id },
     data: {
       originalName: change.originalName,
-      mimeType: change.mimeType,
-      size: claim.size,
-      checksum: claim.checksum,
-      objectUrl: claim.objectPath,
-      objectPath: claim.objectPath,
+      ...currentContent({ ...claim, mimeType: change.mimeType }),
       metadata: change.metadata,
       ...(change.tags !== undefined && { tags: change.tags }),
       ...(change.isPublic !== undefined && { isPublic: change.isPublic }),
@@ -636,27 +636,10 @@ export async function restoreVersion(ctx: ViewerContext, fileId: string, version
         )[0]
       : null;
     const metadata = { ...clientMetadata(asObject(file.metadata)), ...asObject(upload?.metadata) };
-    const restored = await tx.fileVersion.create({
-      data: {
-        fileId: file.id,
-        version: current + 1,
-        objectPath: chosen.objectPath,
-        size: chosen.size,
-        mimeType: chosen.mimeType,
-        checksum: chosen.checksum,
-        createdById: ctx.viewer.id,
-      },
-    });
+    const restored = await tx.fileVersion.create({ data: versionRow(ctx, file.id, current + 1, chosen) });
     const updated = await tx.file.update({
       where: { id: file.id },
-      data: {
-        objectPath: chosen.objectPath,
-        objectUrl: chosen.objectPath,
-        size: chosen.size,
-        mimeType: chosen.mimeType,
-        checksum: chosen.checksum,
-        metadata: metadata as Prisma.InputJsonObject,
-      },
+      data: { ...currentContent(chosen), metadata: metadata as Prisma.InputJsonObject },
     });
     return { file: updated, version: restored };
   }, TX);

@@ -5,16 +5,23 @@ import { send as call, type TestApp } from '../../test/harness.ts';
 
 export { call };
 
+/** The body of the answer to `request`, which must be `status`: an arrangement that fails throws, saying `what`. */
+async function arranged(what: string, status: number, request: Promise<{ status: number; body: unknown }>) {
+  const answer = await request;
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+type MadeGallery = { id: string; name: string; ownerId: string; [key: string]: unknown };
+
 export async function makeGallery(app: TestApp, cookie: string, fields: Record<string, unknown> = {}) {
-  const { status, body } = await call(app, cookie, 'POST', '/api/galleries', { name: 'Warehouse district', ...fields });
-  if (status !== 201) throw new Error(`gallery not created: ${status} ${JSON.stringify(body)}`);
-  return body as { id: string; name: string; ownerId: string; [key: string]: unknown };
+  const created = call(app, cookie, 'POST', '/api/galleries', { name: 'Warehouse district', ...fields });
+  return (await arranged('gallery not created', 201, created)) as MadeGallery;
 }
 
 export async function makeProject(app: TestApp, cookie: string, fields: Record<string, unknown> = {}) {
-  const { status, body } = await call(app, cookie, 'POST', '/api/projects', { name: 'Night Shift', ...fields });
-  if (status !== 201) throw new Error(`project not created: ${status} ${JSON.stringify(body)}`);
-  return body as { id: string; name: string; type: string };
+  const created = call(app, cookie, 'POST', '/api/projects', { name: 'Night Shift', ...fields });
+  return (await arranged('project not created', 201, created)) as { id: string; name: string; type: string };
 }
 
 /** A file record of `userId`'s, with real upload bytes behind it as far as the database knows. */
@@ -41,14 +48,13 @@ export async function joinProject(
   projectId: string,
   role: 'member' | 'owner' = 'member',
 ) {
-  const invited = await call(app, owner.cookie, 'POST', `/api/projects/${projectId}/invitations`, {
-    email: member.email,
-    role,
-  });
-  if (invited.status !== 201) throw new Error(`not invited: ${invited.status} ${JSON.stringify(invited.body)}`);
-  const accepted = await call(app, member.cookie, 'POST', `/api/invitations/${invited.body.id}/accept`);
-  if (accepted.status !== 200) throw new Error(`not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
-  return invited.body as { id: string };
+  const invited = (await arranged(
+    'not invited',
+    201,
+    call(app, owner.cookie, 'POST', `/api/projects/${projectId}/invitations`, { email: member.email, role }),
+  )) as { id: string };
+  await arranged('not accepted', 200, call(app, member.cookie, 'POST', `/api/invitations/${invited.id}/accept`));
+  return invited;
 }
 
 /** Adds `member` to a new project of `owner`'s and shares the gallery with it. */
@@ -61,10 +67,10 @@ export async function shareWith(
 ) {
   const project = await makeProject(app, owner.cookie);
   await joinProject(app, owner, member, project.id);
-  const shared = await call(app, owner.cookie, 'POST', `/api/galleries/${galleryId}/share`, {
-    projectId: project.id,
-    permission,
-  });
-  if (shared.status !== 201) throw new Error(`not shared: ${shared.status} ${JSON.stringify(shared.body)}`);
-  return { project, share: shared.body as { id: string } };
+  const shared = await arranged(
+    'not shared',
+    201,
+    call(app, owner.cookie, 'POST', `/api/galleries/${galleryId}/share`, { projectId: project.id, permission }),
+  );
+  return { project, share: shared as { id: string } };
 }

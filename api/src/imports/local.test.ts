@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser as User, signedInUser, testApp, type TestApp, sendBody } from '../../test/harness.ts';
 import type { ImportProgress } from '../infra/events/pubsub.ts';
 import { call, finished, jpeg } from './testing.ts';
-import { sseResults, subscribeOverSse } from '../../test/sse.ts';
+import { listeningOverSse } from '../../test/sse.ts';
 import { processed } from '../storage/testing.ts';
 
 let app: TestApp;
@@ -343,13 +343,11 @@ describe('limits and live progress', () => {
   });
 
   it('streams the progress of the subscriber’s own imports over GraphQL (SSE)', async () => {
-    const live = await subscribeOverSse(
+    const stream = await listeningOverSse(
       app,
       owner.cookie,
       'subscription { importProgress { jobId status total done failed { name } } }',
     );
-    expect(live.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
     const theirs = await call(app, stranger.cookie, 'POST', '/api/imports', {
       source: 'local',
       itemIds: ['setup.exe'],
@@ -357,7 +355,6 @@ describe('limits and live progress', () => {
     await finished(app, stranger.cookie, theirs.body.id);
     const mine = await call(app, owner.cookie, 'POST', '/api/imports', { source: 'local', itemIds: ['setup.exe'] });
 
-    const stream = sseResults(live);
     const events = await stream.until((heard) => heard.length >= 2);
     await stream.close();
     const progress = { jobId: mine.body.id, total: 1, done: 1, failed: [{ name: 'setup.exe' }] };

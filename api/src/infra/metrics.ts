@@ -22,6 +22,9 @@ export interface MetricsSources {
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,79}$/;
 const MAX_OPERATION_NAMES = 500;
 
+// Seconds, 5 ms to 10 s; HTTP requests and GraphQL operations share them so their latencies compare.
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /**
  * The app's Prometheus metrics (prom-client). One registry per app, not prom-client's global one:
  * tests start many apps in one process, and a global registry refuses a second metric of one name.
@@ -40,7 +43,7 @@ export function createMetrics(sources: MetricsSources = {}) {
     name: 'scoutbase_http_request_duration_seconds',
     help: 'Time to answer an HTTP request (to the end of its handler), by method and route pattern',
     labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
   const graphqlOperations = new Counter({
@@ -53,7 +56,7 @@ export function createMetrics(sources: MetricsSources = {}) {
     name: 'scoutbase_graphql_operation_duration_seconds',
     help: 'Time to execute a GraphQL query or mutation, by operation name and type',
     labelNames: ['operation', 'type'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
   const websockets = new Gauge({

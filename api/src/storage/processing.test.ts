@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
-import { sseResults, subscribeOverSse } from '../../test/sse.ts';
+import { listeningOverSse } from '../../test/sse.ts';
 import { processUpload, requeueUnprocessed } from './processing.ts';
 import { processed, uploaded } from './testing.ts';
 
@@ -45,14 +45,11 @@ async function fileUpload(uploadURL: string, name: string) {
 
 describe('post-upload processing', () => {
   it('answers the upload before the thumbnails exist; the job adds them, the EXIF facts and tells the uploader live', async () => {
-    const stream = await subscribeOverSse(
+    const live = await listeningOverSse<{ data: { uploadProcessed: { uploadId: string; files: unknown[] } } }>(
       app,
       owner.cookie,
       'subscription { uploadProcessed { uploadId files { name processing thumbnailUrl(size: GRID) } } }',
     );
-    expect(stream.status).toBe(200);
-    const live = sseResults<{ data: { uploadProcessed: { uploadId: string; files: unknown[] } } }>(stream);
-    await live.read();
 
     // The answer says the picture is still being processed: the upload did not wait for the job.
     const result = await uploaded(app, owner, await geotaggedPhoto());

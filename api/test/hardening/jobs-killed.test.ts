@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { person, postgresReachable, scratchPostgresDatabase } from '../harness.ts';
-import { productionSettings, signUpOver, startServer } from '../server-process.ts';
+import { person, postgresReachable } from '../harness.ts';
+import { freshProductionSettings, signUpOver, startServer } from '../server-process.ts';
 
 // The server is killed (SIGKILL: no shutdown, no hand-back of jobs) while an import copies files
 // and while pictures wait for or go through their processing job. A new process on the same data
@@ -21,9 +20,10 @@ afterAll(async () => {
 const IMPORTED = 40;
 const PHOTOS = 6;
 
-async function setUp(kind: 'pglite' | 'postgres') {
-  const dataDir = await mkdtemp(path.join(tmpdir(), `scoutbase-jobs-killed-${kind}-`));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+async function setUp(kind: 'pglite' | 'postgres'): Promise<Record<string, string>> {
+  const { dataDir, env } = await freshProductionSettings(`jobs-killed-${kind}`, cleanups, {
+    postgres: kind === 'postgres',
+  });
   const importDir = path.join(dataDir, 'drop');
   await mkdir(importDir, { recursive: true });
   // Big enough that the import takes a few seconds, so the kill lands in the middle of it.
@@ -32,18 +32,7 @@ async function setUp(kind: 'pglite' | 'postgres') {
     bytes.write('%PDF-1.7\n', 0);
     await writeFile(path.join(importDir, `sheet-${String(i).padStart(2, '0')}.pdf`), bytes);
   }
-  const env: Record<string, string> = {
-    ...(await productionSettings(dataDir)),
-    IMPORT_DIR: importDir,
-    DUE_REMINDER_INTERVAL_SECONDS: '0',
-    RATE_LIMITS: 'false',
-  };
-  if (kind === 'postgres') {
-    const database = await scratchPostgresDatabase('scoutbase_jobs_killed');
-    cleanups.push(() => database.drop());
-    env.DATABASE_URL = database.url;
-  }
-  return env;
+  return { ...env, IMPORT_DIR: importDir, DUE_REMINDER_INTERVAL_SECONDS: '0', RATE_LIMITS: 'false' };
 }
 
 /** Photos big enough (24 MP of noise) that their thumbnails take a while to make. */

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeSmtpServer } from '../fake-smtp.ts';
-import { person, postgresReachable, scratchPostgresDatabase } from '../harness.ts';
-import { productionSettings, signUpOver, startServer } from '../server-process.ts';
+import { person, postgresReachable } from '../harness.ts';
+import { freshProductionSettings, signUpOver, startServer } from '../server-process.ts';
 
 // The server process is killed (SIGKILL) while it hands an e-mail to the mail server; a new process
 // on the same database sends it: the mail arrives, once. On the embedded database and on PostgreSQL.
@@ -15,22 +12,15 @@ afterAll(async () => {
 });
 
 async function environment(kind: 'embedded' | 'postgres', smtpUrl: string) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-mail-killed-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const env: Record<string, string> = {
-    ...(await productionSettings(dataDir)),
+  const { env } = await freshProductionSettings('mail-killed', cleanups, { postgres: kind === 'postgres' });
+  return {
+    ...env,
     SMTP_URL: smtpUrl,
     MAIL_FROM: 'scout@example.test',
     // The due reminder is the e-mail under test: a task due within a day gets one.
     DUE_REMINDER_INTERVAL_SECONDS: '1',
+    ...(kind === 'postgres' && { MIGRATE_ON_START: 'true' }),
   };
-  if (kind === 'postgres') {
-    const database = await scratchPostgresDatabase('scoutbase_mail_killed');
-    cleanups.push(() => database.drop());
-    env.DATABASE_URL = database.url;
-    env.MIGRATE_ON_START = 'true';
-  }
-  return env;
 }
 
 describe.each([

@@ -46,6 +46,21 @@ export async function sourceAnswer<T>(response: Response): Promise<T> {
   })) as T;
 }
 
+/** A source's answer carrying a file's bytes: an error status or no body means the source is unavailable. */
+export async function sourceBytes(response: Response): Promise<ReadableStream<Uint8Array>> {
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new SourceUnavailableError();
+  }
+  return response.body;
+}
+
+/** A source's answer to a download: the bytes, and how many when the source announced it. */
+export async function sourceDownload(response: Response): Promise<Download> {
+  const length = response.headers.get('content-length');
+  return { body: await sourceBytes(response), size: length && /^\d+$/.test(length) ? Number(length) : null };
+}
+
 /** The outside sources reached through an OAuth account link. */
 export type OAuthSourceId = 'google-drive' | 'dropbox';
 

@@ -1,15 +1,13 @@
 import type { OAuthSourceConfig } from '../../config.ts';
 import { NotFoundError } from '../../shared/errors.ts';
+import type { AuthorizedFetch, ImportItem, OAuthProvider, SourceConnector, ThumbnailUrl } from './connector.ts';
 import {
-  type AuthorizedFetch,
   byFolderThenName,
-  type ImportItem,
   kindOf,
-  type OAuthProvider,
-  type SourceConnector,
   sourceAnswer,
+  sourceBytes,
+  sourceDownload,
   SourceUnavailableError,
-  type ThumbnailUrl,
 } from './connector.ts';
 
 // Dropbox API v2: /2/files/list_folder (+ /continue), /2/files/search_v2, /2/files/get_metadata,
@@ -105,10 +103,6 @@ export function dropboxSource(
       await response.body?.cancel();
       throw new NotFoundError('Import item');
     }
-    if (!response.ok || !response.body) {
-      await response.body?.cancel();
-      throw new SourceUnavailableError();
-    }
     return response;
   }
 
@@ -151,12 +145,7 @@ export function dropboxSource(
     },
 
     async download(id) {
-      const response = await content('files/download', { path: checkedId(id) });
-      const length = response.headers.get('content-length');
-      return {
-        body: response.body as ReadableStream<Uint8Array>,
-        size: length && /^\d+$/.test(length) ? Number(length) : null,
-      };
+      return sourceDownload(await content('files/download', { path: checkedId(id) }));
     },
 
     async thumbnail(id) {
@@ -165,7 +154,7 @@ export function dropboxSource(
         format: 'jpeg',
         size: 'w256h256',
       });
-      return { body: response.body as ReadableStream<Uint8Array>, contentType: 'image/jpeg' };
+      return { body: await sourceBytes(response), contentType: 'image/jpeg' };
     },
   };
 }

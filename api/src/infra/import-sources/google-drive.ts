@@ -1,16 +1,7 @@
 import type { OAuthSourceConfig } from '../../config.ts';
 import { NotFoundError } from '../../shared/errors.ts';
-import {
-  type AuthorizedFetch,
-  byFolderThenName,
-  type ImportItem,
-  kindOf,
-  type OAuthProvider,
-  type SourceConnector,
-  sourceAnswer,
-  SourceUnavailableError,
-  type ThumbnailUrl,
-} from './connector.ts';
+import type { AuthorizedFetch, ImportItem, OAuthProvider, SourceConnector, ThumbnailUrl } from './connector.ts';
+import { byFolderThenName, kindOf, sourceAnswer, sourceDownload } from './connector.ts';
 
 // Google Drive v3: files.list for folders and search, files.get?alt=media for the bytes.
 
@@ -125,12 +116,7 @@ export function googleDriveSource(
       await metadata(id);
       const response = await api(`${files}/${encodeURIComponent(id)}?alt=media`, { timeoutMs: 30 * 60_000 });
       if (response.status === 404) throw new NotFoundError('Import item');
-      if (!response.ok || !response.body) {
-        await response.body?.cancel();
-        throw new SourceUnavailableError();
-      }
-      const length = response.headers.get('content-length');
-      return { body: response.body, size: length && /^\d+$/.test(length) ? Number(length) : null };
+      return sourceDownload(response);
     },
 
     async thumbnail(id) {
