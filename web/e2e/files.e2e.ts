@@ -117,6 +117,10 @@ describe('file manager', () => {
     await page.getByText('Found 1 file matching your search.').waitFor();
     await page.getByLabel('Search files').fill('');
     await page.waitForURL((url) => !url.searchParams.has('search'));
+    // The folder's list is back (the search found only one of its two files): a menu opened on the
+    // search results would go with them.
+    await page.getByText('Found 1 file matching your search.').waitFor({ state: 'detached' });
+    await page.getByTestId('file-row').filter({ hasText: 'backlot-panorama.jpg' }).waitFor();
 
     for (const name of ['warehouse.jpg', 'backlot-panorama.jpg']) {
       await page.getByRole('button', { name: `Actions for ${name}` }).click();
