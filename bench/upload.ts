@@ -1,19 +1,22 @@
 // pnpm bench:upload — upload throughput through the real server (HTTP on loopback, embedded
-// database, local object store) against writing the same bytes straight to disk in the same run,
-// and thumbnail time per photo; a photo's upload answer against the same bytes as a non-picture (its
-// thumbnails and EXIF are jobs after the answer), and those jobs one by one against all at once.
-// Prints the figures and saves them to bench/results/.
+// database, local object store) against a bare node:http server doing the least an upload must do
+// in the same run (upload-baseline.ts: stream to a file of the same storage folder hashing with
+// sha256, fsync, answer; for the small files also one INSERT each in the same database), the
+// thumbnails against vipsthumbnail making the same variants, a photo's upload answer against the
+// same bytes as a non-picture (its thumbnails and EXIF are jobs after the answer), and those jobs
+// one by one against all at once. Prints the figures and saves them to bench/results/.
 //
 // Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
 // BENCH_PHOTOS (8), BENCH_ROUNDS (3); DATABASE_URL to use PostgreSQL. Figures on a busy machine are
 // noisy: compare ratios from the same run, not figures across runs.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { thumbnails } from '../api/src/storage/images.ts';
+import { thumbnails, VARIANTS } from '../api/src/storage/images.ts';
 import { enqueueProcessing, processUpload } from '../api/src/storage/processing.ts';
 import { machine, n, requireApi, round, saveResults, signUp, startServer, timed } from './lib.ts';
+import { recordInDatabase, startBaselineServer, vipsThumbnails, vipsthumbnail } from './upload-baseline.ts';
 
 const sharp = requireApi('sharp') as typeof import('sharp');
 const LARGE = n('BENCH_LARGE_MB', 50) * 1024 * 1024;
@@ -41,8 +44,21 @@ const server = await startServer({ databaseUrl: process.env.DATABASE_URL, rateLi
 const { origin } = server;
 const databaseKind = server.app.config.database.kind;
 const { cookie, userId } = await signUp(origin, server.db);
-// The plain disk writes the server is compared with go to the same temporary file system.
+// The photos the thumbnail figures are made from.
 const rawDir = await mkdtemp(path.join(tmpdir(), 'scoutbase-bench-raw-'));
+// The baselines write into the app's own storage folder, and record into its own database.
+const objectsDir = path.join(server.app.config.dataDir, 'bench-baseline');
+const baseline = await startBaselineServer(objectsDir);
+const records = await recordInDatabase(server.app.database, process.env.DATABASE_URL);
+const baselineWithInsert = await startBaselineServer(objectsDir, records.record);
+const vipsVersion = vipsthumbnail();
+
+/** The baseline's upload: one PUT, answered with the checksum. */
+async function put(url: string, bytes: Uint8Array) {
+  const answer = await fetch(url, { method: 'PUT', body: bytes });
+  if (answer.status !== 201) throw new Error(`baseline refused: ${answer.status} ${await answer.text()}`);
+  return answer.json();
+}
 
 async function upload(bytes: Uint8Array) {
   const answer = await fetch(`${origin}/api/objects/upload`, { method: 'POST', headers: { cookie } });
@@ -59,31 +75,35 @@ console.log(
 );
 
 // Warm up (first-request imports, JIT) so the first measured round is not the slowest.
-for (let i = 0; i < 3; i++) await upload(pdfBytes(64 * 1024));
+for (let i = 0; i < 3; i++) {
+  await upload(pdfBytes(64 * 1024));
+  await put(baseline.url, pdfBytes(64 * 1024));
+  await put(baselineWithInsert.url, pdfBytes(64 * 1024));
+}
 
 // ── one large file ──
 const large = pdfBytes(LARGE);
 const largeServer: number[] = [];
-const largeDisk: number[] = [];
+const largeBaseline: number[] = [];
 for (let i = 0; i < ROUNDS; i++) {
-  largeDisk.push((await timed(() => writeFile(path.join(rawDir, `large-${i}`), large))).ms);
+  largeBaseline.push((await timed(() => put(baseline.url, large))).ms);
   largeServer.push((await timed(() => upload(large))).ms);
 }
 
 // ── many small files ──
 const smalls = Array.from({ length: SMALL_COUNT }, () => pdfBytes(SMALL_SIZE));
-const smallDisk = await timed(async () => {
-  for (const [i, bytes] of smalls.entries()) await writeFile(path.join(rawDir, `small-${i}`), bytes);
-});
-const smallServer = await timed(async () => {
-  // Four at a time, as the upload panel sends them.
-  const queue = [...smalls];
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await upload(next);
-    }),
-  );
-});
+/** Four at a time, as the upload panel sends them. */
+const fourAtATime = (send: (bytes: Uint8Array) => Promise<unknown>) =>
+  timed(async () => {
+    const queue = [...smalls];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await send(next);
+      }),
+    );
+  });
+const smallBaseline = await fourAtATime((bytes) => put(baselineWithInsert.url, bytes));
+const smallServer = await fourAtATime(upload);
 
 // ── photos: thumbnails alone, and the whole upload of a photo ──
 const photos = await Promise.all(
@@ -101,9 +121,21 @@ for (const [i, photo] of photos.entries()) {
   await writeFile(file, photo);
   photoFiles.push(file);
 }
+// The app's two thumbnails against vipsthumbnail making the same two, one thread each.
+const threads = sharp.concurrency();
+sharp.concurrency(1);
 const thumbs = await timed(async () => {
   for (const file of photoFiles) await thumbnails(file);
 });
+sharp.concurrency(threads);
+const vipsVariants = {
+  grid: { size: VARIANTS.grid, quality: 72 },
+  preview: { size: VARIANTS.preview, quality: 80 },
+};
+vipsThumbnails(photoFiles.slice(0, 1), vipsVariants, 1); // its code and libraries loaded once before
+const vips = await timed(async () => vipsThumbnails(photoFiles, vipsVariants, 1));
+const vipsMade = (await readdir(rawDir)).filter((name) => name.includes('.vips-')).length;
+if (vipsMade !== 2 * PHOTOS) throw new Error(`vipsthumbnail made ${vipsMade} thumbnails, not ${2 * PHOTOS}`);
 const photoBytes = photos.reduce((sum, p) => sum + p.length, 0);
 
 /** Polls until no upload of the bench's user still waits for its processing job. */
@@ -155,7 +187,7 @@ const parallel = await timed(async () => {
 });
 
 const largeServerMs = median(largeServer);
-const largeDiskMs = median(largeDisk);
+const largeBaselineMs = median(largeBaseline);
 const results = {
   date: new Date().toISOString(),
   machine: machine(databaseKind),
@@ -163,21 +195,22 @@ const results = {
     bytes: LARGE,
     rounds: ROUNDS,
     serverMs: round(largeServerMs),
-    diskMs: round(largeDiskMs),
+    baselineMs: round(largeBaselineMs),
     serverMBps: round(mbps(LARGE, largeServerMs)),
-    diskMBps: round(mbps(LARGE, largeDiskMs)),
-    ratioServerToDisk: round(mbps(LARGE, largeServerMs) / mbps(LARGE, largeDiskMs), 3),
+    baselineMBps: round(mbps(LARGE, largeBaselineMs)),
+    /** Server throughput / the baseline's (stream to a file hashing with sha256, fsync, answer). */
+    ratio: round(largeBaselineMs / largeServerMs, 3),
   },
   smallFiles: {
     count: SMALL_COUNT,
     bytesEach: SMALL_SIZE,
     serverMs: round(smallServer.ms),
-    diskMs: round(smallDisk.ms),
+    baselineMs: round(smallBaseline.ms),
     serverFilesPerSecond: round(SMALL_COUNT / (smallServer.ms / 1000)),
-    diskFilesPerSecond: round(SMALL_COUNT / (smallDisk.ms / 1000)),
+    baselineFilesPerSecond: round(SMALL_COUNT / (smallBaseline.ms / 1000)),
     serverMBps: round(mbps(SMALL_COUNT * SMALL_SIZE, smallServer.ms)),
-    diskMBps: round(mbps(SMALL_COUNT * SMALL_SIZE, smallDisk.ms)),
-    ratioServerToDisk: round(smallDisk.ms / smallServer.ms, 3),
+    /** Through the whole flow / the baseline with one INSERT per file, four at a time each. */
+    ratio: round(smallBaseline.ms / smallServer.ms, 3),
   },
   photos: {
     count: PHOTOS,
@@ -196,6 +229,11 @@ const results = {
     processingTailMs: round(processingDone - answeredAt),
   },
   thumbnails: {
+    vipsthumbnail: vipsVersion,
+    /** Both variants of every photo, one thread each: the app (sharp) / vipsthumbnail. */
+    appMsPerPhoto: round(thumbs.ms / PHOTOS),
+    vipsMsPerPhoto: round(vips.ms / PHOTOS),
+    ratioToVips: round(thumbs.ms / vips.ms, 3),
     /** The processing job (EXIF, both thumbnails, stored) of every photo, one after another. */
     sequentialMsPerPhoto: round(sequential.ms / PHOTOS),
     /** The same jobs queued at once, run by the job workers (concurrency 2), queue latency included. */
@@ -209,11 +247,11 @@ const s = results.smallFiles;
 const p = results.photos;
 console.log(`One ${LARGE / 1024 / 1024} MB file (median of ${ROUNDS}):`);
 console.log(
-  `  server ${l.serverMBps} MB/s (${l.serverMs} ms)   disk ${l.diskMBps} MB/s (${l.diskMs} ms)   ratio ${l.ratioServerToDisk}`,
+  `  server ${l.serverMBps} MB/s (${l.serverMs} ms)   baseline ${l.baselineMBps} MB/s (${l.baselineMs} ms)   ratio ${l.ratio}`,
 );
 console.log(`${SMALL_COUNT} files of ${SMALL_SIZE / 1024} KB:`);
 console.log(
-  `  server ${s.serverFilesPerSecond} files/s, ${s.serverMBps} MB/s (${s.serverMs} ms)   disk ${s.diskFilesPerSecond} files/s (${s.diskMs} ms)   ratio ${s.ratioServerToDisk}`,
+  `  server ${s.serverFilesPerSecond} files/s, ${s.serverMBps} MB/s (${s.serverMs} ms)   baseline with INSERT ${s.baselineFilesPerSecond} files/s (${s.baselineMs} ms)   ratio ${s.ratio}`,
 );
 console.log(`${PHOTOS} photos, ${p.size}, ${round(p.averageBytes / 1024 / 1024)} MB each:`);
 console.log(
@@ -227,11 +265,16 @@ console.log(
 );
 const t = results.thumbnails;
 console.log(
+  `  thumbnails, one thread: app ${t.appMsPerPhoto} ms/photo, vipsthumbnail ${t.vipsMsPerPhoto} ms/photo: ratio ${t.ratioToVips} (${t.vipsthumbnail})`,
+);
+console.log(
   `  processing jobs one after another ${t.sequentialMsPerPhoto} ms/photo, all queued at once ${t.parallelMsPerPhoto} ms/photo: speedup ${t.parallelSpeedup}`,
 );
 console.log(`  load average now ${machine().load}`);
 
 await saveResults('upload', results);
 
+await Promise.all([baseline.close(), baselineWithInsert.close()]);
+await records.close();
 await server.close();
 await rm(rawDir, { recursive: true, force: true });
