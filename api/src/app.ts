@@ -44,6 +44,7 @@ import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
 import { LocalObjectStore } from './infra/objects/store.ts';
+import { shareSubscriptionEvents } from './live/shared-events.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
 import { adminCommands } from './admin/commands.ts';
 import { fileArchiveRoutes } from './files/archive.ts';
@@ -160,6 +161,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // graphql-js's own executor: yoga's default (@graphql-tools/executor) adds @defer/@stream,
       // which the app does not use, and cost about a fifth more CPU on the gallery list (bench/api.ts).
       graphqlJsExecutor,
+      shareSubscriptionEvents,
       metrics.graphqlPlugin,
     ],
     graphqlEndpoint: '/graphql',

@@ -24,30 +24,37 @@ export function ownEvents<T extends Topic>(
 }
 
 // The pub/sub hands one payload object to every subscriber of a topic (in-process and through
-// Redis alike), so a person with 1,000 open tabs would otherwise count their unread notifications
-// 1,000 times per event. Keyed weakly by the event, so a count lives exactly as long as the event
-// is still being delivered; per person as well, though a topic only ever reaches one person.
-const countsByEvent = new WeakMap<object, Map<string, Promise<number>>>();
+// Redis alike), so a person with 1,000 open tabs would otherwise read the same rows 1,000 times
+// per event. Keyed weakly by the event, so a shared read lives exactly as long as the event is
+// still being delivered; per person as well, though a topic only ever reaches one person.
+const readsByEvent = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /**
- * The viewer's unread count as of `event`: counted once, by the first subscription that resolves
- * the event, and shared with the person's other subscriptions. Each event is a fresh object, so a
- * later event (a new notification, a mark-read) always counts again.
+ * What `read` gives for the viewer as of `event`: read once, by the first subscription that
+ * resolves the event, and shared with the person's other subscriptions that name the same `what`
+ * (include whatever changes the answer, such as the fields selected). Each event is a fresh
+ * object, so a later event always reads again.
  */
+export function oncePerEvent<T>(ctx: ViewerContext, event: object, what: string, read: () => Promise<T>): Promise<T> {
+  let reads = readsByEvent.get(event);
+  if (!reads) {
+    reads = new Map();
+    readsByEvent.set(event, reads);
+  }
+  const key = `${ctx.viewer.id}\0${what}`;
+  let result = reads.get(key) as Promise<T> | undefined;
+  if (!result) {
+    result = read();
+    // A failed read must not be shared: the next subscription tries again.
+    result.catch(() => reads.delete(key));
+    reads.set(key, result);
+  }
+  return result;
+}
+
+/** The viewer's unread count as of `event`, counted once for all of the person's subscriptions. */
 export function unreadCountAfter(ctx: ViewerContext, event: object): Promise<number> {
-  let perViewer = countsByEvent.get(event);
-  if (!perViewer) {
-    perViewer = new Map();
-    countsByEvent.set(event, perViewer);
-  }
-  let count = perViewer.get(ctx.viewer.id);
-  if (!count) {
-    count = unreadNotificationCount(ctx);
-    // A failed count must not be shared: the next subscription tries again.
-    count.catch(() => perViewer.delete(ctx.viewer.id));
-    perViewer.set(ctx.viewer.id, count);
-  }
-  return count;
+  return oncePerEvent(ctx, event, 'unread', () => unreadNotificationCount(ctx));
 }
 
 export function uploadProgressOf(ctx: ViewerContext, uploadId: string | null) {

@@ -251,6 +251,45 @@ describe('one person in many tabs', () => {
     expect(bobUnread.results).toEqual([{ data: { unreadNotificationCount: 0 } }]);
     await Promise.all(clients.map((client) => client.dispose()));
   });
+
+  it('reads a new notification once per event for all of the person’s tabs', async () => {
+    const alice = await signedInUser(app);
+    const clients = [1, 2, 3].map(() => wsClient(server.ws, { cookie: alice.cookie }));
+    type Added = { notificationAdded: { notificationId: string; notification: { id: string; title: string } | null } };
+    const tabs = clients.map((client) => collect<Added>(client, NOTIFICATION_ADDED));
+    const probe = await notify(app, alice.id, 'Probe');
+    await until(
+      () => tabs.every((tab) => tab.results.length > 0),
+      async () => app.services.events.publish('notification:added', alice.id, { notificationId: probe.id }),
+    );
+    // Probes may still be on their way: a last, distinct one marks the end of the set-up.
+    const marker = await notify(app, alice.id, 'Marker');
+    const markerId = encodeGlobalID('Notification', marker.id);
+    await until(
+      () => tabs.every((tab) => tab.results.at(-1)?.data?.notificationAdded.notificationId === markerId),
+      async () => {},
+    );
+    const before = tabs.map((tab) => tab.results.length);
+
+    const sent = await writeNotification(app.services.db, {
+      userId: alice.id,
+      type: 'other',
+      title: 'Location confirmed',
+      message: 'The pier is ours on Friday.',
+    });
+    const statements = await countStatements(async () => {
+      app.services.events.publish('notification:added', alice.id, { notificationId: sent.id });
+      await Promise.all(tabs.map((tab, i) => tab.next((before[i] ?? 0) + 1)));
+    });
+    // One unread count and one read of the notification, whatever the number of tabs.
+    expect(statements).toBe(2);
+    for (const tab of tabs)
+      expect(tab.results.at(-1)?.data?.notificationAdded.notification).toEqual({
+        id: encodeGlobalID('Notification', sent.id),
+        title: 'Location confirmed',
+      });
+    await Promise.all(clients.map((client) => client.dispose()));
+  });
 });
 
 describe('subscriptions over server-sent events', () => {

@@ -3,42 +3,44 @@ import { Repeater } from 'graphql-yoga';
 import { builder } from '../graphql/builder.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
 import { objectPathFor } from '../storage/uploads.ts';
-import { ownEvents, unreadCountAfter, uploadProgressOf } from './rules.ts';
+import { oncePerEvent, ownEvents, unreadCountAfter, uploadProgressOf } from './rules.ts';
 
 // Subscriptions carry only the subscriber's own events: every topic is keyed by the viewer's id,
 // taken from the session that opened the subscription, never from an argument.
 
 builder.subscriptionType({ description: 'Live updates for the signed-in user.' });
 
-const NotificationAddedEvent = builder
-  .objectRef<{ notificationId: string; unreadCount: number }>('NotificationAddedEvent')
-  .implement({
-    description: 'A new notification for the signed-in user.',
-    fields: (t) => ({
-      notificationId: t.id({
-        description: 'The global id of the Notification.',
-        resolve: (e) => encodeGlobalID('Notification', e.notificationId),
-      }),
-      unreadCount: t.exposeInt('unreadCount', { description: 'Unread notifications now, this one included.' }),
-      notification: t.prismaField({
-        type: 'Notification',
-        nullable: true,
-        description: 'The notification itself (null if it was deleted in the meantime).',
-        resolve: (query, e, _args, ctx) =>
-          ctx.db.notification.findFirst({ ...query, where: { id: e.notificationId, userId: ctx.viewer.id } }),
-      }),
+const NotificationAddedEvent = builder.objectRef<{ notificationId: string }>('NotificationAddedEvent').implement({
+  description: 'A new notification for the signed-in user.',
+  fields: (t) => ({
+    notificationId: t.id({
+      description: 'The global id of the Notification.',
+      resolve: (e) => encodeGlobalID('Notification', e.notificationId),
     }),
-  });
+    unreadCount: t.int({
+      description: 'Unread notifications now, this one included.',
+      resolve: (e, _args, ctx) => unreadCountAfter(ctx, e),
+    }),
+    notification: t.prismaField({
+      type: 'Notification',
+      nullable: true,
+      description: 'The notification itself (null if it was deleted in the meantime).',
+      // Rows shared by all of the person's subscriptions that select the same fields.
+      resolve: (query, e, _args, ctx) =>
+        oncePerEvent(ctx, e, `notification ${JSON.stringify(query)}`, () =>
+          ctx.db.notification.findFirst({ ...query, where: { id: e.notificationId, userId: ctx.viewer.id } }),
+        ),
+    }),
+  }),
+});
 
 builder.subscriptionField('notificationAdded', (t) =>
   t.field({
     type: NotificationAddedEvent,
     description: 'Each notification written for the signed-in user, as it is written.',
     subscribe: (_root, _args, ctx) => ownEvents(ctx, 'notification:added'),
-    resolve: async (event, _args, ctx) => ({
-      notificationId: event.notificationId,
-      unreadCount: await unreadCountAfter(ctx, event),
-    }),
+    // The event itself travels on, so the person's other subscriptions share what it reads.
+    resolve: (event) => event,
   }),
 );
 
@@ -98,7 +100,9 @@ const UploadProcessed = builder.objectRef<{ uploadId: string }>('UploadProcessed
       type: ['File'],
       description: 'The signed-in user’s files holding these bytes, as they are now (none before the upload is filed).',
       resolve: (query, e, _args, ctx) =>
-        ctx.db.file.findMany({ ...query, where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(e.uploadId) } }),
+        oncePerEvent(ctx, e, `files ${JSON.stringify(query)}`, () =>
+          ctx.db.file.findMany({ ...query, where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(e.uploadId) } }),
+        ),
     }),
   }),
 });
