@@ -37,7 +37,12 @@ try {
   }
   try {
     const { objects, bytes, manifest } = await writeArchive(snapshot, out, config);
-    const where = manifest.objects === 'uploadthing' ? ' (object bytes stay in UploadThing)' : '';
+    const where =
+      manifest.objects === 'uploadthing'
+        ? ' (object bytes stay in UploadThing)'
+        : manifest.objects === 's3'
+          ? ' (object bytes stay in the S3 bucket: back it up with its own tools, or copy it with pnpm storage:migrate --to local)'
+          : '';
     console.log(
       `Backup written to ${out}: database, ${objects} object file(s)${where}, ${(bytes / 1024 ** 2).toFixed(1)} MB`,
     );

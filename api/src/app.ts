@@ -36,6 +36,7 @@ import { CONNECTION_SCRIPT_HASH } from './imports/connection-page.ts';
 import { tileImageSources } from './map/rest.ts';
 import { asksForUploadUrl, isUploadRoute } from './storage/rest.ts';
 import { uploadthingConnectSources } from './storage/uploadthing-routes.ts';
+import { s3ConnectSources } from './storage/s3-uploads.ts';
 import { clientAddressResolver } from './http/client-address.ts';
 import { graphiqlRoutes, renderGraphiQL } from './graphql/graphiql.ts';
 import { graphqlGuards, loadPersistedOperations, type OperationRule, operationRule } from './graphql/guards.ts';
@@ -77,12 +78,12 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** What the pages load from elsewhere: the import connection page's script, map tiles, UploadThing. */
+/** What the pages load from elsewhere: the import connection page's script, map tiles, UploadThing or the S3 bucket. */
 export function pageSources(config: Config): PageSources {
   return {
     scripts: [CONNECTION_SCRIPT_HASH],
     images: tileImageSources(config.map),
-    connect: uploadthingConnectSources(config.storage),
+    connect: [...uploadthingConnectSources(config.storage), ...s3ConnectSources(config.storage)],
   };
 }
 

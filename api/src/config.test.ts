@@ -70,6 +70,11 @@ describe('configuration', () => {
     [{ STORAGE_QUOTA: '-5GB' }, 'STORAGE_QUOTA'],
     [{ UPLOAD_GRACE_PERIOD: 'soon' }, 'UPLOAD_GRACE_PERIOD'],
     [{ UPLOADTHING_TOKEN: 'not-a-token' }, 'UPLOADTHING_TOKEN'],
+    [{ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'only-the-id' }, 'S3_SECRET_ACCESS_KEY'],
+    [{ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'sometimes' }, 'S3_FORCE_PATH_STYLE'],
+    [{ S3_BUCKET: 'b', S3_PREFIX: '../up' }, 'S3_PREFIX'],
+    [{ S3_ENDPOINT: 'http://minio:9000' }, 'S3_BUCKET'],
   ])('refuses %o and names %s', (env, variable) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
@@ -104,5 +109,44 @@ describe('configuration', () => {
       'base64',
     );
     expect(readConfig({ UPLOADTHING_TOKEN: token }).storage.uploadthingToken).toBe(token);
+  });
+
+  it('turns S3 storage on with S3_BUCKET, with the region defaulting to us-east-1', () => {
+    expect(readConfig({}).storage.s3).toBeUndefined();
+    expect(readConfig({ S3_BUCKET: 'library' }).storage.s3).toEqual({
+      bucket: 'library',
+      endpoint: undefined,
+      region: 'us-east-1',
+      credentials: undefined,
+      forcePathStyle: false,
+      prefix: undefined,
+    });
+    expect(
+      readConfig({
+        S3_BUCKET: 'library',
+        S3_ENDPOINT: 'http://minio.internal:9000',
+        S3_REGION: 'eu-central-1',
+        S3_ACCESS_KEY_ID: 'scout',
+        S3_SECRET_ACCESS_KEY: 'a-long-secret',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: 'studio/library/',
+      }).storage.s3,
+    ).toEqual({
+      bucket: 'library',
+      endpoint: 'http://minio.internal:9000',
+      region: 'eu-central-1',
+      credentials: { accessKeyId: 'scout', secretAccessKey: 'a-long-secret' },
+      forcePathStyle: true,
+      prefix: 'studio/library',
+    });
+  });
+
+  it('refuses UploadThing and S3 together, saying to pick one', () => {
+    const token = Buffer.from(JSON.stringify({ apiKey: 'sk_live_x', appId: 'app', regions: ['sea1'] })).toString(
+      'base64',
+    );
+    expect(() => readConfig({ UPLOADTHING_TOKEN: token, S3_BUCKET: 'library' })).toThrow(
+      /UploadThing \(UPLOADTHING_TOKEN\) and an S3 bucket \(S3_BUCKET\) are both set/,
+    );
   });
 });

@@ -96,6 +96,27 @@ const env = z.object({
   MAX_UPLOAD_SIZE: byteSize('MAX_UPLOAD_SIZE').default(50 * 1024 ** 2),
   STORAGE_QUOTA: byteSize('STORAGE_QUOTA').default(10 * 1024 ** 3),
   UPLOADTHING_TOKEN: optionalText,
+  // An S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Garage, R2 …) for the bytes; S3_BUCKET turns it on.
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an http:// or https:// URL such as http://minio.internal:9000')
+      .optional(),
+  ),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*\/?$/i,
+        'must be a key prefix such as scoutbase or team/library',
+      )
+      .optional(),
+  ),
   UPLOAD_URL_TTL: duration('UPLOAD_URL_TTL').default(15 * 60),
   UPLOAD_GRACE_PERIOD: duration('UPLOAD_GRACE_PERIOD').default(24 * 3600),
   STORAGE_CLEANUP_INTERVAL: duration('STORAGE_CLEANUP_INTERVAL').default(10 * 60),
@@ -187,6 +208,8 @@ export interface Config {
     quotaBytes: number;
     /** Set: the bytes go to UploadThing instead of the data directory. */
     uploadthingToken: string | undefined;
+    /** Set: the bytes go to this S3-compatible bucket instead of the data directory. */
+    s3: S3Config | undefined;
     /** Other UploadThing hosts than its own (tests point these at a local fake). */
     uploadthingEndpoints?: { apiUrl: string; ingestUrl: string; ufsHost: string; ufsAppIdLocation: 'path' };
     /** How long an upload URL stays valid, in seconds. */
@@ -228,6 +251,17 @@ export interface Config {
     /** Failed password sign-ins each account and each address may have before waiting. */
     signInThrottle: SignInThrottle;
   };
+}
+
+export interface S3Config {
+  bucket: string;
+  /** Unset: AWS S3 itself. */
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the SDK's own chain (instance role, AWS_* environment, ~/.aws). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  prefix: string | undefined;
 }
 
 /** A count that drains by itself: at most `burst`, one less every `refillSeconds`. */
@@ -334,6 +368,17 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       'Invalid configuration:\n  UPLOADTHING_TOKEN: must be the token from the UploadThing dashboard (base64 JSON with apiKey, appId and regions)',
     );
   }
+  if (e.S3_BUCKET && e.UPLOADTHING_TOKEN) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_BUCKET: UploadThing (UPLOADTHING_TOKEN) and an S3 bucket (S3_BUCKET) are both set; the bytes live in one place, so unset one of them',
+    );
+  }
+  bothOrNeither(e, 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY');
+  if (!e.S3_BUCKET && (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID || e.S3_PREFIX)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_BUCKET: required with the other S3_* settings (it is what turns S3 storage on)',
+    );
+  }
   bothOrNeither(e, 'GOOGLE_DRIVE_CLIENT_ID', 'GOOGLE_DRIVE_CLIENT_SECRET');
   bothOrNeither(e, 'DROPBOX_CLIENT_ID', 'DROPBOX_CLIENT_SECRET');
   if (e.IMPORT_DIR && /[\0]/.test(e.IMPORT_DIR)) {
@@ -381,6 +426,19 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       maxUploadSize: e.MAX_UPLOAD_SIZE,
       quotaBytes: e.STORAGE_QUOTA,
       uploadthingToken: e.UPLOADTHING_TOKEN,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            credentials:
+              e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+                : undefined,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            prefix: e.S3_PREFIX?.replace(/\/+$/, ''),
+          }
+        : undefined,
       uploadUrlTtlSeconds: e.UPLOAD_URL_TTL,
       gracePeriodSeconds: e.UPLOAD_GRACE_PERIOD,
       cleanupIntervalSeconds: e.STORAGE_CLEANUP_INTERVAL,

@@ -39,8 +39,8 @@ export interface BackupManifest {
   version: number;
   createdAt: string;
   database: { kind: 'pglite' | 'postgres'; entry: string; pgliteVersion?: string };
-  /** `local`: the files are under objects/; `uploadthing`: they stay in UploadThing. */
-  objects: 'local' | 'uploadthing';
+  /** `local`: the files are under objects/; `uploadthing` / `s3`: they stay in UploadThing or the bucket. */
+  objects: 'local' | 'uploadthing' | 's3';
   entries: { name: string; size: number; sha256: string }[];
 }
 
@@ -108,7 +108,7 @@ export async function snapshotPostgres(url: string, config: Config): Promise<str
 }
 
 async function snapshotObjects(config: Config, dir: string) {
-  if (!config.storage.uploadthingToken) {
+  if (!config.storage.uploadthingToken && !config.storage.s3) {
     await linkTree(path.join(config.dataDir, 'objects'), path.join(dir, 'objects'));
   }
   const secret = path.join(config.dataDir, 'auth-secret');
@@ -183,7 +183,7 @@ export async function writeArchive(
       entry: kind === 'postgres' ? POSTGRES_ENTRY : PGLITE_ENTRY,
       ...(kind === 'pglite' ? { pgliteVersion: await pgliteVersion() } : {}),
     },
-    objects: config.storage.uploadthingToken ? 'uploadthing' : 'local',
+    objects: config.storage.uploadthingToken ? 'uploadthing' : config.storage.s3 ? 's3' : 'local',
     entries,
   };
   const zip = new ZipFile();

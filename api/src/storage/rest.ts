@@ -9,6 +9,7 @@ import type { ByteRange } from '../infra/objects/store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
 import type { StorageConfig, UploadTarget } from './contract.ts';
 import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
+import { S3_UPLOADS_URL } from './contract.ts';
 
 /**
  * The routes whose bodies are a file's bytes: a PUT to an upload URL and tus (creation with upload,
@@ -28,7 +29,9 @@ export function isUploadRoute(method: string, path: string) {
 export function asksForUploadUrl(method: string, path: string, headers: Headers) {
   return (
     method === 'POST' &&
-    (path === '/api/objects/upload' || (path === UPLOADTHING_PATH && headers.get('uploadthing-hook') === null))
+    (path === '/api/objects/upload' ||
+      path === S3_UPLOADS_URL ||
+      (path === UPLOADTHING_PATH && headers.get('uploadthing-hook') === null))
   );
 }
 
@@ -53,7 +56,8 @@ export function storageRoutes(deps: StorageDeps) {
     } satisfies UploadTarget);
   });
 
-  // Tells the web app how uploads travel: to this server, or from the browser straight to UploadThing.
+  // Tells the web app how uploads travel: to this server, or from the browser straight to UploadThing
+  // or (backend 's3') to the bucket through presigned URLs from S3_UPLOADS_URL.
   routes.get('/api/storage/config', (c) => {
     requireViewer(c);
     const direct = deps.store.kind === 'uploadthing';

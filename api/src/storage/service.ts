@@ -9,6 +9,8 @@ import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
 import { uploadSigningKey } from './tokens.ts';
 import { uploadthingRoutes } from './uploadthing-routes.ts';
 import { UploadThingObjectStore } from '../infra/objects/uploadthing.ts';
+import { S3ObjectStore } from '../infra/objects/s3.ts';
+import { removeOrphanedObjects, s3UploadRoutes } from './s3-uploads.ts';
 import { VARIANTS, variantKey, type Variant } from './images.ts';
 import { requeueUnprocessed, startProcessing } from './processing.ts';
 
@@ -33,7 +35,7 @@ export function createStorage(
 ): Storage {
   const { dataDir } = services.config;
   const local = new LocalObjectStore(path.join(dataDir, 'objects'));
-  const { uploadthingToken, uploadthingEndpoints } = services.config.storage;
+  const { uploadthingToken, uploadthingEndpoints, s3 } = services.config.storage;
   const store =
     givenStore ??
     (uploadthingToken
@@ -43,7 +45,9 @@ export function createStorage(
           scratchDir: path.join(dataDir, 'tmp', 'uploadthing'),
           companions: (Object.keys(VARIANTS) as Variant[]).map((v) => variantKey('', v)),
         })
-      : local);
+      : s3
+        ? new S3ObjectStore(s3)
+        : local);
   const deps: StorageDeps = {
     ...services,
     store,
@@ -67,6 +71,7 @@ export function createStorage(
       report.removed += await removeOrphanedFiles(services.db, tusDirectory(dataDir), grace);
       if (store === local)
         report.removed += await removeOrphanedFiles(services.db, path.join(local.root, 'uploads'), grace);
+      if (store instanceof S3ObjectStore) report.removed += await removeOrphanedObjects(services.db, store, grace);
       return report;
     })();
     try {
@@ -89,6 +94,8 @@ export function createStorage(
       }),
     );
   }
+  // With S3 the browser sends the bytes to the bucket through presigned URLs.
+  if (store instanceof S3ObjectStore) routes.route('/', s3UploadRoutes(deps, store));
   routes.route('/', storageRoutes(deps));
 
   return {

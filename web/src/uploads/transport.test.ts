@@ -115,6 +115,29 @@ describe('uploadFile', () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/storage/config']);
   });
 
+  it('sends the bytes straight to the S3 bucket when the server keeps files there', async () => {
+    const { transport, calls } = fakeTransport({
+      '/api/storage/config': { backend: 's3', uploadthingUrl: null, maxUploadSize: 50 },
+    });
+    transport.s3 = vi.fn(async (file: File, onProgress: (l: number, t: number) => void) => {
+      onProgress(file.size, file.size);
+      return {
+        ok: true as const,
+        uploadURL: '/objects/uploads/u4',
+        objectPath: '/objects/uploads/u4',
+        uploadId: 'u4',
+        size: 3,
+        mimeType: 'image/png',
+      };
+    });
+    const record = recorder();
+    await uploadFile(photo, { record }, transport);
+    expect(transport.s3).toHaveBeenCalledWith(photo, expect.any(Function), undefined, transport.request);
+    expect(transport.put).not.toHaveBeenCalled();
+    expect(calls.map((c) => c.url)).toEqual(['/api/storage/config']);
+    expect(record).toHaveBeenCalledWith('/objects/uploads/u4', photo, expect.anything());
+  });
+
   it('only logs a failed analysis', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { transport } = fakeTransport({ '/api/ai/analyze-file': new Error('503: down') });

@@ -1,7 +1,8 @@
 // One file's trip to the server (SPEC.md section 7): ask for an upload URL, send the bytes with
 // real progress, file them (the caller's record: a new file or a new version), then (images only)
 // ask for an AI analysis whose failure is only logged. Large files go resumably over tus when the server offers it; when the server
-// keeps files at UploadThing, the browser sends them there directly (@uploadthing/react).
+// keeps files at UploadThing, the browser sends them there directly (@uploadthing/react); with an S3
+// bucket, straight to the bucket through presigned URLs (uploads/s3.ts).
 import {
   type DirectUploadResult,
   type StorageConfig,
@@ -10,6 +11,7 @@ import {
 } from '../../../api/src/storage/contract.ts';
 import { dataRequest } from '../lib/http.ts';
 import type { ConflictChoice } from './conflicts.ts';
+import { S3UploadRefused, s3Upload } from './s3.ts';
 
 export interface StoredFile {
   id: string;
@@ -48,6 +50,8 @@ export interface Transport {
   resumable?: typeof tusUpload;
   /** Sends the file straight to UploadThing through the server's file route at `endpoint`. */
   direct?: typeof uploadthingUpload;
+  /** Sends the file straight to the S3 bucket through presigned URLs (uploads/s3.ts). */
+  s3?: typeof s3Upload;
 }
 
 /** Files above this go over tus when the server names a tus endpoint (SPEC.md section 9: 256 KB). */
@@ -147,6 +151,7 @@ export const browserTransport: Transport = {
   put: putWithProgress,
   resumable: tusUpload,
   direct: uploadthingUpload,
+  s3: s3Upload,
 };
 
 async function step<T>(work: () => Promise<T>, message: string): Promise<T> {
@@ -182,6 +187,18 @@ async function sendBytes(file: File, options: UploadOptions, transport: Transpor
     const direct = transport.direct;
     const endpoint = config.uploadthingUrl;
     const result = await step(() => direct(endpoint, file, onProgress, options.signal), 'Upload failed');
+    if (!result.ok) throw new UploadStepError(result.message);
+    return result.uploadURL;
+  }
+  if (config.backend === 's3' && transport.s3) {
+    const s3 = transport.s3;
+    const result = await step(
+      () =>
+        s3(file, onProgress, options.signal, transport.request).catch((error: unknown) => {
+          throw error instanceof S3UploadRefused ? new UploadStepError(error.message) : error;
+        }),
+      'Upload failed',
+    );
     if (!result.ok) throw new UploadStepError(result.message);
     return result.uploadURL;
   }

@@ -22,7 +22,7 @@ export type ObjectBody = Readable | ReadableStream<Uint8Array>;
  * `uploads/<id>.grid.webp`; a key never climbs out of the store (see assertKey).
  */
 export interface ObjectStore {
-  readonly kind: 'local' | 'uploadthing';
+  readonly kind: 'local' | 'uploadthing' | 's3';
   /** Writes the whole object; readers never see a half-written one. */
   put(key: string, body: ObjectBody, options?: { contentType?: string; size?: number }): Promise<ObjectInfo>;
   /** Stores a finished file from local disk (moved, not copied, when the store is on the same disk). */
