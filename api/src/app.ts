@@ -49,6 +49,8 @@ import { shareSubscriptionEvents } from './live/shared-events.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
 import { adminCommands } from './admin/commands.ts';
 import { fileArchiveRoutes } from './files/archive.ts';
+import { reviewPublicRoutes } from './reviews/rest.ts';
+import { galleryExportRoutes } from './galleries/exports.ts';
 
 export interface App {
   services: Services;
@@ -312,6 +314,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.route('/', storage.routes);
   // Several files as one ZIP: the files domain reads their bytes through the storage layer.
   app.route('/', fileArchiveRoutes(storage.deps));
+  // A gallery as a ZIP of originals or a PDF lookbook, read through the storage layer likewise.
+  app.route('/', galleryExportRoutes(storage.deps));
   // Imports copy bytes in through the storage layer, so they are built with it.
   const imports = importDeps(services, storage.deps, secret);
   await prepareImportFolder(services);
@@ -321,6 +325,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.route('/', importRoutes(imports));
   app.route('/', analyzeRoutes(services, { store: storage.store }));
   await startPhotoTagging(services, { store: storage.store });
+  // People without an account, through a review link: before the session rule of dataRoutes.
+  app.route('/', reviewPublicRoutes(services, { limiter, store: storage.store }));
   app.route('/', dataRoutes(services));
 
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));

@@ -297,6 +297,10 @@ export interface RateLimits {
   uploadUrls: { perAddress: Budget; perUser: Budget };
   /** /api/ai/*. */
   ai: { perAddress: Budget; perUser: Budget };
+  /** The public review paths, /api/review/* (a reviewer's page loads every thumbnail through them). */
+  review: { perAddress: Budget };
+  /** Their comments, picks and unlocks: a person types them, a script floods them. */
+  reviewWrites: { perAddress: Budget };
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -304,6 +308,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // A shoot's card can hold hundreds of photos, each needing its own upload URL.
   uploadUrls: { perAddress: { limit: 3000, windowSeconds: 600 }, perUser: { limit: 1500, windowSeconds: 600 } },
   ai: { perAddress: { limit: 60, windowSeconds: 60 }, perUser: { limit: 20, windowSeconds: 60 } },
+  review: { perAddress: { limit: 3000, windowSeconds: 600 } },
+  reviewWrites: { perAddress: { limit: 300, windowSeconds: 600 } },
 };
 
 export interface OAuthSourceConfig {

@@ -12,6 +12,7 @@ import { activityRoutes } from './activity/rest.ts';
 import { settingsRoutes } from './settings/rest.ts';
 import { dashboardRoutes } from './dashboard/rest.ts';
 import { mapRoutes } from './map/rest.ts';
+import { reviewMemberRoutes } from './reviews/rest.ts';
 
 /**
  * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
@@ -34,5 +35,6 @@ export function dataRoutes(services: Services) {
   routes.route('/', dashboardRoutes(services));
   routes.route('/', assistantRoutes(services));
   routes.route('/', mapRoutes(services));
+  routes.route('/', reviewMemberRoutes(services));
   return routes;
 }

@@ -14,6 +14,7 @@ export interface AccessRow<Given> {
   /** The stranger's request: a path, or a JSON body with its path; the path is the route's own unless given. */
   asks?(given: NoInfer<Given>, t: AccessHarness): string | { path?: string; body?: unknown };
   expect: AccessCase['expect'];
+  as?: AccessCase['as'];
   unchanged?(t: AccessHarness, given: NoInfer<Given>): Promise<void>;
 }
 
@@ -33,6 +34,7 @@ export function accessCase<Given = undefined>(row: AccessRow<Given>): AccessCase
       return request;
     },
     expect: row.expect,
+    ...(row.as && { as: row.as }),
     ...(unchanged && { unchanged: (t: AccessHarness) => unchanged(t, given) }),
   };
 }

@@ -9,7 +9,14 @@ export interface AccessHarness {
   owner: SignedInUser;
   /** Signed in, but was given access to nothing of the owner's. */
   stranger: SignedInUser;
+  /** Given nothing by the harness: a row that needs them shares with them itself (write access). */
+  editor: SignedInUser;
+  /** Likewise, for read access. */
+  reader: SignedInUser;
 }
+
+/** Who makes a row's request: the stranger unless the row says otherwise. */
+export type AccessRole = 'stranger' | 'editor' | 'reader' | 'owner' | 'anonymous';
 
 export interface StrangerRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -33,7 +40,14 @@ export interface AccessCase {
    * or a 200 with an empty list / only their own data ('own-data-only' checks the response
    * mentions none of the owner's ids).
    */
-  expect: 'not-found' | 'forbidden' | 'refused' | 'empty-list' | 'own-data-only';
+  expect: 'not-found' | 'forbidden' | 'refused' | 'empty-list' | 'own-data-only' | 'allowed' | 'unauthorized';
+  /**
+   * Who asks (the stranger by default). Rows of the other roles pin down who may, as well as who
+   * may not; 'anonymous' rows are for paths that answer without a session (review links), which
+   * then skip the signed-out 401 every other row checks. 'allowed' is any 2xx; 'unauthorized' a
+   * 401 with a message.
+   */
+  as?: AccessRole;
   /** Checks, after the stranger's request, that the owner's data did not change. */
   unchanged?(t: AccessHarness): Promise<void>;
 }

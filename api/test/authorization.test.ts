@@ -10,7 +10,13 @@ let app: TestApp;
 let t: AccessHarness;
 beforeAll(async () => {
   app = await testApp();
-  t = { app, owner: await signedInUser(app), stranger: await signedInUser(app) };
+  t = {
+    app,
+    owner: await signedInUser(app),
+    stranger: await signedInUser(app),
+    editor: await signedInUser(app),
+    reader: await signedInUser(app),
+  };
 });
 afterAll(() => app.close());
 
@@ -43,10 +49,13 @@ describe.each(cases.map((c) => [`${c.route}: ${c.name}`, c] as const))('%s', (_n
       headers: request.body === undefined ? undefined : { 'content-type': 'application/json' },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
     });
-    const signedOut = await app.request(request.path, init());
-    expect(signedOut.status).toBe(401);
+    const who = row.as ?? 'stranger';
+    if (who !== 'anonymous') {
+      const signedOut = await app.request(request.path, init());
+      expect(signedOut.status).toBe(401);
+    }
 
-    const response = await app.request(request.path, init(t.stranger.cookie));
+    const response = await app.request(request.path, init(who === 'anonymous' ? undefined : t[who].cookie));
     const text = await response.text();
     switch (row.expect) {
       case 'not-found':
@@ -66,6 +75,13 @@ describe.each(cases.map((c) => [`${c.route}: ${c.name}`, c] as const))('%s', (_n
       case 'own-data-only':
         expect(response.status).toBeLessThan(300);
         expect(text).not.toContain(t.owner.id);
+        break;
+      case 'allowed':
+        expect(response.status, text).toBeGreaterThanOrEqual(200);
+        expect(response.status, text).toBeLessThan(300);
+        break;
+      case 'unauthorized':
+        expect(response.status).toBe(401);
         break;
     }
     // Refusals explain themselves; none of them leak the owner's records.

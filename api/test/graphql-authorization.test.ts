@@ -23,8 +23,11 @@ const NODE_MODELS = {
   GalleryShare: 'galleryShare',
   Invitation: 'invitation',
   Notification: 'notification',
+  PhotoComment: 'photoComment',
+  PhotoPick: 'photoPick',
   Project: 'project',
   ProjectMember: 'projectMember',
+  ReviewLink: 'reviewLink',
   Task: 'task',
   User: 'user',
 } as const;
@@ -43,8 +46,11 @@ const OWNED_BY: Record<keyof typeof NODE_MODELS, (ownerId: string) => object> = 
   // The owner sees the invitations of their projects; the invitee sees their own.
   Invitation: (me) => ({ project: { ownerId: me } }),
   Notification: (me) => ({ userId: me }),
+  PhotoComment: (me) => ({ gallery: { ownerId: me } }),
+  PhotoPick: (me) => ({ gallery: { ownerId: me } }),
   Project: (me) => ({ ownerId: me }),
   ProjectMember: (me) => ({ project: { ownerId: me } }),
+  ReviewLink: (me) => ({ gallery: { ownerId: me } }),
   Task: (me) => ({ creatorId: me }),
   User: (me) => ({ id: me }),
 };
@@ -74,7 +80,13 @@ const owned = new Map<string, string[]>();
 beforeAll(async () => {
   app = await testApp();
   const earlyStranger = await signedInUser(app);
-  t = { app, owner: await signedInUser(app), stranger: earlyStranger };
+  t = {
+    app,
+    owner: await signedInUser(app),
+    stranger: earlyStranger,
+    editor: await signedInUser(app),
+    reader: await signedInUser(app),
+  };
   for (const row of cases) await row.arrange(t);
   const db = app.database.prisma as unknown as Record<string, { findMany(args: object): Promise<object[]> }>;
   for (const [typename, model] of Object.entries(NODE_MODELS)) {

@@ -556,42 +556,40 @@ export async function deleteFiles(ctx: ViewerContext, input: unknown): Promise<{
   }, TX);
 }
 
-/** The entries of a ZIP of several files: a name each (unique within the archive) and where the bytes are. */
+/** The entries of a ZIP of several files: a name each and where the bytes are. */
 export interface ArchiveEntry {
   name: string;
   objectKey: string;
 }
 
+/** Where in the object store the bytes behind each file path are (files point at their upload). */
+export async function objectKeysOf(db: ViewerContext['db'], objectPaths: string[]): Promise<Map<string, string>> {
+  const uploadIds = objectPaths.map(uploadIdFrom).filter((id): id is string => id !== null);
+  const uploads = await db.upload.findMany({ where: { id: { in: uploadIds } }, select: { id: true, objectKey: true } });
+  const keys = new Map(uploads.map((u) => [u.id, u.objectKey]));
+  const found = new Map<string, string>();
+  for (const objectPath of objectPaths) {
+    const key = keys.get(uploadIdFrom(objectPath) ?? '');
+    if (key) found.set(objectPath, key);
+  }
+  return found;
+}
+
 /**
  * What a download of several files holds: every file must be readable by the viewer (else a 404
- * and no archive). Two files of one name (from different folders) become "name.jpg" and
- * "name (1).jpg", as a computer's own download folder would do.
+ * and no archive). Names are made unique when the archive is written (files/archive.ts).
  */
 export async function archiveEntries(ctx: ViewerContext, ids: unknown): Promise<ArchiveEntry[]> {
   const files = await filesByIds(ctx, parse(fileIdsInput, ids), 'read', ctx.db);
-  const uploadIds = files.map((f) => uploadIdFrom(f.objectPath));
-  const uploads = await ctx.db.upload.findMany({
-    where: { id: { in: uploadIds.filter((id): id is string => id !== null) } },
-    select: { id: true, objectKey: true },
-  });
-  const keys = new Map(uploads.map((u) => [u.id, u.objectKey]));
-  const taken = new Set<string>();
-  return files.map((file, i) => {
-    const objectKey = keys.get(uploadIds[i] ?? '');
+  const keys = await objectKeysOf(
+    ctx.db,
+    files.map((f) => f.objectPath),
+  );
+  return files.map((file) => {
+    const objectKey = keys.get(file.objectPath);
     if (!objectKey) throw new NotFoundError('File');
-    return { name: uniqueEntryName(file.name, taken), objectKey };
+    return { name: file.name, objectKey };
   });
-}
-
-function uniqueEntryName(name: string, taken: Set<string>) {
-  // A ZIP entry name with slashes would make folders (or climb out of them when unpacked).
-  const safe = name.replace(/[/\\]/g, '_');
-  const dot = safe.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
-  let candidate = safe;
-  for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
-  taken.add(candidate.toLowerCase());
-  return candidate;
 }
 
 // ───────────────────────────── versions ─────────────────────────────

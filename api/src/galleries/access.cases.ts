@@ -112,6 +112,20 @@ export const accessCases: AccessCase[] = [
     },
   }),
   accessCase({
+    route: 'GET /api/galleries/:id/export.zip',
+    name: "cannot download the owner's photos as a ZIP",
+    given: galleryWithPhoto,
+    asks: ({ gallery }) => `/api/galleries/${gallery.id}/export.zip`,
+    expect: 'not-found',
+  }),
+  accessCase({
+    route: 'GET /api/galleries/:id/export.pdf',
+    name: "cannot download the owner's gallery as a PDF",
+    given: galleryWithPhoto,
+    asks: ({ gallery }) => `/api/galleries/${gallery.id}/export.pdf`,
+    expect: 'not-found',
+  }),
+  accessCase({
     route: 'GET /api/galleries/:id/shares',
     name: "cannot see who the owner's gallery is shared with",
     given: sharedGallery,

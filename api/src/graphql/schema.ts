@@ -14,6 +14,7 @@ import '../settings/types.ts';
 import '../dashboard/types.ts';
 import '../storage/types.ts';
 import '../imports/types.ts';
+import '../reviews/types.ts';
 
 export const schema = builder.toSchema();
 

@@ -27,6 +27,14 @@ function rulesFor(limits: RateLimits, asksForUploadUrl: Rule['matches']): Rule[]
       ...limits.uploadUrls,
     },
     { name: 'ai', matches: (m, p) => m === 'POST' && p.startsWith('/api/ai/'), ...limits.ai },
+    // Anyone with a link (or guessing one) reaches these without an account; writes have the
+    // smaller budget of their own (the first rule that matches a request is the one it spends).
+    {
+      name: 'review-write',
+      matches: (m, p) => m !== 'GET' && m !== 'HEAD' && p.startsWith('/api/review/'),
+      ...limits.reviewWrites,
+    },
+    { name: 'review', matches: (_m, p) => p.startsWith('/api/review/'), ...limits.review },
   ];
 }
 

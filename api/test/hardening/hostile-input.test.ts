@@ -41,7 +41,13 @@ async function ownerSnapshot() {
 
 beforeAll(async () => {
   app = await testApp();
-  t = { app, owner: await signedInUser(app), stranger: await signedInUser(app) };
+  t = {
+    app,
+    owner: await signedInUser(app),
+    stranger: await signedInUser(app),
+    editor: await signedInUser(app),
+    reader: await signedInUser(app),
+  };
   // The authorization suite's rows give the owner one of everything; their paths hold real ids.
   for (const row of cases) {
     const request = await row.arrange(t);
@@ -299,4 +305,60 @@ describe('every GraphQL mutation', () => {
     expect(failures).toEqual([]);
     expect(await ownerSnapshot()).toEqual(before);
   }, 600_000);
+});
+
+// The public review paths take no session, so the suite above reaches them only with made-up
+// tokens. Here they get a working token (and a locked one) with hostile file ids and bodies.
+describe('the public review paths with a real token', () => {
+  it('answer hostile input with a success or a 4xx and a message', async () => {
+    const { reviewedGallery } = await import('../../src/reviews/testing.ts');
+    const open = await reviewedGallery(app, t.owner);
+    const locked = await reviewedGallery(app, t.owner, 'locked');
+    const failures: string[] = [];
+    const routes = [
+      ['GET', '/api/review/:token'],
+      ['POST', '/api/review/:token/unlock'],
+      ['POST', '/api/review/:token/comments'],
+      ['PUT', '/api/review/:token/picks/:fileId'],
+      ['GET', '/api/review/:token/photos/:fileId'],
+    ] as const;
+    for (const [method, route] of routes) {
+      await fc
+        .assert(
+          fc.asyncProperty(
+            fc.constantFrom(open, locked),
+            fc.oneof(hostileId, fc.constant(open.file.id)),
+            hostileBody,
+            fc.dictionary(fc.constantFrom('variant', 'fileId'), hostileString, { maxKeys: 2 }),
+            async (link, fileId, body, query) => {
+              const search = new URLSearchParams(query as Record<string, string>).toString();
+              const url = `${route.replace(':token', link.token).replace(':fileId', fileId)}${search ? `?${search}` : ''}`;
+              const hasBody = method !== 'GET';
+              const response = await withDeadline(
+                app.request(url, {
+                  method,
+                  headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+                  body: hasBody ? ('raw' in body ? body.raw : JSON.stringify(body.json)) : undefined,
+                }),
+                `${method} ${url.slice(0, 200)}`,
+              );
+              const text = await response.text();
+              const json = (response.headers.get('content-type') ?? '').includes('application/json');
+              const message =
+                response.status >= 400 && json ? (JSON.parse(text) as { message?: unknown }).message : 'ok';
+              if (response.status >= 500 || typeof message !== 'string' || message === '') {
+                failures.push(
+                  `${method} ${route} → ${response.status} ${text.slice(0, 200)} ${JSON.stringify(body).slice(0, 200)}`,
+                );
+                return false;
+              }
+              return true;
+            },
+          ),
+          { numRuns: RUNS * 4, endOnFailure: true },
+        )
+        .catch(() => {});
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
 });

@@ -10,6 +10,8 @@ function tight(config: Config): Config {
     signUp: { perAddress: { limit: 2, ...w } },
     uploadUrls: { perAddress: { limit: 5, ...w }, perUser: { limit: 3, ...w } },
     ai: { perAddress: { limit: 3, ...w }, perUser: { limit: 2, ...w } },
+    review: { perAddress: { limit: 2, ...w } },
+    reviewWrites: { perAddress: { limit: 3, ...w } },
   };
   return config;
 }
@@ -97,6 +99,25 @@ describe('in memory (one instance)', () => {
     expect((await signUp(app, address())).status).toBe(201);
   });
   // Password sign-in has its own throttle that forgives: signin-throttle.test.ts.
+
+  it('limits every public review path per address, made-up tokens included', async () => {
+    const from = address();
+    const review = (path: string, method = 'GET') =>
+      app.request(path, {
+        method,
+        headers: { 'x-forwarded-for': from, 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
+    const token = 'A'.repeat(32);
+    expect((await review(`/api/review/${token}`)).status).toBe(404);
+    expect((await review(`/api/review/${token}/photos/x`)).status).toBe(404);
+    await expectRefused(await review(`/api/review/${token}`));
+    // Writes have their own, smaller budget.
+    expect((await review(`/api/review/${token}/comments`, 'POST')).status).toBe(404);
+    expect((await review(`/api/review/${token}/picks/x`, 'PUT')).status).toBe(404);
+    expect((await review(`/api/review/${token}/unlock`, 'POST')).status).toBe(404);
+    await expectRefused(await review(`/api/review/${token}/comments`, 'POST'));
+  });
 });
 
 describe('in memory, for signed-in users', () => {

@@ -31,7 +31,16 @@ export type Channels = {
   'import:progress': [userId: string, payload: ImportProgress];
   /** What this user may see changed: invitations, project membership, or the galleries shared with them. */
   'access:changed': [userId: string, payload: AccessChange];
+  /** A comment or pick arrived on a gallery this user may see (reviews/feedback.ts). */
+  'gallery:feedback': [userId: string, payload: GalleryFeedback];
 };
+
+export interface GalleryFeedback {
+  galleryId: string;
+  kind: 'comment' | 'pick';
+  /** The PhotoComment's or PhotoPick's id. */
+  id: string;
+}
 
 export interface AccessChange {
   /**

@@ -1,0 +1,233 @@
+import { Readable } from 'node:stream';
+import { type Context, Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import type { Services } from '../context.ts';
+import type { AppEnv } from '../http/env.ts';
+import { readJson, viewerContext } from '../http/helpers.ts';
+import type { ObjectStore } from '../infra/objects/store.ts';
+import type { RateLimiter } from '../infra/ratelimit.ts';
+import { VARIANTS, type Variant, variantKey } from '../storage/images.ts';
+import { uploadIdFrom } from '../storage/uploads.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { streamGalleryPdf, streamGalleryZip } from '../galleries/exports.ts';
+import {
+  addGalleryComment,
+  addReviewComment,
+  commentJson,
+  listGalleryComments,
+  listGalleryPicks,
+  photoFeedback,
+  pickJson,
+  reviewCommentJson,
+  reviewPage,
+  reviewPickJson,
+  setReviewPick,
+} from './feedback.ts';
+import {
+  createReviewLink,
+  listReviewLinks,
+  ReviewPasswordRequiredError,
+  type ReviewAccess,
+  resolveReviewLink,
+  reviewLinkJson,
+  revokeReviewLink,
+  UNLOCK_COOKIE,
+  unlockReviewLink,
+  WrongReviewPasswordError,
+} from './links.ts';
+
+/** Members' paths: review links of a gallery, and its comments and picks. Mounted behind the session rule. */
+export function reviewMemberRoutes(services: Services) {
+  const routes = new Hono<AppEnv>();
+
+  routes.post('/api/galleries/:id/review-links', async (c) => {
+    const { link, url } = await createReviewLink(viewerContext(c, services), c.req.param('id'), await readJson(c));
+    return c.json(reviewLinkJson(link, url), 201);
+  });
+
+  routes.get('/api/galleries/:id/review-links', async (c) => {
+    const links = await listReviewLinks(viewerContext(c, services), c.req.param('id'));
+    return c.json(links.map((link) => reviewLinkJson(link)));
+  });
+
+  routes.delete('/api/review-links/:id', async (c) => {
+    const link = await revokeReviewLink(viewerContext(c, services), c.req.param('id'));
+    return c.json(reviewLinkJson(link));
+  });
+
+  routes.get('/api/galleries/:id/comments', async (c) => {
+    const ctx = viewerContext(c, services);
+    const comments = await listGalleryComments(ctx, c.req.param('id'), { fileId: c.req.query('fileId') });
+    return c.json(await Promise.all(comments.map((comment) => commentJson(ctx, comment))));
+  });
+
+  routes.post('/api/galleries/:id/comments', async (c) => {
+    const ctx = viewerContext(c, services);
+    const comment = await addGalleryComment(ctx, c.req.param('id'), await readJson(c));
+    return c.json(await commentJson(ctx, comment), 201);
+  });
+
+  routes.get('/api/galleries/:id/picks', async (c) => {
+    const picks = await listGalleryPicks(viewerContext(c, services), c.req.param('id'), {
+      fileId: c.req.query('fileId'),
+    });
+    return c.json(picks.map(pickJson));
+  });
+
+  return routes;
+}
+
+export interface ReviewPublicDeps {
+  limiter: RateLimiter;
+  store: ObjectStore;
+}
+
+type Handler = (c: Context<AppEnv>, access: ReviewAccess, token: string) => Promise<Response>;
+
+/** A password the page should ask for: 401 with a message (the app answers other 401s as a lost session). */
+function passwordAnswer(c: Context<AppEnv>, error: unknown) {
+  if (error instanceof ReviewPasswordRequiredError || error instanceof WrongReviewPasswordError) {
+    return c.json({ message: error.message, code: error.code }, 401);
+  }
+  throw error;
+}
+
+/**
+ * A handler for a public path under /api/review/:token: the link is checked first (404 for a bad
+ * token, 401 {message} while locked), then `handle` gets the one gallery it opens. The export
+ * routes use it too, and check `access.allowDownload` themselves.
+ */
+export function withReviewLink(services: Pick<Services, 'db'>, handle: Handler) {
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const token = c.req.param('token') ?? '';
+    let access: ReviewAccess;
+    try {
+      access = await resolveReviewLink(services.db, token, c.req.header('cookie'));
+    } catch (error) {
+      return passwordAnswer(c, error);
+    }
+    // Nobody else may keep a reviewer's answers (shared caches, the back button after revoking).
+    c.header('Cache-Control', 'private, no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return handle(c, access, token);
+  };
+}
+
+/**
+ * The public review surface: no session needed, a token reaches one gallery. Mount it before the
+ * session rule of /api/*. Its rate limits are http/ratelimits.ts's 'review' rules.
+ */
+export function reviewPublicRoutes(services: Services, deps: ReviewPublicDeps) {
+  const routes = new Hono<AppEnv>();
+  const withLink = (handle: Handler) => withReviewLink(services, handle);
+
+  routes.get(
+    '/api/review/:token',
+    withLink(async (c, access, token) => c.json(await reviewPage(services.db, access, token))),
+  );
+
+  routes.post('/api/review/:token/unlock', async (c) => {
+    const token = c.req.param('token');
+    let unlocked: Awaited<ReturnType<typeof unlockReviewLink>>;
+    try {
+      const gate = { db: services.db, config: services.config, limiter: deps.limiter };
+      unlocked = await unlockReviewLink(gate, token, await readJson(c), c.get('clientAddress'));
+    } catch (error) {
+      return passwordAnswer(c, error);
+    }
+    if (unlocked) {
+      // Sent back only to this link's own paths, so one unlock never opens another link.
+      setCookie(c, UNLOCK_COOKIE, unlocked.value, {
+        path: `/api/review/${token}`,
+        httpOnly: true,
+        sameSite: 'Lax',
+        secure: services.config.env === 'production' || new URL(c.req.url).protocol === 'https:',
+        maxAge: unlocked.maxAge,
+      });
+    }
+    return c.json({ success: true });
+  });
+
+  routes.post(
+    '/api/review/:token/comments',
+    withLink(async (c, access) =>
+      c.json(reviewCommentJson(await addReviewComment(services, access, await readJson(c))), 201),
+    ),
+  );
+
+  routes.put(
+    '/api/review/:token/picks/:fileId',
+    withLink(async (c, access) =>
+      c.json(reviewPickJson(await setReviewPick(services, access, c.req.param('fileId') ?? '', await readJson(c)))),
+    ),
+  );
+
+  // The location package, when the link allows downloads: the same ZIP and lookbook members get.
+  const downloads = (send: (access: ReviewAccess) => Promise<Response>) =>
+    withLink(async (_c, access) => {
+      if (!access.allowDownload) throw new ForbiddenError('Downloads are not allowed on this link.');
+      return send(access);
+    });
+  const exportDeps = { db: services.db, store: deps.store };
+  routes.get(
+    '/api/review/:token/export.zip',
+    downloads((access) => streamGalleryZip(exportDeps, access.galleryId)),
+  );
+  routes.get(
+    '/api/review/:token/export.pdf',
+    downloads(async (access) =>
+      streamGalleryPdf(exportDeps, access.galleryId, {
+        annotations: await photoFeedback(services.db, access.galleryId),
+      }),
+    ),
+  );
+
+  routes.get(
+    '/api/review/:token/photos/:fileId',
+    withLink(async (c, access) => photoBytes(c, services, deps.store, access, c.req.param('fileId') ?? '')),
+  );
+
+  return routes;
+}
+
+/** A photo of the link's gallery (or its grid / preview thumbnail); any other file id is a 404. */
+async function photoBytes(
+  c: Context<AppEnv>,
+  services: Services,
+  store: ObjectStore,
+  access: ReviewAccess,
+  fileId: string,
+) {
+  const variantParam = c.req.query('variant');
+  if (variantParam !== undefined && !(variantParam in VARIANTS)) {
+    throw new ValidationError(`variant must be one of ${Object.keys(VARIANTS).join(', ')}.`, 'variant');
+  }
+  const variant = variantParam as Variant | undefined;
+  if (!isUuid(fileId)) throw new NotFoundError('Photo');
+  const item = await services.db.galleryItem.findUnique({
+    where: { galleryId_fileId: { galleryId: access.galleryId, fileId } },
+    select: { file: { select: { objectPath: true, mimeType: true, metadata: true } } },
+  });
+  const uploadId = item ? uploadIdFrom(item.file.objectPath) : null;
+  const upload = uploadId ? await services.db.upload.findUnique({ where: { id: uploadId } }) : null;
+  if (!item || !upload?.objectKey) throw new NotFoundError('Photo');
+  // A link without downloads shows pictures at preview size; the original only when there is no preview.
+  const thumbnails = (item.file.metadata as { thumbnails?: { preview?: true } } | null)?.thumbnails;
+  if (!variant && !access.allowDownload && thumbnails?.preview) {
+    throw new ForbiddenError('Downloads are not allowed on this link.');
+  }
+  const key = variant ? variantKey(upload.objectKey, variant) : upload.objectKey;
+  const info = await store.stat(key);
+  const stream = info ? await store.get(key) : null;
+  if (!info || !stream) throw new NotFoundError('Photo');
+  return new Response(Readable.toWeb(stream) as ReadableStream, {
+    headers: {
+      'Content-Type': variant ? 'image/webp' : item.file.mimeType,
+      'Content-Length': String(info.size),
+      'Cache-Control': 'private, max-age=600',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+    },
+  });
+}
