@@ -3,6 +3,7 @@ import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
 import { FullScreenSpinner } from './ui/Spinner.tsx';
+import { reviewTokenOf } from './screens/review/reviewState.ts';
 import { Toaster } from './ui/toast.tsx';
 
 // Nothing is shown before the session is known, so the entry holds no router: a visitor gets the
@@ -10,6 +11,9 @@ import { Toaster } from './ui/toast.tsx';
 // (routes/signedIn.tsx). Signing in reloads the page; signing out swaps one for the other.
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
 const SignedInApp = lazy(() => import('./routes/signedIn.tsx'));
+// A review link (/r/{token}) is for people without an account, often on a phone: it skips the
+// session check and both apps, and loads only its own small page.
+const ReviewPage = lazy(() => import('./screens/review/ReviewPage.tsx'));
 
 function AuthError({ error }: { error: string }) {
   return (
@@ -34,6 +38,14 @@ function AppForSession() {
 }
 
 export function App() {
+  const reviewToken = reviewTokenOf(window.location.pathname);
+  if (reviewToken !== null) {
+    return (
+      <Suspense fallback={<FullScreenSpinner />}>
+        <ReviewPage token={reviewToken} />
+      </Suspense>
+    );
+  }
   return (
     <AuthProvider>
       <AppForSession />

@@ -53,6 +53,8 @@ export const AlertIcon = icon([
   'M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z',
 ]);
 export const CloseIcon = icon(['M6 6l12 12', 'M18 6 6 18']);
+export const CommentIcon = icon(['M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z']);
+export const DownloadIcon = icon(['M12 4v12', 'm7 11 5 5 5-5', 'M4 20h16']);
 export const ChevronDownIcon = icon(['m6 9 6 6 6-6']);
 export const ChevronUpIcon = icon(['m6 15 6-6 6 6']);
 export const MinusIcon = icon(['M5 12h14']);

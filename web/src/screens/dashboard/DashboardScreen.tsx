@@ -35,6 +35,7 @@ const ACTION_TEXT: Record<string, string> = {
   task_completed: 'completed the task',
   folder_created: 'created the folder',
   file_added_to_gallery: 'added to a gallery',
+  photo_commented: 'commented on a photo in',
 };
 
 function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key }) {

@@ -42,6 +42,7 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
         .filter((node): node is NonNullable<typeof node> => Boolean(node))
         .map((node) => ({
           id: node.fileId,
+          itemId: node.id,
           name: node.name,
           mimeType: node.mimeType,
           size: node.file.size,

@@ -33,7 +33,10 @@ import { FilePickerDialog } from './FilePickerDialog.tsx';
 import { GalleryNotes } from './GalleryNotes.tsx';
 import { useGalleryPhotos, useLightbox } from './GalleryPhotos.tsx';
 import { Lightbox } from './Lightbox.tsx';
+import { PhotoFeedback } from './PhotoFeedback.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
+import { ReviewLinksDialog } from './ReviewLinksDialog.tsx';
+import { useGalleryFeedback } from './useGalleryFeedback.ts';
 
 const PhotoMap = lazy(() => import('./PhotoMap.tsx'));
 
@@ -102,6 +105,7 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
       photosKey={gallery.photos}
       formKey={gallery.form}
       autoSave={data.viewer.settings?.autoSave ?? true}
+      viewerId={data.viewer.id}
       refresh={refresh}
     />
   );
@@ -114,12 +118,14 @@ function GalleryView({
   photosKey,
   formKey,
   autoSave,
+  viewerId,
   refresh,
 }: {
   gallery: GalleryData;
   photosKey: GalleryPhotos_gallery$key;
   formKey: GalleryFormDialog_gallery$key;
   autoSave: boolean;
+  viewerId: string;
   refresh: () => void;
 }) {
   const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey);
@@ -128,6 +134,7 @@ function GalleryView({
   const [importOpen, setImportOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [reviewLinksOpen, setReviewLinksOpen] = useState(false);
   const [rejections, setRejections] = useState<Rejection[]>([]);
   const canEdit = gallery.viewerCanEdit;
 
@@ -297,6 +304,13 @@ function GalleryView({
   });
 
   const inGallery = useMemo(() => new Set(photos.map((p) => p.id)), [photos]);
+  const byFileId = useMemo(() => new Map(photos.map((p) => [p.id, p])), [photos]);
+  useGalleryFeedback({
+    galleryId: gallery.id,
+    viewerId,
+    itemIdOf: (fileId) => byFileId.get(fileId)?.itemId,
+    photoNameOf: (fileId) => byFileId.get(fileId)?.name,
+  });
   const geotagged = photos.filter((p) => p.gps).length;
   const meta = [gallery.movieTvShow, gallery.projectName, gallery.location].filter(Boolean).join(' · ');
 
@@ -351,6 +365,9 @@ function GalleryView({
                 </Button>
                 <Button variant="outline" onClick={() => setEditing(true)}>
                   Edit Gallery
+                </Button>
+                <Button variant="outline" onClick={() => setReviewLinksOpen(true)}>
+                  Review Links
                 </Button>
               </>
             )}
@@ -413,6 +430,9 @@ function GalleryView({
         index={lightbox.index}
         onIndex={lightbox.open}
         onClose={lightbox.close}
+        feedback={(photo) =>
+          photo.itemId ? <PhotoFeedback galleryId={gallery.id} fileId={photo.id} itemId={photo.itemId} /> : null
+        }
         actions={(photo) =>
           canEdit ? (
             <>
@@ -448,6 +468,7 @@ function GalleryView({
         gallery={sharing ? { id: gallery.id, name: gallery.name } : null}
         onClose={() => setSharing(false)}
       />
+      <ReviewLinksDialog galleryId={reviewLinksOpen ? gallery.id : null} onClose={() => setReviewLinksOpen(false)} />
       <GalleryFormDialog
         open={editing}
         onClose={() => setEditing(false)}

@@ -49,12 +49,15 @@ export function Lightbox({
   onIndex,
   onClose,
   actions,
+  feedback,
 }: {
   photos: readonly Photo[];
   index: number | null;
   onIndex: (index: number) => void;
   onClose: () => void;
   actions?: (photo: Photo) => ReactNode;
+  /** Comments and picks on the photo, under its facts. */
+  feedback?: (photo: Photo) => ReactNode;
 }) {
   const photo = index === null ? undefined : photos[index];
   const hasPrev = index !== null && index > 0;
@@ -148,6 +151,7 @@ export function Lightbox({
                 </a>
                 {actions?.(photo)}
               </div>
+              {feedback?.(photo)}
             </aside>
           </DialogPanel>
         )}

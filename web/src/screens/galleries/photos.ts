@@ -10,6 +10,8 @@ export interface GeoPoint {
 export interface Photo {
   /** The file's global id. */
   id: string;
+  /** The gallery item's global id (its comments and picks hang there); absent outside a gallery. */
+  itemId?: string;
   name: string;
   mimeType: string;
   size: number;

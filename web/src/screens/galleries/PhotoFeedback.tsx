@@ -1,0 +1,180 @@
+import { type FormEvent, Suspense, useId, useState } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { formatDateTime } from '../../lib/format.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Textarea } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import type { PhotoFeedbackAddMutation } from './__generated__/PhotoFeedbackAddMutation.graphql';
+import type { PhotoFeedbackQuery } from './__generated__/PhotoFeedbackQuery.graphql';
+import { appendLinkedOnce, feedbackAuthor, PICK_LABELS } from './feedbackStore.ts';
+
+const pickTone: Record<string, string> = {
+  yes: 'bg-green-500/20 text-green-200',
+  maybe: 'bg-amber-500/20 text-amber-200',
+  no: 'bg-red-500/20 text-red-200',
+};
+
+const FAILED = 'Failed to add the comment. Please try again.';
+
+function CommentBox({ galleryId, fileId, itemId }: { galleryId: string; fileId: string; itemId: string }) {
+  const [body, setBody] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const [commit, sending] = useMutation<PhotoFeedbackAddMutation>(graphql`
+    mutation PhotoFeedbackAddMutation($galleryId: ID!, $fileId: ID!, $body: String!) {
+      addPhotoComment(galleryId: $galleryId, fileId: $fileId, body: $body) {
+        __typename
+        ... on MutationAddPhotoCommentSuccess {
+          data {
+            id
+            body
+            createdAt
+            reviewerName
+            author {
+              id
+              displayName
+            }
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!body.trim()) {
+      setError('Please write a comment.');
+      return;
+    }
+    setError(null);
+    commit({
+      variables: { galleryId, fileId, body: body.trim() },
+      updater: (store) => {
+        const answer = store.getRootField('addPhotoComment');
+        appendLinkedOnce(store.get(itemId), 'comments', answer?.getLinkedRecord('data'));
+      },
+      onCompleted: (result) => {
+        const answer = result.addPhotoComment;
+        if (answer.__typename === 'MutationAddPhotoCommentSuccess') setBody('');
+        else setError(('message' in answer && answer.message) || FAILED);
+      },
+      onError: () => setError(FAILED),
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-2">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-200">
+        Add a comment
+      </label>
+      <Textarea
+        id={id}
+        rows={2}
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+      />
+      <p id={`${id}-hint`} className="text-xs text-slate-400">
+        Write @name to notify someone who can see this gallery.
+      </p>
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-300">
+          {error}
+        </p>
+      )}
+      <Button type="submit" size="sm" disabled={sending}>
+        {sending ? 'Sending...' : 'Comment'}
+      </Button>
+    </form>
+  );
+}
+
+function Feedback({ itemId }: { itemId: string }) {
+  const data = useLazyLoadQuery<PhotoFeedbackQuery>(
+    graphql`
+      query PhotoFeedbackQuery($itemId: ID!) {
+        item: node(id: $itemId) {
+          ... on GalleryItem {
+            id
+            picks {
+              id
+              pick
+              reviewerName
+              updatedAt
+            }
+            comments {
+              id
+              body
+              createdAt
+              reviewerName
+              author {
+                id
+                displayName
+              }
+            }
+          }
+        }
+      }
+    `,
+    { itemId },
+    { fetchPolicy: 'store-and-network' },
+  );
+  const picks = data.item?.picks ?? [];
+  const comments = data.item?.comments ?? [];
+  return (
+    <>
+      <section aria-labelledby={`${itemId}-picks`} className="space-y-2">
+        <h3 id={`${itemId}-picks`} className="text-sm font-semibold text-white">
+          Picks ({picks.length})
+        </h3>
+        {picks.length === 0 ? (
+          <p className="text-sm text-slate-400">No picks yet.</p>
+        ) : (
+          <ul className="flex flex-wrap gap-1.5" data-testid="photo-picks">
+            {picks.map((p) => (
+              <li key={p.id} className={`rounded-full px-2 py-0.5 text-xs ${pickTone[p.pick] ?? ''}`}>
+                {p.reviewerName ?? 'A member'}: {PICK_LABELS[p.pick] ?? p.pick}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby={`${itemId}-comments`} className="space-y-2">
+        <h3 id={`${itemId}-comments`} className="text-sm font-semibold text-white">
+          Comments ({comments.length})
+        </h3>
+        {comments.length === 0 ? (
+          <p className="text-sm text-slate-400">No comments yet.</p>
+        ) : (
+          <ul className="space-y-2" data-testid="photo-comments">
+            {comments.map((c) => (
+              <li key={c.id} className="rounded-md bg-white/5 p-2 text-sm text-slate-100">
+                <p className="text-xs text-slate-400">
+                  <span className="font-medium text-slate-200">{feedbackAuthor(c)}</span> ·{' '}
+                  {formatDateTime(c.createdAt)}
+                </p>
+                <p className="mt-0.5 whitespace-pre-wrap break-words">{c.body}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** A photo's picks and comments in the lightbox, with a box to comment; live through useGalleryFeedback. */
+export function PhotoFeedback({ galleryId, fileId, itemId }: { galleryId: string; fileId: string; itemId: string }) {
+  return (
+    <div className="mt-6 space-y-4 border-t border-white/10 pt-4">
+      <Suspense fallback={<Spinner label="Loading comments" />}>
+        <Feedback itemId={itemId} />
+      </Suspense>
+      <CommentBox galleryId={galleryId} fileId={fileId} itemId={itemId} />
+    </div>
+  );
+}
