@@ -157,8 +157,22 @@ describe('review links', () => {
     expect(await reviewBox.getByLabel('Comment on loft-roof.jpg').inputValue()).toBe('');
     await page.getByText('On loft-roof.jpg: Is the roof safe for a crane?').waitFor();
 
-    // The owner on a phone: the photo's feedback under it.
+    // Members download the same package from the gallery, the lookbook with what reviewers said.
     await page.keyboard.press('Escape');
+    await lightbox.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Download' }).click();
+    for (const [name, type] of [
+      ['All originals (ZIP)', 'application/zip'],
+      ['Lookbook with comments (PDF)', 'application/pdf'],
+    ]) {
+      const href = (await page.getByRole('menuitem', { name }).getAttribute('href')) ?? '';
+      const answer = await context.request.get(href);
+      expect(answer.status()).toBe(200);
+      expect(answer.headers()['content-type']).toBe(type);
+    }
+    await page.keyboard.press('Escape');
+
+    // The owner on a phone: the photo's feedback under it.
     await page.setViewportSize(MOBILE);
     await page.getByRole('button', { name: 'Open loft-stairs.jpg' }).click();
     await lightbox.getByText('Comments (2)').waitFor();

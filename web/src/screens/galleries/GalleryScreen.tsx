@@ -1,4 +1,4 @@
-import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { Menu, MenuButton, MenuItem, MenuItems, Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { graphql, useMutation } from 'react-relay';
@@ -12,9 +12,10 @@ import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMess
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
 import { UploadConflictDialog } from '../../uploads/ConflictDialog.tsx';
-import { Button } from '../../ui/Button.tsx';
+import { menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
+import { DownloadIcon, GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
@@ -42,6 +43,29 @@ const PhotoMap = lazy(() => import('./PhotoMap.tsx'));
 
 const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-selected:bg-white data-selected:text-slate-900 data-selected:shadow-sm dark:text-slate-400 dark:data-selected:bg-slate-800 dark:data-selected:text-slate-100';
+
+/** The location package for anyone who sees the gallery: its originals as a ZIP, or a PDF lookbook. */
+function GalleryDownloads({ galleryId }: { galleryId: string }) {
+  return (
+    <Menu>
+      <MenuButton className={buttonClass('outline')}>
+        <DownloadIcon className="h-4 w-4" />
+        Download
+      </MenuButton>
+      <MenuItems
+        anchor="bottom end"
+        className="z-40 w-56 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+      >
+        <MenuItem as="a" href={`/api/galleries/${galleryId}/export.zip`} download className={menuItemClass}>
+          All originals (ZIP)
+        </MenuItem>
+        <MenuItem as="a" href={`/api/galleries/${galleryId}/export.pdf`} download className={menuItemClass}>
+          Lookbook with comments (PDF)
+        </MenuItem>
+      </MenuItems>
+    </Menu>
+  );
+}
 
 function GalleryContent({ galleryId }: { galleryId: string }) {
   // Shared, revoked or left elsewhere: re-read the gallery, so a revoked one never stays on screen.
@@ -371,6 +395,7 @@ function GalleryView({
                 </Button>
               </>
             )}
+            {total > 0 && <GalleryDownloads galleryId={rawIdOf(gallery.id)} />}
             {gallery.viewerCanShare && <Button onClick={() => setSharing(true)}>Share Gallery</Button>}
           </div>
         </div>
