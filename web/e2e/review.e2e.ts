@@ -13,11 +13,11 @@ describe('review links', () => {
       await context.request.post('/api/galleries', { data: { name: 'Harbour Lofts', location: 'Hamburg' } })
     ).json()) as { id: string };
     const fileIds: string[] = [];
-    for (const [name, colour] of [
-      ['loft-stairs.jpg', '#0f766e'],
-      ['loft-roof.jpg', '#b45309'],
+    for (const [name, colour, gps] of [
+      ['loft-stairs.jpg', '#0f766e', { latitude: 53.5438, longitude: 9.9663 }],
+      ['loft-roof.jpg', '#b45309', undefined],
     ] as const) {
-      fileIds.push((await uploadThroughApi(context.request, name, await makePhoto({ colour }))).id);
+      fileIds.push((await uploadThroughApi(context.request, name, await makePhoto({ colour, gps }))).id);
     }
     expect((await context.request.post(`/api/galleries/${gallery.id}/items`, { data: { fileIds } })).ok()).toBe(true);
 
@@ -68,6 +68,14 @@ describe('review links', () => {
       )
       .toBeGreaterThan(0);
     expect(await seriousViolations(review)).toEqual([]);
+    // The geotagged photo on a map (its coordinates listed as the map's text alternative) opens it.
+    await review.getByRole('heading', { name: 'Map' }).waitFor();
+    await review.locator('.photo-marker').waitFor();
+    await review.getByText('Coordinates').click();
+    await review.getByTestId('coordinate-list').getByRole('button', { name: 'loft-stairs.jpg' }).click();
+    await review.getByTestId('review-lightbox').getByRole('heading', { name: 'loft-stairs.jpg' }).waitFor();
+    await review.keyboard.press('Escape');
+    await review.getByTestId('review-lightbox').waitFor({ state: 'detached' });
 
     // The first pick asks for the reviewer's name, once.
     const picks = review.getByRole('group', { name: 'Your pick for loft-stairs.jpg' });

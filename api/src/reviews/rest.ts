@@ -124,7 +124,10 @@ export function reviewPublicRoutes(services: Services, deps: ReviewPublicDeps) {
 
   routes.get(
     '/api/review/:token',
-    withLink(async (c, access, token) => c.json(await reviewPage(services.db, access, token))),
+    // The map's tile settings ride along: a reviewer has no session for /api/map/config.
+    withLink(async (c, access, token) =>
+      c.json({ ...(await reviewPage(services.db, access, token)), map: services.config.map }),
+    ),
   );
 
   routes.post('/api/review/:token/unlock', async (c) => {

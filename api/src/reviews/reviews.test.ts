@@ -69,6 +69,8 @@ describe('review links', () => {
     expect(page.body.photos).toEqual([
       expect.objectContaining({ id: file.id, url: `/api/review/${token}/photos/${file.id}`, thumbnailUrl: null }),
     ]);
+    // The map's tiles as members get them: a reviewer has no session for /api/map/config.
+    expect(page.body.map).toEqual(app.config.map);
     const text = JSON.stringify(page.body);
     for (const secret of [owner.id, owner.email, file.objectPath, 'Secret folder name', gallery.ownerId]) {
       expect(text).not.toContain(secret);

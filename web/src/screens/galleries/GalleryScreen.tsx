@@ -438,7 +438,7 @@ function GalleryView({
           </TabPanel>
           <TabPanel>
             <Suspense fallback={<Spinner />}>
-              <PhotoMap photos={photos} onOpen={(photo) => lightbox.open(photos.indexOf(photo))} />
+              <PhotoMap photos={photos} onOpen={(id) => lightbox.open(photos.findIndex((p) => p.id === id))} />
             </Suspense>
             {hasNext && (
               <p className="mt-2 text-xs text-slate-500">Showing the locations of the photos loaded so far.</p>

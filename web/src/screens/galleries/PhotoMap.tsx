@@ -7,8 +7,18 @@ import land from 'world-atlas/land-110m.json';
 import { dataRequest } from '../../lib/http.ts';
 import { formatCoordinates, type Photo } from './photos.ts';
 
+/** What the map needs of a photo: the gallery's photos and a review page's both have it. */
+export type MapPhoto = Pick<Photo, 'id' | 'name' | 'gps'>;
+
 /** The geotagged photos as a list of coordinates: the map's text alternative. */
-export function CoordinateList({ photos, onOpen }: { photos: readonly Photo[]; onOpen: (photo: Photo) => void }) {
+export function CoordinateList({
+  photos,
+  onOpen,
+}: {
+  photos: readonly MapPhoto[];
+  /** Called with a photo's id when its marker or its line is chosen. */
+  onOpen: (photoId: string) => void;
+}) {
   return (
     <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-700" data-testid="coordinate-list">
       {photos.map((photo) => (
@@ -16,7 +26,7 @@ export function CoordinateList({ photos, onOpen }: { photos: readonly Photo[]; o
           <button
             type="button"
             className="truncate text-left font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-            onClick={() => onOpen(photo)}
+            onClick={() => onOpen(photo.id)}
           >
             {photo.name}
           </button>
@@ -29,7 +39,7 @@ export function CoordinateList({ photos, onOpen }: { photos: readonly Photo[]; o
   );
 }
 
-interface MapConfig {
+export interface MapConfig {
   tileUrl: string;
   attribution: string;
 }
@@ -49,7 +59,17 @@ function worldOutline() {
  * A marker per geotagged photo over tiles from the server's MAP_TILE_URL. When no tile can be
  * loaded (offline, behind a firewall), the markers stay, over a world outline shipped with the app.
  */
-export default function PhotoMap({ photos, onOpen }: { photos: readonly Photo[]; onOpen: (photo: Photo) => void }) {
+export default function PhotoMap({
+  photos,
+  onOpen,
+  tiles,
+}: {
+  photos: readonly MapPhoto[];
+  /** Called with a photo's id when its marker or its line is chosen. */
+  onOpen: (photoId: string) => void;
+  /** The tile settings when the page has them already (a review page, which has no session). */
+  tiles?: MapConfig;
+}) {
   const located = useMemo(() => photos.filter((p) => p.gps), [photos]);
   const [config, setConfig] = useState<MapConfig | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
@@ -61,6 +81,10 @@ export default function PhotoMap({ photos, onOpen }: { photos: readonly Photo[];
   );
 
   useEffect(() => {
+    if (tiles) {
+      setConfig(tiles);
+      return;
+    }
     let active = true;
     mapConfig ??= dataRequest<MapConfig>('GET', '/api/map/config');
     mapConfig.then(
@@ -73,7 +97,7 @@ export default function PhotoMap({ photos, onOpen }: { photos: readonly Photo[];
     return () => {
       active = false;
     };
-  }, []);
+  }, [tiles]);
 
   if (located.length === 0) {
     return <p className="text-sm text-slate-500 dark:text-slate-400">No photos in this gallery have GPS data.</p>;
@@ -130,7 +154,7 @@ export default function PhotoMap({ photos, onOpen }: { photos: readonly Photo[];
               center={[photo.gps?.latitude ?? 0, photo.gps?.longitude ?? 0]}
               radius={8}
               pathOptions={{ color: '#4f46e5', fillOpacity: 0.8, className: 'photo-marker' }}
-              eventHandlers={{ click: () => onOpen(photo) }}
+              eventHandlers={{ click: () => onOpen(photo.id) }}
             >
               <Tooltip>{photo.name}</Tooltip>
             </CircleMarker>

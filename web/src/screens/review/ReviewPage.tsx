@@ -1,5 +1,15 @@
 import { Dialog as HeadlessDialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import {
+  type FormEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+} from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
@@ -19,6 +29,9 @@ import {
   setReviewPick,
   unlockReview,
 } from './reviewApi.ts';
+// Leaflet is heavy: loaded only for a gallery with geotagged photos, after the grid.
+const PhotoMap = lazy(() => import('../galleries/PhotoMap.tsx'));
+
 import { commentCounts, commentsOf, PICK_CHOICES, pickOf, storedName, storeName, withPick } from './reviewState.ts';
 
 const THEME_KEY = 'scoutbase:dark-mode';
@@ -425,6 +438,15 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
   const [waiting, setWaiting] = useState<{ run: (name: string) => void; cancel: () => void } | null>(null);
   const [pickError, setPickError] = useState<string | null>(null);
   const counts = useMemo(() => commentCounts(data.comments), [data.comments]);
+  const located = useMemo(
+    () =>
+      data.photos.flatMap((photo) =>
+        photo.location
+          ? [{ id: photo.id, name: photo.name, gps: photo.location, index: data.photos.indexOf(photo) }]
+          : [],
+      ),
+    [data.photos],
+  );
 
   const withName = useCallback(
     (run: (name: string) => void, cancel: () => void = () => {}) => {
@@ -578,6 +600,20 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
             );
           })}
         </ul>
+      )}
+      {located.length > 0 && (
+        <section className="mt-8" aria-labelledby="review-map">
+          <h2 id="review-map" className="mb-3 text-lg font-semibold text-slate-900 dark:text-slate-100">
+            Map
+          </h2>
+          <Suspense fallback={<Spinner />}>
+            <PhotoMap
+              photos={located}
+              tiles={data.map}
+              onOpen={(id) => setIndex(data.photos.findIndex((p) => p.id === id))}
+            />
+          </Suspense>
+        </section>
       )}
       <ReviewLightbox
         data={data}

@@ -44,6 +44,8 @@ export interface ReviewGallery {
 
 export interface ReviewData {
   gallery: ReviewGallery;
+  /** Where map tiles come from (the server's MAP_TILE_URL). */
+  map: { tileUrl: string; attribution: string };
   photos: ReviewPhoto[];
   comments: ReviewComment[];
   picks: ReviewPick[];
