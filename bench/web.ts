@@ -1,7 +1,8 @@
 // pnpm bench:web — (1) bundle sizes per route from the vite build manifest (raw and gzip: the
 // app's entry, and each lazy route's own chunks beyond it); (2) Lighthouse (from npm, with
 // Debian's Chromium via chrome-launcher) on the landing page (signed out) and the dashboard
-// (signed in: the session cookie goes in extraHeaders): performance and accessibility scores,
+// (signed in: the session cookie goes in extraHeaders) and a review link's page (no account, twelve
+// photos): performance and accessibility scores,
 // target 95+, with Lighthouse's desktop and mobile presets (simulated throttling, so the scores
 // depend less on how busy this machine is); the slowest audits are listed for each page;
 // (3) per screen, a click in the sidebar to the screen's content, and whether the screen's GraphQL
@@ -93,9 +94,9 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
 });
 type Preset = 'desktop' | 'mobile';
-async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<string, string>) {
+async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<string, string>, page = '/') {
   const result = await lighthouse(
-    `${server.origin}/`,
+    `${server.origin}${page}`,
     {
       port: chrome.port,
       output: 'json',
@@ -132,23 +133,54 @@ async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<str
 }
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
 /** The run with the median performance score: one run of Lighthouse's simulation varies by several points. */
-async function audit(name: string, preset: Preset, extraHeaders?: Record<string, string>) {
+async function audit(name: string, preset: Preset, extraHeaders?: Record<string, string>, page = '/') {
   const results = [];
-  for (let i = 0; i < runs; i++) results.push(await auditOnce(name, preset, extraHeaders));
+  for (let i = 0; i < runs; i++) results.push(await auditOnce(name, preset, extraHeaders, page));
   results.sort((a, b) => a.performance - b.performance);
   return { ...results[Math.floor(results.length / 2)], runs: results.map((r) => r.performance) };
 }
-const presets = {} as Record<
-  Preset,
-  { landing: Awaited<ReturnType<typeof audit>>; dashboard: Awaited<ReturnType<typeof audit>> }
->;
+const reviewPage = await reviewLinkWithPhotos();
+const presets = {} as Record<Preset, Record<'landing' | 'dashboard' | 'review', Awaited<ReturnType<typeof audit>>>>;
 for (const preset of ['desktop', 'mobile'] as const) {
   presets[preset] = {
     landing: await audit('landing (signed out)', preset),
     dashboard: await audit('dashboard (signed in)', preset, { cookie: viewer.cookie }),
+    review: await audit('review link (no account)', preset, undefined, reviewPage),
   };
 }
 chrome.kill();
+
+/** A gallery of twelve photos behind a review link, as a scout sends a director: the path of its page. */
+async function reviewLinkWithPhotos() {
+  const headers = { cookie: viewer.cookie, 'content-type': 'application/json' };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const answer = await fetch(`${server.origin}${url}`, { method, headers, body: body && JSON.stringify(body) });
+    if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
+    return answer.json() as Promise<Record<string, unknown>>;
+  };
+  const sharp = requireApi('sharp') as typeof import('sharp');
+  const gallery = await call('POST', '/api/galleries', { name: 'Harbour lofts', location: 'Hamburg' });
+  const fileIds: unknown[] = [];
+  for (let i = 0; i < 12; i++) {
+    const bytes = await sharp({
+      create: { width: 2400, height: 1600, channels: 3, background: { r: 30 + i * 15, g: 110, b: 150 - i * 8 } },
+    })
+      .jpeg({ quality: 82 })
+      .toBuffer();
+    const { uploadURL } = await call('POST', '/api/objects/upload');
+    const put = await fetch(String(uploadURL), { method: 'PUT', headers: { cookie: viewer.cookie }, body: bytes });
+    if (!put.ok) throw new Error(`upload refused: ${put.status}`);
+    const file = await call('POST', '/api/files', { name: `loft-${i + 1}.jpg`, objectUrl: uploadURL });
+    fileIds.push(file.id);
+  }
+  await call('POST', `/api/galleries/${gallery.id}/items`, { fileIds });
+  // Thumbnails come from jobs after the uploads: the page is measured once they exist.
+  while ((await server.db.upload.count({ where: { metadata: { path: ['processing'], equals: true } } })) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const link = await call('POST', `/api/galleries/${gallery.id}/review-links`, { label: 'Director' });
+  return new URL(String(link.url), server.origin).pathname;
+}
 
 // ── (3) sidebar navigation, screen by screen ──
 const navigation = await measureNavigation({
@@ -163,7 +195,7 @@ await server.close();
 
 for (const preset of ['desktop', 'mobile'] as const) {
   console.log(`\nLighthouse (${preset} preset${runs > 1 ? `, median of ${runs} runs` : ''}), target 95+:`);
-  for (const r of [presets[preset].landing, presets[preset].dashboard]) {
+  for (const r of Object.values(presets[preset])) {
     console.log(
       `  ${r.page.padEnd(24)} performance ${r.performance}${runs > 1 ? ` (${r.runs.join(', ')})` : ''}  accessibility ${r.accessibility}   FCP ${r.firstContentfulPaintMs} ms  LCP ${r.largestContentfulPaintMs} ms  TBT ${r.totalBlockingTimeMs} ms  CLS ${r.cumulativeLayoutShift}`,
     );

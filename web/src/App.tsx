@@ -3,6 +3,7 @@ import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
 import { FullScreenSpinner } from './ui/Spinner.tsx';
+import { loadReview, type ReviewLoad } from './screens/review/reviewApi.ts';
 import { reviewTokenOf } from './screens/review/reviewState.ts';
 import { Toaster } from './ui/toast.tsx';
 
@@ -37,12 +38,16 @@ function AppForSession() {
   );
 }
 
+// The review page's data is asked for while its code loads, as the app's routes do with their queries.
+let reviewRequest: { token: string; answer: Promise<ReviewLoad> } | undefined;
+
 export function App() {
   const reviewToken = reviewTokenOf(window.location.pathname);
   if (reviewToken !== null) {
+    if (reviewRequest?.token !== reviewToken) reviewRequest = { token: reviewToken, answer: loadReview(reviewToken) };
     return (
       <Suspense fallback={<FullScreenSpinner />}>
-        <ReviewPage token={reviewToken} />
+        <ReviewPage token={reviewToken} firstLoad={reviewRequest.answer} />
       </Suspense>
     );
   }

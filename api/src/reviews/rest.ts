@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { type Context, Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { setCookie } from 'hono/cookie';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
@@ -124,6 +125,8 @@ export function reviewPublicRoutes(services: Services, deps: ReviewPublicDeps) {
 
   routes.get(
     '/api/review/:token',
+    // Opened on phones over mobile networks: the page's JSON goes compressed (the photos are already).
+    compress(),
     // The map's tile settings ride along: a reviewer has no session for /api/map/config.
     withLink(async (c, access, token) =>
       c.json({ ...(await reviewPage(services.db, access, token)), map: services.config.map }),

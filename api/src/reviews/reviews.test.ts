@@ -71,6 +71,9 @@ describe('review links', () => {
     ]);
     // The map's tiles as members get them: a reviewer has no session for /api/map/config.
     expect(page.body.map).toEqual(app.config.map);
+    // Compressed for phones on mobile networks, when the browser says it can take it.
+    const gzipped = await app.request(`/api/review/${token}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
     const text = JSON.stringify(page.body);
     for (const secret of [owner.id, owner.email, file.objectPath, 'Secret folder name', gallery.ownerId]) {
       expect(text).not.toContain(secret);

@@ -572,7 +572,9 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
                   <img
                     src={photo.thumbnailUrl ?? photo.previewUrl ?? photo.url}
                     alt=""
+                    // The first row is what the reviewer sees first (the page's largest paint).
                     loading={i < 4 ? 'eager' : 'lazy'}
+                    fetchPriority={i < 2 ? 'high' : 'auto'}
                     decoding="async"
                     width={300}
                     height={300}
@@ -632,7 +634,7 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
 }
 
 /** The page behind a review link, /r/{token}: no account, one gallery. */
-export default function ReviewPage({ token }: { token: string }) {
+export default function ReviewPage({ token, firstLoad }: { token: string; firstLoad?: Promise<ReviewLoad> }) {
   useSystemThemeUnlessChosen();
   const [load, setLoad] = useState<ReviewLoad | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -642,7 +644,7 @@ export default function ReviewPage({ token }: { token: string }) {
     document.title = 'Review · Scoutbase';
     let live = true;
     setLoad(null);
-    void loadReview(token).then((answer) => {
+    void (attempt === 0 && firstLoad ? firstLoad : loadReview(token)).then((answer) => {
       if (!live) return;
       setLoad(answer);
       if (answer.status === 'ready') document.title = `${answer.data.gallery.name} · Review · Scoutbase`;
