@@ -8,19 +8,22 @@
 // Options (environment): BENCH_EXPORT_FILES (40), BENCH_EXPORT_MB (50) per file; DATABASE_URL to
 // use PostgreSQL. The originals are random bytes written straight through the object store (no
 // upload, no thumbnails) to keep the set-up fast.
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { randomFillSync } from 'node:crypto';
+import { createHash, type Hash, randomFillSync } from 'node:crypto';
 import { LocalObjectStore } from '../api/src/infra/objects/store.ts';
 import { objectPathFor } from '../api/src/storage/uploads.ts';
 import { machine, n, requireApi, round, saveResults, signUp, startServer, timed } from './lib.ts';
 
 const { ZipFile } = requireApi('yazl') as typeof import('yazl');
+const yauzl = requireApi('yauzl') as typeof import('yauzl');
 const FILES = n('BENCH_EXPORT_FILES', 40);
 const FILE_SIZE = n('BENCH_EXPORT_MB', 50) * 1024 * 1024;
 const MB = 1024 * 1024;
@@ -31,8 +34,8 @@ const store = server.app.storage.store;
 if (!(store instanceof LocalObjectStore)) throw new Error('bench:export reads the baseline from the local store');
 const { cookie, userId } = await signUp(origin, db);
 
-/** `size` random bytes, 1 MB at a time, so writing the set never holds a file in memory. */
-function randomStream(size: number) {
+/** `size` random bytes, 1 MB at a time, so writing the set never holds a file in memory; `hash` sees them all. */
+function randomStream(size: number, hash: Hash) {
   let left = size;
   return new Readable({
     read() {
@@ -42,6 +45,7 @@ function randomStream(size: number) {
       }
       const chunk = randomFillSync(Buffer.allocUnsafe(Math.min(MB, left)));
       left -= chunk.length;
+      hash.update(chunk);
       this.push(chunk);
     },
   });
@@ -59,6 +63,8 @@ const created = await fetch(`${origin}/api/galleries`, {
 const gallery = (await created.json()) as { id: string };
 const objectKeys: string[] = [];
 const fileIds: string[] = [];
+/** The sha256 of each original, in gallery order, to check the archive's entries against. */
+const originals: string[] = [];
 for (let i = 0; i < FILES; i++) {
   const upload = await db.upload.create({
     data: {
@@ -75,7 +81,9 @@ for (let i = 0; i < FILES; i++) {
   });
   const objectKey = `uploads/${upload.id}`;
   await db.upload.update({ where: { id: upload.id }, data: { objectKey } });
-  await store.put(objectKey, randomStream(FILE_SIZE));
+  const hash = createHash('sha256');
+  await store.put(objectKey, randomStream(FILE_SIZE, hash));
+  originals.push(hash.digest('hex'));
   const objectPath = objectPathFor(upload.id);
   const file = await db.file.create({
     data: {
@@ -176,11 +184,51 @@ const app = await withRss(() => download(`${origin}/api/galleries/${gallery.id}/
 const loadAfter = round(loadavg()[0] ?? 0);
 bare.close();
 
+// Outside the measured download: the archive once more, to disk, and every entry's bytes against
+// its original's sha256.
+console.log('Checking every entry of the archive against its original…');
+const scratch = await mkdtemp(path.join(tmpdir(), 'scoutbase-export-check-'));
+const zipFile = path.join(scratch, 'gallery.zip');
+const again = await fetch(`${origin}/api/galleries/${gallery.id}/export.zip`, { headers: { cookie } });
+if (!again.ok || !again.body) throw new Error(`download refused: ${again.status}`);
+await pipeline(Readable.fromWeb(again.body as import('node:stream/web').ReadableStream), createWriteStream(zipFile));
+const entries = await new Promise<{ name: string; sha256: string }[]>((resolve, reject) => {
+  const found: { name: string; sha256: string }[] = [];
+  yauzl.open(zipFile, { lazyEntries: true }, (error, zip) => {
+    if (error) return reject(error);
+    zip.on('entry', (entry: import('yauzl').Entry) =>
+      zip.openReadStream(entry, (openError, stream) => {
+        if (openError) return reject(openError);
+        const hash = createHash('sha256');
+        stream.on('data', (chunk: Buffer) => hash.update(chunk));
+        stream.on('end', () => {
+          found.push({ name: entry.fileName, sha256: hash.digest('hex') });
+          zip.readEntry();
+        });
+        stream.on('error', reject);
+      }),
+    );
+    zip.on('end', () => resolve(found));
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+});
+await rm(scratch, { recursive: true, force: true });
+const mismatched = entries.filter((entry, i) => entry.sha256 !== originals[i]).map((e) => e.name);
+const uniqueNames = new Set(entries.map((e) => e.name)).size;
+if (entries.length !== FILES || mismatched.length > 0 || uniqueNames !== FILES) {
+  throw new Error(
+    `archive wrong: ${entries.length} entries, ${uniqueNames} names, mismatched ${mismatched.join(', ')}`,
+  );
+}
+
 const mbps = (bytes: number, ms: number) => round(bytes / MB / (ms / 1000), 1);
 const results = {
   date: new Date().toISOString(),
   machine: { ...machine(server.app.config.database.kind), loadBefore, loadAfter },
   gallery: { files: FILES, fileMb: FILE_SIZE / MB, totalMb: round(totalBytes / MB) },
+  /** Every entry's sha256 equals its original's, and no two entries share a name. */
+  entriesChecked: entries.length,
   app: {
     zipMb: round(app.result / MB, 1),
     seconds: round(app.ms / 1000),
@@ -205,7 +253,9 @@ const results = {
   ratioToHttp: round(mbps(app.result, app.ms) / mbps(baselineHttp.result, baselineHttp.ms)),
 };
 
-console.log(`\nGallery: ${FILES} × ${FILE_SIZE / MB} MB = ${results.gallery.totalMb} MB of originals`);
+console.log(
+  `\nGallery: ${FILES} × ${FILE_SIZE / MB} MB = ${results.gallery.totalMb} MB of originals; all ${entries.length} entries' bytes match`,
+);
 console.log(
   `App      ${results.app.mbPerSecond} MB/s (${results.app.seconds} s), RSS ${results.app.rssStartMb} → peak ${results.app.rssPeakMb} MB`,
 );

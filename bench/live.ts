@@ -4,8 +4,8 @@
 //
 // One person with 1,000 connections (1,000 open tabs or devices), not 1,000 people: a notification
 // belongs to one person, so "one notification to 1,000 subscribers" is exactly this; with 1,000
-// people it would be 1,000 separate notifications. Per delivery the server does the same work
-// either way (each subscription resolves unreadCount for its viewer).
+// people it would be 1,000 separate notifications, each executed for its own person; one person's
+// tabs share one execution of the event (api/src/live/shared-events.ts).
 // The clients run in this process next to the server (as do the baseline's), so both figures
 // include the clients' own parsing on the same two cores.
 // Options (environment): BENCH_SUBSCRIBERS (1000), BENCH_ROUNDS (5), DATABASE_URL (PostgreSQL
