@@ -68,6 +68,8 @@ interface ServerOptions {
   webDistDir?: string;
   subscriptions?: boolean;
   rateLimits?: boolean;
+  /** More settings, as the environment would give them (S3_BUCKET…). */
+  env?: Record<string, string>;
 }
 
 /** The real app on a loopback port in this process (production mode, logs off; rate limits off unless asked for). */
@@ -83,6 +85,7 @@ export async function startServer(options: ServerOptions = {}) {
     DUE_REMINDER_INTERVAL_SECONDS: '0',
     WEB_DIST_DIR: options.webDistDir ?? path.join(dataDir, 'no-web'),
     DATABASE_URL: options.databaseUrl,
+    ...options.env,
   });
   const app = await createApp(config, { logger: pino({ level: 'silent' }) });
   const server = serve({ fetch: (req, env) => app.fetch(req, env as never), port: 0, hostname: '127.0.0.1' });

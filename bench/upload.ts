@@ -4,7 +4,9 @@
 // sha256, fsync, answer; for the small files also one INSERT each in the same database), the
 // thumbnails against vipsthumbnail making the same variants, a photo's upload answer against the
 // same bytes as a non-picture (its thumbnails and EXIF are jobs after the answer), and those jobs
-// one by one against all at once. Prints the figures and saves them to bench/results/.
+// one by one against all at once; and the large file through the S3 path (browser → presigned
+// URLs → bucket, then the server's checks reading it back) against one presigned PUT of the same
+// bytes to the same bucket (s3rver on loopback). Prints the figures and saves them to bench/results/.
 //
 // Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
 // BENCH_PHOTOS (8), BENCH_ROUNDS (3); DATABASE_URL to use PostgreSQL. Figures on a busy machine are
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { thumbnails, VARIANTS } from '../api/src/storage/images.ts';
 import { enqueueProcessing, processUpload } from '../api/src/storage/processing.ts';
+import { startBucket } from '../api/test/s3.ts';
 import { machine, n, requireApi, round, saveResults, signUp, startServer, timed } from './lib.ts';
 import { recordInDatabase, startBaselineServer, vipsThumbnails, vipsthumbnail } from './upload-baseline.ts';
 
@@ -89,6 +92,76 @@ for (let i = 0; i < ROUNDS; i++) {
   largeBaseline.push((await timed(() => put(baseline.url, large))).ms);
   largeServer.push((await timed(() => upload(large))).ms);
 }
+
+// ── the same large file through the S3 path ──
+const { S3Client, PutObjectCommand } = requireApi('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
+const { getSignedUrl } = requireApi('@aws-sdk/s3-request-presigner') as typeof import('@aws-sdk/s3-request-presigner');
+const bucket = await startBucket();
+const s3Server = await startServer({ databaseUrl: process.env.DATABASE_URL, env: bucket.env });
+const s3Viewer = await signUp(s3Server.origin, s3Server.db);
+const s3Client = new S3Client({
+  endpoint: bucket.endpoint,
+  region: 'us-east-1',
+  forcePathStyle: true,
+  credentials: {
+    accessKeyId: bucket.env.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: bucket.env.S3_SECRET_ACCESS_KEY ?? '',
+  },
+});
+
+async function putOk(url: string, body: Uint8Array, contentType?: string) {
+  const answer = await fetch(url, { method: 'PUT', body, headers: contentType ? { 'content-type': contentType } : {} });
+  if (!answer.ok) throw new Error(`bucket refused a PUT: ${answer.status} ${await answer.text()}`);
+}
+
+/** As the web app's uploader does (web/src/uploads/s3.ts): plan, parts three at a time, complete. */
+async function uploadThroughS3(bytes: Uint8Array) {
+  const post = (url: string, body?: unknown) =>
+    fetch(`${s3Server.origin}${url}`, {
+      method: 'POST',
+      headers: { cookie: s3Viewer.cookie, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const planned = await post('/api/uploads/s3', { size: bytes.length, contentType: 'application/pdf' });
+  if (!planned.ok) throw new Error(`S3 upload refused: ${planned.status} ${await planned.text()}`);
+  const plan = (await planned.json()) as import('../api/src/storage/contract.ts').S3UploadPlan;
+  if (plan.put) await putOk(plan.put.url, bytes, plan.put.contentType);
+  if (plan.multipart) {
+    const { partSize, parts } = plan.multipart;
+    const queue = [...parts];
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        for (let part = queue.shift(); part; part = queue.shift()) {
+          const start = (part.partNumber - 1) * partSize;
+          await putOk(part.url, bytes.subarray(start, start + part.size));
+        }
+      }),
+    );
+  }
+  const completed = await post(`/api/uploads/s3/${plan.uploadId}/complete`);
+  if (!completed.ok) throw new Error(`S3 upload not completed: ${completed.status} ${await completed.text()}`);
+}
+
+/** The least an upload to a bucket does: one presigned PUT of the bytes, nothing checked. */
+async function putStraightToBucket(bytes: Uint8Array) {
+  const url = await getSignedUrl(
+    s3Client,
+    new PutObjectCommand({ Bucket: bucket.env.S3_BUCKET, Key: `bench/${randomBytes(8).toString('hex')}` }),
+    { expiresIn: 300 },
+  );
+  await putOk(url, bytes);
+}
+
+await uploadThroughS3(pdfBytes(64 * 1024));
+await putStraightToBucket(pdfBytes(64 * 1024));
+const s3Times: number[] = [];
+const s3Baseline: number[] = [];
+for (let i = 0; i < ROUNDS; i++) {
+  s3Baseline.push((await timed(() => putStraightToBucket(large))).ms);
+  s3Times.push((await timed(() => uploadThroughS3(large))).ms);
+}
+await s3Server.close();
+await bucket.close();
 
 // ── many small files ──
 const smalls = Array.from({ length: SMALL_COUNT }, () => pdfBytes(SMALL_SIZE));
@@ -201,6 +274,17 @@ const results = {
     /** Server throughput / the baseline's (stream to a file hashing with sha256, fsync, answer). */
     ratio: round(largeBaselineMs / largeServerMs, 3),
   },
+  s3LargeFile: {
+    bytes: LARGE,
+    rounds: ROUNDS,
+    store: 's3rver 3.7 on loopback, an S3-protocol server written in JavaScript: its speed bounds both figures',
+    serverMs: round(median(s3Times)),
+    baselineMs: round(median(s3Baseline)),
+    serverMBps: round(mbps(LARGE, median(s3Times))),
+    baselineMBps: round(mbps(LARGE, median(s3Baseline))),
+    /** Browser → presigned parts → bucket, then the server reads it back for its checks / one presigned PUT. */
+    ratio: round(median(s3Baseline) / median(s3Times), 3),
+  },
   smallFiles: {
     count: SMALL_COUNT,
     bytesEach: SMALL_SIZE,
@@ -248,6 +332,11 @@ const p = results.photos;
 console.log(`One ${LARGE / 1024 / 1024} MB file (median of ${ROUNDS}):`);
 console.log(
   `  server ${l.serverMBps} MB/s (${l.serverMs} ms)   baseline ${l.baselineMBps} MB/s (${l.baselineMs} ms)   ratio ${l.ratio}`,
+);
+const s3 = results.s3LargeFile;
+console.log(`The same file through the S3 path (${s3.store}):`);
+console.log(
+  `  app ${s3.serverMBps} MB/s (${s3.serverMs} ms)   one presigned PUT ${s3.baselineMBps} MB/s (${s3.baselineMs} ms)   ratio ${s3.ratio}`,
 );
 console.log(`${SMALL_COUNT} files of ${SMALL_SIZE / 1024} KB:`);
 console.log(
