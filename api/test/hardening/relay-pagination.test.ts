@@ -101,6 +101,9 @@ beforeAll(async () => {
   const g0 = galleries[0] as { id: string };
   for (const [position, file] of files.slice(0, 5).entries()) {
     await db.galleryItem.create({ data: { galleryId: g0.id, fileId: file.id, position, addedById: me } });
+    await db.photoComment.create({
+      data: { galleryId: g0.id, fileId: file.id, authorId: me, body: `Note ${position}` },
+    });
   }
   const folders = [];
   for (let i = 0; i < 5; i++) folders.push(await db.folder.create({ data: { name: `Folder ${i}`, ownerId: me } }));
