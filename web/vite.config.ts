@@ -1,14 +1,36 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import relay from 'vite-plugin-relay';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
+// A review link (/r/{token}) has its own small page, review.html; the API serves it for those paths
+// (api/src/app.ts), and this does the same for the development server.
+const reviewPage: Plugin = {
+  name: 'scoutbase-review-page',
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      if (req.url?.startsWith('/r/')) req.url = '/review.html';
+      next();
+    });
+  },
+};
+
 export default defineConfig({
   // Brotli and gzip copies of each text asset, served as they are by the API (no per-request work).
-  plugins: [relay, react(), tailwindcss(), compression({ algorithms: ['brotliCompress', 'gzip'] })],
+  plugins: [relay, react(), tailwindcss(), compression({ algorithms: ['brotliCompress', 'gzip'] }), reviewPage],
+  build: {
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        review: fileURLToPath(new URL('review.html', import.meta.url)),
+      },
+    },
+  },
   server: {
     port: 5173,
     // In development the API runs on its own port; the browser still talks to one origin.

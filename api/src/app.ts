@@ -336,6 +336,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The build writes .br and .gz beside each text asset, so nothing is compressed per request.
     const web = { root, precompressed: true };
     app.use('/*', webCacheHeaders, serveStatic(web));
+    // A review link's page is its own entry (web/review.html): no session check, no app router.
+    app.get('/r/*', serveStatic({ ...web, path: 'review.html' }));
     // Client-side routes: every other GET gets the app, which shows its own 404 page.
     app.get('*', serveStatic({ ...web, path: 'index.html' }));
   }

@@ -3,8 +3,6 @@ import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
 import { FullScreenSpinner } from './ui/Spinner.tsx';
-import { loadReview, type ReviewLoad } from './screens/review/reviewApi.ts';
-import { reviewTokenOf } from './screens/review/reviewState.ts';
 import { Toaster } from './ui/toast.tsx';
 
 // Nothing is shown before the session is known, so the entry holds no router: a visitor gets the
@@ -12,9 +10,6 @@ import { Toaster } from './ui/toast.tsx';
 // (routes/signedIn.tsx). Signing in reloads the page; signing out swaps one for the other.
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
 const SignedInApp = lazy(() => import('./routes/signedIn.tsx'));
-// A review link (/r/{token}) is for people without an account, often on a phone: it skips the
-// session check and both apps, and loads only its own small page.
-const ReviewPage = lazy(() => import('./screens/review/ReviewPage.tsx'));
 
 function AuthError({ error }: { error: string }) {
   return (
@@ -38,19 +33,8 @@ function AppForSession() {
   );
 }
 
-// The review page's data is asked for while its code loads, as the app's routes do with their queries.
-let reviewRequest: { token: string; answer: Promise<ReviewLoad> } | undefined;
-
+// A review link (/r/{token}) has its own entry, review.html (src/review.tsx).
 export function App() {
-  const reviewToken = reviewTokenOf(window.location.pathname);
-  if (reviewToken !== null) {
-    if (reviewRequest?.token !== reviewToken) reviewRequest = { token: reviewToken, answer: loadReview(reviewToken) };
-    return (
-      <Suspense fallback={<FullScreenSpinner />}>
-        <ReviewPage token={reviewToken} firstLoad={reviewRequest.answer} />
-      </Suspense>
-    );
-  }
   return (
     <AuthProvider>
       <AppForSession />

@@ -66,6 +66,7 @@ describe('production mode', () => {
         '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
       );
       writeFileSync(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+      writeFileSync(path.join(web, 'review.html'), '<!doctype html><html><body><div id="review"></div></body></html>');
       // What the build writes beside each text asset.
       writeFileSync(path.join(web, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
       return { ...config, webDistDir: web };
@@ -91,6 +92,16 @@ describe('production mode', () => {
       expect(response.headers.get('strict-transport-security')).toBeNull();
     }
     expect(await (await app.request('/files')).text()).toContain('<div id="root">');
+  });
+
+  it('answers a review link with its own small page, checked on every visit like the app', async () => {
+    const review = await app.request('/r/some-token');
+    expect(review.status).toBe(200);
+    expect(await review.text()).toContain('<div id="review">');
+    expect(review.headers.get('cache-control')).toBe('no-cache');
+    expect(review.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Only /r/{token} is the review page; the app's own routes keep the app.
+    expect(await (await app.request('/review')).text()).toContain('<div id="root">');
   });
 
   it('serves the build’s compressed copies to browsers that take them, and lets hashed assets be cached for good', async () => {
