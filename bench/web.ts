@@ -65,10 +65,11 @@ const total = (files: Set<string>) =>
     },
     { raw: 0, gzip: 0 },
   );
-const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry) as string;
-const entryFiles = closure(entryKey);
+// Two pages: the app (index.html) and a review link's own small page (review.html).
+const entryFiles = closure('index.html');
 const kb = (bytes: number) => round(bytes / 1024, 1);
 const entry = total(entryFiles);
+const reviewEntry = total(closure('review.html'));
 const routes = Object.entries(manifest)
   .filter(([, c]) => c.isDynamicEntry)
   .map(([key, c]) => {
@@ -82,6 +83,7 @@ const routes = Object.entries(manifest)
   })
   .sort((a, b) => b.gzipKB - a.gzipKB);
 console.log(`\nEntry (every route): ${kb(entry.raw)} KB, ${kb(entry.gzip)} KB gzip`);
+console.log(`Review link's page (its own entry): ${kb(reviewEntry.raw)} KB, ${kb(reviewEntry.gzip)} KB gzip`);
 console.log('Lazy route chunks beyond the entry (gzip; with the entry):');
 for (const r of routes)
   console.log(`  ${r.route.padEnd(52)} ${String(r.gzipKB).padStart(7)} KB  (${r.withEntryGzipKB} KB)`);
@@ -139,19 +141,30 @@ async function audit(name: string, preset: Preset, extraHeaders?: Record<string,
   results.sort((a, b) => a.performance - b.performance);
   return { ...results[Math.floor(results.length / 2)], runs: results.map((r) => r.performance) };
 }
-const reviewPage = await reviewLinkWithPhotos();
-const presets = {} as Record<Preset, Record<'landing' | 'dashboard' | 'review', Awaited<ReturnType<typeof audit>>>>;
+const harbour = await galleryWithPhotos();
+const signedIn = { cookie: viewer.cookie };
+const pages = {
+  landing: { name: 'landing (signed out)', path: '/' },
+  dashboard: { name: 'dashboard (signed in)', path: '/', headers: signedIn },
+  galleries: { name: 'galleries (signed in)', path: '/galleries', headers: signedIn },
+  gallery: { name: 'one gallery (signed in)', path: harbour.galleryPath, headers: signedIn },
+  review: { name: 'review link (no account)', path: harbour.reviewPath },
+};
+type Page = keyof typeof pages;
+// LIGHTHOUSE_PAGES=review,gallery audits only those (while working on one page).
+const chosen = (process.env.LIGHTHOUSE_PAGES?.split(',') ?? Object.keys(pages)) as Page[];
+const presets = {} as Record<Preset, Partial<Record<Page, Awaited<ReturnType<typeof audit>>>>>;
 for (const preset of ['desktop', 'mobile'] as const) {
-  presets[preset] = {
-    landing: await audit('landing (signed out)', preset),
-    dashboard: await audit('dashboard (signed in)', preset, { cookie: viewer.cookie }),
-    review: await audit('review link (no account)', preset, undefined, reviewPage),
-  };
+  presets[preset] = {};
+  for (const page of chosen) {
+    const { name, path: at, headers } = pages[page] as { name: string; path: string; headers?: Record<string, string> };
+    presets[preset][page] = await audit(name, preset, headers, at);
+  }
 }
 chrome.kill();
 
-/** A gallery of twelve photos behind a review link, as a scout sends a director: the path of its page. */
-async function reviewLinkWithPhotos() {
+/** A gallery of twelve photos, sent to a director through a review link: the paths of both pages. */
+async function galleryWithPhotos() {
   const headers = { cookie: viewer.cookie, 'content-type': 'application/json' };
   const call = async (method: string, url: string, body?: unknown) => {
     const answer = await fetch(`${server.origin}${url}`, { method, headers, body: body && JSON.stringify(body) });
@@ -179,7 +192,7 @@ async function reviewLinkWithPhotos() {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const link = await call('POST', `/api/galleries/${gallery.id}/review-links`, { label: 'Director' });
-  return new URL(String(link.url), server.origin).pathname;
+  return { galleryPath: `/galleries/${gallery.id}`, reviewPath: new URL(String(link.url), server.origin).pathname };
 }
 
 // ── (3) sidebar navigation, screen by screen ──
@@ -206,7 +219,11 @@ printNavigation(navigation);
 await saveResults('web', {
   date: new Date().toISOString(),
   machine: machine(),
-  bundles: { entry: { rawKB: kb(entry.raw), gzipKB: kb(entry.gzip), files: [...entryFiles] }, routes },
+  bundles: {
+    entry: { rawKB: kb(entry.raw), gzipKB: kb(entry.gzip), files: [...entryFiles] },
+    reviewEntry: { rawKB: kb(reviewEntry.raw), gzipKB: kb(reviewEntry.gzip) },
+    routes,
+  },
   lighthouse: { preset: 'desktop', ...presets.desktop, mobile: presets.mobile, runs },
   navigation,
 });
