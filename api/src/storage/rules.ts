@@ -156,6 +156,23 @@ export function tooLarge(maxSize: number) {
 
 // ───────────────────────────── upload URLs ─────────────────────────────
 
+/**
+ * The URL a pending upload's bytes go to with PUT: <origin>/objects/uploads/<id>?token=…, the token
+ * signed for its user and limit until it expires.
+ */
+export function uploadUrlFor(
+  deps: Pick<StorageDeps, 'signingKey'>,
+  origin: string,
+  upload: { id: string; userId: string; maxSize: bigint; expiresAt: Date },
+) {
+  const token = signUploadToken(
+    deps.signingKey,
+    { uploadId: upload.id, userId: upload.userId, maxSize: upload.maxSize },
+    upload.expiresAt,
+  );
+  return `${origin}${objectPathFor(upload.id)}?token=${token}`;
+}
+
 /** The URL the bytes go to with PUT: /objects/uploads/<id>?token=…, valid for a short while. */
 export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin: string) {
   const state = await quotaState(deps.db, deps.config, viewer.id);
@@ -167,9 +184,8 @@ export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin:
   await deps.db.upload.create({
     data: { id, userId: viewer.id, objectKey: `uploads/${id}`, maxSize, expiresAt },
   });
-  const token = signUploadToken(deps.signingKey, { uploadId: id, userId: viewer.id, maxSize }, expiresAt);
   return {
-    uploadURL: `${origin}${objectPathFor(id)}?token=${token}`,
+    uploadURL: uploadUrlFor(deps, origin, { id, userId: viewer.id, maxSize, expiresAt }),
     uploadId: id,
     maxSize: Number(maxSize),
     expiresAt,

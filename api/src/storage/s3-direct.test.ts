@@ -6,7 +6,7 @@ import { type SignedInUser as User, sendBody, signedInUser, testApp, type TestAp
 import { startBucket, type TestBucket } from '../../test/s3.ts';
 import type { S3ObjectStore } from '../infra/objects/s3.ts';
 import { type DirectUploadResult, S3_UPLOADS_URL, type S3UploadPlan, type S3UploadState } from './contract.ts';
-import { PART_SIZE } from './s3-uploads.ts';
+import { PART_SIZE } from './s3-direct.ts';
 import { pageSources } from '../app.ts';
 import { readConfig } from '../config.ts';
 import { s3Upload, S3UploadRefused } from '../../../web/src/uploads/s3.ts';

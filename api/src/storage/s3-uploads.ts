@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { Viewer } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, requireViewer } from '../http/helpers.ts';
@@ -11,9 +9,9 @@ import type { Db } from '../infra/db/database.ts';
 import type { S3ObjectStore, UploadedPart } from '../infra/objects/s3.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
-import { type DirectUploadResult, S3_UPLOADS_URL, type S3UploadPlan, type S3UploadState } from './contract.ts';
-import { releaseReservation, reserveQuota, takeBytes, tooLarge, type StorageDeps } from './rules.ts';
-import { signUploadToken } from './tokens.ts';
+import { type DirectUploadResult, S3_UPLOADS_URL, type S3UploadState } from './contract.ts';
+import { releaseReservation, reserveQuota, takeBytes, type StorageDeps } from './rules.ts';
+import { PART_SIZE, type PendingMultipart, partCount, partSize, partUrls, planS3Upload } from './s3-direct.ts';
 import { objectPathFor } from './uploads.ts';
 
 /**
@@ -30,35 +28,10 @@ import { objectPathFor } from './uploads.ts';
  *    exactly as a PUT to us (size, type from the bytes, quota, sha256; thumbnails and EXIF by the
  *    processing job). A refused object is deleted from the bucket. Then POST /api/files files it.
  *
- * Every step is the signed-in uploader's only: an upload of someone else's is a 404.
+ * Every step is the signed-in uploader's only: an upload of someone else's is a 404. The plan's
+ * rules (parts, the pending row) are s3-direct.ts.
  */
 export const S3_UPLOADS_PATH = S3_UPLOADS_URL;
-
-/** Parts of 8 MiB: above S3's 5 MiB minimum, and 10,000 parts (S3's maximum) reach 80 GiB. */
-export const PART_SIZE = 8 * 1024 * 1024;
-
-const planRequest = z.object({
-  size: z.number({ message: 'size must be the file size in bytes' }).int().positive('File is empty.'),
-  contentType: z
-    .string()
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'contentType must be a media type such as image/jpeg')
-    .max(200)
-    .optional(),
-});
-
-interface PendingMultipart {
-  s3MultipartId?: string;
-  /** The type the presigned URLs were signed for. */
-  s3ContentType?: string;
-}
-
-function partCount(size: number) {
-  return Math.ceil(size / PART_SIZE);
-}
-
-function partSize(size: number, partNumber: number) {
-  return Math.min(PART_SIZE, size - (partNumber - 1) * PART_SIZE);
-}
 
 /** Where browsers send bytes in S3 mode, for the content security policy's connect-src. */
 export function s3ConnectSources(storage: { s3?: S3Config }): string[] {
@@ -79,55 +52,7 @@ export function s3UploadRoutes(deps: StorageDeps, store: S3ObjectStore) {
 
   routes.post(S3_UPLOADS_PATH, async (c) => {
     const viewer = requireViewer(c);
-    const parsed = planRequest.safeParse(await readJson(c));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ValidationError(issue?.message ?? 'Send { size, contentType }.', String(issue?.path[0] ?? 'size'));
-    }
-    const { size } = parsed.data;
-    const contentType = parsed.data.contentType ?? 'application/octet-stream';
-    const maxSize = deps.config.storage.maxUploadSize;
-    if (size > maxSize) throw tooLarge(maxSize);
-    const upload = await createPending(deps, viewer, size);
-    const uploadURL = `${origin(c.req.url)}${objectPathFor(upload.id)}?token=${signUploadToken(
-      deps.signingKey,
-      { uploadId: upload.id, userId: viewer.id, maxSize: upload.maxSize },
-      upload.expiresAt,
-    )}`;
-    try {
-      let plan: S3UploadPlan;
-      if (size <= PART_SIZE) {
-        await deps.db.upload.update({
-          where: { id: upload.id },
-          data: { metadata: { s3ContentType: contentType } satisfies PendingMultipart },
-        });
-        plan = {
-          uploadURL,
-          uploadId: upload.id,
-          expiresAt: upload.expiresAt.toISOString(),
-          put: { url: await store.presignPut(upload.objectKey, { size, contentType, expiresIn: ttl }), contentType },
-        };
-      } else {
-        const multipartId = await store.createMultipart(upload.objectKey, contentType);
-        await deps.db.upload.update({
-          where: { id: upload.id },
-          data: { metadata: { s3MultipartId: multipartId, s3ContentType: contentType } satisfies PendingMultipart },
-        });
-        plan = {
-          uploadURL,
-          uploadId: upload.id,
-          expiresAt: upload.expiresAt.toISOString(),
-          multipart: {
-            partSize: PART_SIZE,
-            parts: await partUrls(store, upload.objectKey, multipartId, size, [], ttl),
-          },
-        };
-      }
-      return c.json(plan);
-    } catch (error) {
-      await deps.db.upload.delete({ where: { id: upload.id } }).catch(() => {});
-      throw error;
-    }
+    return c.json(await planS3Upload(deps, store, viewer, await readJson(c), origin(c.req.url)));
   });
 
   routes.get(`${S3_UPLOADS_PATH}/:id`, async (c) => {
@@ -201,27 +126,6 @@ async function partsOf(deps: StorageDeps, store: S3ObjectStore, upload: Upload, 
   }
 }
 
-/** A pending upload row whose limit is exactly `size`, with that room held in the quota. */
-async function createPending(deps: StorageDeps, viewer: Viewer, size: number) {
-  const id = randomUUID();
-  const upload = await deps.db.upload.create({
-    data: {
-      id,
-      userId: viewer.id,
-      objectKey: `uploads/${id}`,
-      maxSize: BigInt(size),
-      expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000),
-    },
-  });
-  try {
-    await reserveQuota(deps, upload, size);
-  } catch (error) {
-    await deps.db.upload.delete({ where: { id } });
-    throw error;
-  }
-  return deps.db.upload.findUniqueOrThrow({ where: { id } });
-}
-
 async function pendingUpload(deps: StorageDeps, viewer: Viewer, id: string): Promise<Upload> {
   const upload = isUuid(id) ? await deps.db.upload.findUnique({ where: { id } }) : null;
   if (!upload || upload.userId !== viewer.id) throw new NotFoundError('Upload');
@@ -235,23 +139,6 @@ async function pendingUpload(deps: StorageDeps, viewer: Viewer, id: string): Pro
  */
 function wholeParts(listed: UploadedPart[], size: number) {
   return listed.filter((p) => p.partNumber <= partCount(size) && p.size === partSize(size, p.partNumber));
-}
-
-async function partUrls(
-  store: S3ObjectStore,
-  key: string,
-  multipartId: string,
-  size: number,
-  done: number[],
-  ttl: number,
-) {
-  const parts: { partNumber: number; size: number; url: string }[] = [];
-  for (let partNumber = 1; partNumber <= partCount(size); partNumber += 1) {
-    if (done.includes(partNumber)) continue;
-    const url = await store.presignPart(key, multipartId, partNumber, ttl);
-    parts.push({ partNumber, size: partSize(size, partNumber), url });
-  }
-  return parts;
 }
 
 /**
