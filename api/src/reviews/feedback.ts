@@ -239,7 +239,7 @@ export async function reviewPage(db: Db, access: ReviewAccess, token: string) {
         id: file.id,
         name: file.name,
         mimeType: file.mimeType,
-        // Without downloads the page shows the preview; the original stays home (reviews/rest.ts).
+        // Without downloads the page shows the preview; the original stays home (links.ts reviewPhoto).
         url: access.allowDownload || !meta.thumbnails?.preview ? url : `${url}?variant=preview`,
         thumbnailUrl: meta.thumbnails?.grid ? `${url}?variant=grid` : null,
         previewUrl: meta.thumbnails?.preview ? `${url}?variant=preview` : null,

@@ -1,16 +1,20 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { parse as parseCookies } from 'hono/utils/cookie';
 import { z } from 'zod';
 import type { ReviewLink } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
+import type { ObjectStore } from '../infra/objects/store.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
 import type { Config } from '../config.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { signInGate } from '../auth/throttle.ts';
 import { galleryFor } from '../galleries/rules.ts';
 import { galleryAccessWhere } from '../access/rules.ts';
-import { domainError, NotFoundError, TooManyRequestsError } from '../shared/errors.ts';
+import { VARIANTS, type Variant, variantKey } from '../storage/images.ts';
+import { uploadIdFrom } from '../storage/uploads.ts';
+import { domainError, ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { optionalText, parse } from '../shared/validation.ts';
 
@@ -164,7 +168,7 @@ function unlockCookieHolds(link: ReviewLink, cookieHeader: string | null | undef
  * The gallery a review token opens, for every public review path (the page, comments, picks,
  * photos, exports). Throws NotFoundError for a malformed, unknown, revoked or expired token, and
  * ReviewPasswordRequiredError while a password-protected link has no unlock cookie of its own.
- * Exports check `allowDownload` themselves.
+ * Exports ask downloadableGallery (`allowDownload`).
  */
 export async function resolveReviewLink(
   db: Db,
@@ -212,4 +216,57 @@ export async function unlockReviewLink(
   await gate.succeeded(account, clientAddress);
   const expires = Math.floor(now.getTime() / 1000) + UNLOCK_SECONDS;
   return { value: `${expires}.${unlockSignature(link, expires)}`, maxAge: UNLOCK_SECONDS };
+}
+
+// ───────────── what a link lets a reviewer take home ─────────────
+
+const NO_DOWNLOADS = 'Downloads are not allowed on this link.';
+
+/**
+ * The gallery whose location package (the ZIP and the lookbook members get) the link lets a
+ * reviewer download; 403 for a link without downloads.
+ */
+export function downloadableGallery(access: ReviewAccess): string {
+  if (!access.allowDownload) throw new ForbiddenError(NO_DOWNLOADS);
+  return access.galleryId;
+}
+
+/** The bytes of a review photo, and what to say of them. */
+export interface ReviewPhoto {
+  stream: Readable;
+  size: number;
+  /** The original's type, or image/webp for a thumbnail. */
+  contentType: string;
+}
+
+/**
+ * A photo of the link's gallery (or its grid / preview thumbnail, `variant`); any other file id
+ * is a 404. A link without downloads shows pictures at preview size; the original only when
+ * there is no preview.
+ */
+export async function reviewPhoto(
+  deps: { db: Db; store: ObjectStore },
+  access: ReviewAccess,
+  fileId: string,
+  variantParam: string | undefined,
+): Promise<ReviewPhoto> {
+  if (variantParam !== undefined && !(variantParam in VARIANTS)) {
+    throw new ValidationError(`variant must be one of ${Object.keys(VARIANTS).join(', ')}.`, 'variant');
+  }
+  const variant = variantParam as Variant | undefined;
+  if (!isUuid(fileId)) throw new NotFoundError('Photo');
+  const item = await deps.db.galleryItem.findUnique({
+    where: { galleryId_fileId: { galleryId: access.galleryId, fileId } },
+    select: { file: { select: { objectPath: true, mimeType: true, metadata: true } } },
+  });
+  const uploadId = item ? uploadIdFrom(item.file.objectPath) : null;
+  const upload = uploadId ? await deps.db.upload.findUnique({ where: { id: uploadId } }) : null;
+  if (!item || !upload?.objectKey) throw new NotFoundError('Photo');
+  const thumbnails = (item.file.metadata as { thumbnails?: { preview?: true } } | null)?.thumbnails;
+  if (!variant && !access.allowDownload && thumbnails?.preview) throw new ForbiddenError(NO_DOWNLOADS);
+  const key = variant ? variantKey(upload.objectKey, variant) : upload.objectKey;
+  const info = await deps.store.stat(key);
+  const stream = info ? await deps.store.get(key) : null;
+  if (!info || !stream) throw new NotFoundError('Photo');
+  return { stream, size: info.size, contentType: variant ? 'image/webp' : item.file.mimeType };
 }

@@ -7,10 +7,6 @@ import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
-import { VARIANTS, type Variant, variantKey } from '../storage/images.ts';
-import { uploadIdFrom } from '../storage/uploads.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
-import { isUuid } from '../shared/ids.ts';
 import { streamGalleryPdf, streamGalleryZip } from '../galleries/exports.ts';
 import {
   addGalleryComment,
@@ -27,11 +23,13 @@ import {
 } from './feedback.ts';
 import {
   createReviewLink,
+  downloadableGallery,
   listReviewLinks,
   ReviewPasswordRequiredError,
   type ReviewAccess,
   resolveReviewLink,
   reviewLinkJson,
+  reviewPhoto,
   revokeReviewLink,
   UNLOCK_COOKIE,
   unlockReviewLink,
@@ -97,7 +95,7 @@ function passwordAnswer(c: Context<AppEnv>, error: unknown) {
 /**
  * A handler for a public path under /api/review/:token: the link is checked first (404 for a bad
  * token, 401 {message} while locked), then `handle` gets the one gallery it opens. The export
- * routes use it too, and check `access.allowDownload` themselves.
+ * routes use it too, behind links.ts downloadableGallery (`access.allowDownload`).
  */
 export function withReviewLink(services: Pick<Services, 'db'>, handle: Handler) {
   return async (c: Context<AppEnv>): Promise<Response> => {
@@ -170,70 +168,34 @@ export function reviewPublicRoutes(services: Services, deps: ReviewPublicDeps) {
   );
 
   // The location package, when the link allows downloads: the same ZIP and lookbook members get.
-  const downloads = (send: (access: ReviewAccess) => Promise<Response>) =>
-    withLink(async (_c, access) => {
-      if (!access.allowDownload) throw new ForbiddenError('Downloads are not allowed on this link.');
-      return send(access);
-    });
-  const exportDeps = { db: services.db, store: deps.store };
+  const linkDeps = { db: services.db, store: deps.store };
   routes.get(
     '/api/review/:token/export.zip',
-    downloads((access) => streamGalleryZip(exportDeps, access.galleryId)),
+    withLink(async (_c, access) => streamGalleryZip(linkDeps, downloadableGallery(access))),
   );
   routes.get(
     '/api/review/:token/export.pdf',
-    downloads(async (access) =>
-      streamGalleryPdf(exportDeps, access.galleryId, {
-        annotations: await photoFeedback(services.db, access.galleryId),
-      }),
-    ),
+    withLink(async (_c, access) => {
+      const galleryId = downloadableGallery(access);
+      return streamGalleryPdf(linkDeps, galleryId, { annotations: await photoFeedback(services.db, galleryId) });
+    }),
   );
 
   routes.get(
     '/api/review/:token/photos/:fileId',
-    withLink(async (c, access) => photoBytes(c, services, deps.store, access, c.req.param('fileId') ?? '')),
+    withLink(async (c, access) => {
+      const photo = await reviewPhoto(linkDeps, access, c.req.param('fileId') ?? '', c.req.query('variant'));
+      return new Response(Readable.toWeb(photo.stream) as ReadableStream, {
+        headers: {
+          'Content-Type': photo.contentType,
+          'Content-Length': String(photo.size),
+          'Cache-Control': 'private, max-age=600',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+        },
+      });
+    }),
   );
 
   return routes;
-}
-
-/** A photo of the link's gallery (or its grid / preview thumbnail); any other file id is a 404. */
-async function photoBytes(
-  c: Context<AppEnv>,
-  services: Services,
-  store: ObjectStore,
-  access: ReviewAccess,
-  fileId: string,
-) {
-  const variantParam = c.req.query('variant');
-  if (variantParam !== undefined && !(variantParam in VARIANTS)) {
-    throw new ValidationError(`variant must be one of ${Object.keys(VARIANTS).join(', ')}.`, 'variant');
-  }
-  const variant = variantParam as Variant | undefined;
-  if (!isUuid(fileId)) throw new NotFoundError('Photo');
-  const item = await services.db.galleryItem.findUnique({
-    where: { galleryId_fileId: { galleryId: access.galleryId, fileId } },
-    select: { file: { select: { objectPath: true, mimeType: true, metadata: true } } },
-  });
-  const uploadId = item ? uploadIdFrom(item.file.objectPath) : null;
-  const upload = uploadId ? await services.db.upload.findUnique({ where: { id: uploadId } }) : null;
-  if (!item || !upload?.objectKey) throw new NotFoundError('Photo');
-  // A link without downloads shows pictures at preview size; the original only when there is no preview.
-  const thumbnails = (item.file.metadata as { thumbnails?: { preview?: true } } | null)?.thumbnails;
-  if (!variant && !access.allowDownload && thumbnails?.preview) {
-    throw new ForbiddenError('Downloads are not allowed on this link.');
-  }
-  const key = variant ? variantKey(upload.objectKey, variant) : upload.objectKey;
-  const info = await store.stat(key);
-  const stream = info ? await store.get(key) : null;
-  if (!info || !stream) throw new NotFoundError('Photo');
-  return new Response(Readable.toWeb(stream) as ReadableStream, {
-    headers: {
-      'Content-Type': variant ? 'image/webp' : item.file.mimeType,
-      'Content-Length': String(info.size),
-      'Cache-Control': 'private, max-age=600',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-    },
-  });
 }
