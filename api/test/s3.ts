@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 // @ts-expect-error s3rver ships no types.
 import S3rver from 's3rver';
+import type { S3Config } from '../src/config.ts';
 
 // A real S3-protocol peer on loopback for the S3 object store's tests: s3rver (signature V4
 // headers and presigned query strings, multipart upload, ListObjectsV2, DeleteObjects, Range).
@@ -135,6 +136,18 @@ function multipartListing(directory: string) {
     ctx.body = `<?xml version="1.0" encoding="UTF-8"?><ListPartsResult><Bucket>${bucket}</Bucket><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts
       .map((p) => `<Part><PartNumber>${p.number}</PartNumber><ETag>"${p.etag}"</ETag><Size>${p.size}</Size></Part>`)
       .join('')}</ListPartsResult>`;
+  };
+}
+
+/** The storage settings (as config.ts reads them from `bucket.env`) for this bucket, under `prefix`. */
+export function bucketSettings(bucket: Pick<TestBucket, 'endpoint'>, prefix?: string): S3Config {
+  return {
+    bucket: S3_BUCKET,
+    endpoint: bucket.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY },
+    forcePathStyle: true,
+    prefix,
   };
 }
 

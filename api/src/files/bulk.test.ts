@@ -1,8 +1,8 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
+import { unzipText } from '../../test/zip.ts';
 import { makeGallery } from '../galleries/testing.ts';
 import { fileRecord, uploaded } from '../storage/testing.ts';
 import { newFolder, send, uploadFile } from './testing.ts';
@@ -16,30 +16,6 @@ beforeAll(async () => {
   [app, owner, stranger] = await appWithPeople(anyone, anyone);
 });
 afterAll(() => app.close());
-
-/** The entries of a ZIP, by name. */
-function unzip(bytes: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    const entries = new Map<string, string>();
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 /** A file with real bytes in the store. */
 async function storedFile(who: User, name: string, text: string, folderId: string | null = null) {
@@ -167,7 +143,7 @@ describe('downloading several files as one ZIP', () => {
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="scoutbase-3-files.zip"');
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
-    expect(Object.fromEntries(await unzip(bytes))).toEqual({
+    expect(Object.fromEntries(await unzipText(bytes))).toEqual({
       'call sheet.txt': 'day one',
       'call sheet (1).txt': 'day two',
       'notes.txt': 'bring lights',
@@ -180,7 +156,7 @@ describe('downloading several files as one ZIP', () => {
     const own = await storedFile(stranger, 'own.txt', 'the stranger’s');
     const ok = await app.request(`/api/files/archive?ids=${shared.id},${own.id}`, { cookie: stranger.cookie });
     expect(ok.status).toBe(200);
-    expect([...(await unzip(Buffer.from(await ok.arrayBuffer()))).keys()]).toEqual(['shared.txt', 'own.txt']);
+    expect([...(await unzipText(Buffer.from(await ok.arrayBuffer()))).keys()]).toEqual(['shared.txt', 'own.txt']);
 
     const secret = await storedFile(owner, 'secret.txt', 'private');
     const refused = await app.request(`/api/files/archive?ids=${own.id},${secret.id}`, { cookie: stranger.cookie });

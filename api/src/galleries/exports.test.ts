@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople } from '../../test/harness.ts';
+import { unzip } from '../../test/zip.ts';
 import { fileRecord, sha256, uploadedAndProcessed } from '../storage/testing.ts';
 import { makeReviewLink } from '../reviews/testing.ts';
 import { streamGalleryPdf } from './exports.ts';
@@ -82,30 +82,6 @@ async function locationGallery(name = 'Café ★ lofts/East') {
   });
   expect(added.status).toBe(201);
   return { gallery, photos };
-}
-
-/** The entries of a ZIP, by name, in archive order. */
-function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    const entries = new Map<string, Buffer>();
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
 }
 
 function run(command: string, args: string[]) {

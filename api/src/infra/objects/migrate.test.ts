@@ -14,7 +14,7 @@ import {
   testApp,
   type TestApp,
 } from '../../../test/harness.ts';
-import { S3_ACCESS_KEY_ID, S3_BUCKET, S3_SECRET_ACCESS_KEY, startBucket, type TestBucket } from '../../../test/s3.ts';
+import { bucketSettings, startBucket, type TestBucket } from '../../../test/s3.ts';
 import { runScript } from '../../../test/server-process.ts';
 import { createApp } from '../../app.ts';
 import { uploaded, uploadedAndProcessed } from '../../storage/testing.ts';
@@ -58,14 +58,7 @@ beforeAll(async () => {
   bucket = await startBucket();
   app = await testApp();
   owner = await signedInUser(app);
-  bucketStore = new S3ObjectStore({
-    bucket: S3_BUCKET,
-    endpoint: bucket.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY },
-    forcePathStyle: true,
-    prefix: 'migrated',
-  });
+  bucketStore = new S3ObjectStore(bucketSettings(bucket, 'migrated'));
   // Two photos (each with two thumbnails) and a text file with three versions.
   for (const colour of ['#304050', '#a05030']) {
     const bytes = new Uint8Array(
@@ -142,17 +135,7 @@ describe('pnpm storage:migrate', () => {
     const switched = await createApp(
       {
         ...app.config,
-        storage: {
-          ...app.config.storage,
-          s3: {
-            bucket: S3_BUCKET,
-            endpoint: bucket.endpoint,
-            region: 'us-east-1',
-            credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY },
-            forcePathStyle: true,
-            prefix: 'migrated',
-          },
-        },
+        storage: { ...app.config.storage, s3: bucketSettings(bucket, 'migrated') },
       },
       {
         database: app.databaseSource.kind === 'pglite' ? borrowed(app.databaseSource) : app.databaseSource,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3_ACCESS_KEY_ID, S3_BUCKET, S3_SECRET_ACCESS_KEY, startBucket, type TestBucket } from '../../../test/s3.ts';
+import { bucketSettings, startBucket, type TestBucket } from '../../../test/s3.ts';
 import { S3ObjectStore } from './s3.ts';
 
 // The S3 store against s3rver, a real S3-protocol server on loopback: every request below is
@@ -16,14 +16,7 @@ let store: S3ObjectStore;
 let scratch: string;
 
 function storeFor(prefix?: string) {
-  return new S3ObjectStore({
-    bucket: S3_BUCKET,
-    endpoint: bucket.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY },
-    forcePathStyle: true,
-    prefix,
-  });
+  return new S3ObjectStore(bucketSettings(bucket, prefix));
 }
 
 async function bytesOf(stream: Readable | null) {
