@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import relay from 'vite-plugin-relay';
+import { preloads } from './build/preloads.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
@@ -22,7 +23,14 @@ const reviewPage: Plugin = {
 
 export default defineConfig({
   // Brotli and gzip copies of each text asset, served as they are by the API (no per-request work).
-  plugins: [relay, react(), tailwindcss(), compression({ algorithms: ['brotliCompress', 'gzip'] }), reviewPage],
+  plugins: [
+    relay,
+    react(),
+    tailwindcss(),
+    compression({ algorithms: ['brotliCompress', 'gzip'] }),
+    reviewPage,
+    preloads(),
+  ],
   build: {
     rolldownOptions: {
       input: {

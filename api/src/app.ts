@@ -44,6 +44,7 @@ import { useErrorReports } from './graphql/errors.ts';
 import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
+import { appPage } from './http/web-page.ts';
 import { LocalObjectStore } from './infra/objects/store.ts';
 import { shareSubscriptionEvents } from './live/shared-events.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
@@ -335,11 +336,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const root = path.relative(process.cwd(), config.webDistDir);
     // The build writes .br and .gz beside each text asset, so nothing is compressed per request.
     const web = { root, precompressed: true };
+    const page = appPage(config.webDistDir, secret);
+    // Before the static files, which would answer / with index.html as it is.
+    app.get('/', page);
     app.use('/*', webCacheHeaders, serveStatic(web));
     // A review link's page is its own entry (web/review.html): no session check, no app router.
     app.get('/r/*', serveStatic({ ...web, path: 'review.html' }));
     // Client-side routes: every other GET gets the app, which shows its own 404 page.
-    app.get('*', serveStatic({ ...web, path: 'index.html' }));
+    app.get('*', page);
   }
 
   const streams = new Set<NonNullable<HttpBindings['outgoing']>>();

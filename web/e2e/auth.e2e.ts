@@ -67,6 +67,20 @@ describe('signing up and in', () => {
     await context.close();
   });
 
+  it('says so and goes to sign-in when a kept cookie’s session has ended (the app starts on the cookie, before the check)', async () => {
+    const { context, page } = await signedInPage(browser());
+    const kept = await context.cookies();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByText('Authorized Access Only').waitFor();
+    // A device that kept the cookie of a session that has since ended (signed out elsewhere).
+    await context.addCookies(kept);
+    await page.goto('/tasks');
+    await page.getByText('You are logged out. Logging in again...').waitFor();
+    await page.waitForURL(/\/signin\?/);
+    expect(decodeURIComponent(page.url())).toContain('callbackUrl=/tasks');
+    await context.close();
+  });
+
   it('header search goes to the file manager, never with an empty query', async () => {
     const { context, page } = await signedInPage(browser(), { path: '/tasks' });
     const search = page.getByPlaceholder('Search files, tags, or galleries...');

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
@@ -9,7 +9,13 @@ import { Toaster } from './ui/toast.tsx';
 // light signed-out pages, someone signed in the app whose routes load their data
 // (routes/signedIn.tsx). Signing in reloads the page; signing out swaps one for the other.
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
-const SignedInApp = lazy(() => import('./routes/signedIn.tsx'));
+const loadSignedInApp = () => import('./routes/signedIn.tsx');
+const SignedInApp = lazy(loadSignedInApp);
+// The server marks the page when its request carried a session (api/src/http/web-page.ts): the
+// signed-in app, whose routes ask for their data as it loads, starts while the session is checked
+// instead of after. Should the check say otherwise, the signed-out pages show and nothing is lost.
+const startedEarly = document.querySelector('meta[name="scoutbase-session"]') !== null;
+if (startedEarly) void loadSignedInApp();
 
 function AuthError({ error }: { error: string }) {
   return (
@@ -24,6 +30,9 @@ function AuthError({ error }: { error: string }) {
 
 function AppForSession() {
   const { state } = useAuth();
+  useEffect(() => {
+    if (state.status === 'signedOut' && startedEarly) void loadSignedInApp().then((app) => app.discardUnlessShown());
+  }, [state.status]);
   if (state.status === 'loading') return <FullScreenSpinner />;
   if (state.status === 'error') return <AuthError error={state.error} />;
   return (

@@ -66,6 +66,18 @@ describe('production mode', () => {
         '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
       );
       writeFileSync(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+      // What the build lists for the server to name in the page (web/build/preloads.ts).
+      writeFileSync(
+        path.join(web, 'preloads.json'),
+        JSON.stringify({
+          signedOut: ['/assets/out.js', '/assets/app.js'],
+          signedIn: ['/assets/in.js', '/assets/app.js'],
+          screens: [
+            { path: '/', files: ['/assets/dashboard.js'] },
+            { path: '/galleries/:id', files: ['/assets/gallery.js', '/assets/in.js'] },
+          ],
+        }),
+      );
       writeFileSync(path.join(web, 'review.html'), '<!doctype html><html><body><div id="review"></div></body></html>');
       // What the build writes beside each text asset.
       writeFileSync(path.join(web, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
@@ -92,6 +104,35 @@ describe('production mode', () => {
       expect(response.headers.get('strict-transport-security')).toBeNull();
     }
     expect(await (await app.request('/files')).text()).toContain('<div id="root">');
+  });
+
+  it('names in the page the scripts its visitor will run next: the signed-in app and its screen, or the signed-out pages', async () => {
+    const preloaded = async (route: string, headers?: Record<string, string>) => {
+      const response = await app.request(route, { headers });
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('vary')).toContain('Cookie');
+      const html = await response.text();
+      expect(html).toContain('<div id="root">');
+      // The mark that starts the signed-in app before the session check answers (web/src/App.tsx).
+      expect(html.includes('<meta name="scoutbase-session"')).toBe(preloadsOf(html).includes('/assets/in.js'));
+      return preloadsOf(html);
+    };
+    const preloadsOf = (html: string) =>
+      [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    // The entry's own script is already in the page; no script is named twice.
+    expect(await preloaded('/')).toEqual(['/assets/out.js']);
+    expect(await preloaded('/galleries/123')).toEqual(['/assets/out.js']);
+    expect(await preloaded('/', { cookie })).toEqual(['/assets/in.js', '/assets/dashboard.js']);
+    expect(await preloaded('/galleries/123', { cookie })).toEqual(['/assets/in.js', '/assets/gallery.js']);
+    expect(await preloaded('/tasks', { cookie })).toEqual(['/assets/in.js']);
+    // A cookie that does not decode is no session.
+    expect(await preloaded('/', { cookie: 'authjs.session-token=forged' })).toEqual(['/assets/out.js']);
+
+    const compressed = await app.request('/files', { headers: { cookie, 'accept-encoding': 'br' } });
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(Buffer.from(await compressed.arrayBuffer())).toString()).toContain(
+      'href="/assets/in.js"',
+    );
   });
 
   it('answers a review link with its own small page, checked on every visit like the app', async () => {

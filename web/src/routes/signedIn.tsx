@@ -14,6 +14,7 @@ import { prefetchOperation } from '../relay/prefetch.ts';
 import { FullScreenSpinner } from '../ui/Spinner.tsx';
 import { setRoutePreloader } from './intent.ts';
 import { LEGAL_PATHS } from './legalPaths.ts';
+import { SCREEN_ROUTES } from './screenModules.ts';
 import { type ScreenName, SHELL_QUERIES, screenQuery } from './screenQueries.ts';
 
 // The signed-in app's route table. Each screen's route starts its code and its data together as
@@ -39,10 +40,11 @@ const SCREENS = {
   settings: () => import('../screens/settings/SettingsScreen.tsx'),
 } satisfies Record<ScreenName, unknown>;
 
-function screen(at: { index: true } | { path: string }, name: ScreenName): RouteObject {
+function screen(name: ScreenName): RouteObject {
   const load: () => Promise<{ default: ComponentType }> = SCREENS[name];
+  const { path } = SCREEN_ROUTES[name];
   return {
-    ...at,
+    ...(path === '/' ? { index: true } : { path: path.slice(1) }),
     id: name,
     lazy: async () => ({ Component: (await load()).default }),
     loader: async ({ params, request }: LoaderFunctionArgs) => {
@@ -91,13 +93,7 @@ const routes: RouteObject[] = [
         },
         shouldRevalidate: () => false,
         children: [
-          screen({ index: true }, 'dashboard'),
-          screen({ path: 'galleries' }, 'galleries'),
-          screen({ path: 'galleries/:id' }, 'gallery'),
-          screen({ path: 'files' }, 'files'),
-          screen({ path: 'tasks' }, 'tasks'),
-          screen({ path: 'projects' }, 'projects'),
-          screen({ path: 'settings' }, 'settings'),
+          ...(Object.keys(SCREENS) as ScreenName[]).map(screen),
           { path: '*', lazy: async () => ({ Component: (await import('../screens/notfound/NotFound.tsx')).default }) },
         ],
       },
@@ -108,18 +104,28 @@ const routes: RouteObject[] = [
 const router = createBrowserRouter(routes);
 setRoutePreloader(preloadRoute);
 let mounted = 0;
+let shown = false;
 
 export default function SignedInApp() {
   // Signed out, the app goes and its router with it: left listening, it would answer the Back
   // button by loading signed-in screens. StrictMode's trial unmount remounts before the timer runs.
   useEffect(() => {
     mounted += 1;
+    shown = true;
     return () => {
       mounted -= 1;
       setTimeout(() => mounted === 0 && router.dispose());
     };
   }, []);
   return <RouterProvider router={router} />;
+}
+
+/**
+ * Ends the router if the app was never shown: the entry starts this module on a hint of a session
+ * (App.tsx) and the session turned out to be gone, so the signed-out pages own the address bar.
+ */
+export function discardUnlessShown() {
+  if (!shown) router.dispose();
 }
 
 /** What a link's preloadOnIntent (intent.ts) does: starts its screen's code and data. */

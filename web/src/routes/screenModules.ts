@@ -1,0 +1,21 @@
+import type { ScreenName } from './screenQueries.ts';
+
+/**
+ * Each signed-in screen's address and module. The router (signedIn.tsx) takes its paths from here,
+ * and the build (build/preloads.ts) its modules: a page asked for with a session names the code of
+ * its screen in its HTML, so the browser fetches it with the entry instead of three steps later.
+ */
+export const SCREEN_ROUTES = {
+  dashboard: { path: '/', module: 'src/screens/dashboard/DashboardScreen.tsx' },
+  galleries: { path: '/galleries', module: 'src/screens/galleries/GalleriesScreen.tsx' },
+  gallery: { path: '/galleries/:id', module: 'src/screens/galleries/GalleryScreen.tsx' },
+  files: { path: '/files', module: 'src/screens/files/FilesScreen.tsx' },
+  tasks: { path: '/tasks', module: 'src/screens/tasks/TasksScreen.tsx' },
+  projects: { path: '/projects', module: 'src/screens/projects/ProjectsScreen.tsx' },
+  settings: { path: '/settings', module: 'src/screens/settings/SettingsScreen.tsx' },
+} as const satisfies Record<ScreenName, { path: string; module: string }>;
+
+/** What every signed-in page runs before its screen: the app's routes, its shell and Relay. */
+export const SIGNED_IN_MODULES = ['src/routes/signedIn.tsx', 'src/shell/Shell.tsx', 'src/routes/queries.ts'];
+/** What a visitor without a session runs first: the signed-out pages. */
+export const SIGNED_OUT_MODULES = ['src/routes/signedOut.tsx'];
