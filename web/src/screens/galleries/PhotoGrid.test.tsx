@@ -49,6 +49,17 @@ describe('PhotoGrid', () => {
     expect(tiles[0]?.querySelector('img')?.getAttribute('src')).toBe('/objects/uploads/0?variant=grid');
   });
 
+  it('fetches the first rows at once, the first with high priority, and the rest as they scroll near', () => {
+    render(<PhotoGrid photos={photos} hasMore={false} loadingMore={false} onLoadMore={() => {}} onOpen={() => {}} />);
+    const images = screen.getAllByTestId('photo-tile').map((tile) => tile.querySelector('img'));
+    const columns = images.filter((img) => img?.getAttribute('fetchpriority') === 'high').length;
+    expect(columns).toBeGreaterThan(1);
+    expect(images.slice(0, columns).every((img) => img?.getAttribute('loading') === 'eager')).toBe(true);
+    expect(images.slice(columns, 2 * columns).every((img) => img?.getAttribute('loading') === 'eager')).toBe(true);
+    expect(images.slice(columns, 2 * columns).some((img) => img?.hasAttribute('fetchpriority'))).toBe(false);
+    expect(images.slice(2 * columns).every((img) => img?.getAttribute('loading') === 'lazy')).toBe(true);
+  });
+
   it('renders the rows scrolled to and asks for the next page near the end', async () => {
     const onLoadMore = vi.fn();
     const onOpen = vi.fn();

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { columnsFor, gridUrl, type Photo } from './photos.ts';
 
 const GAP = 8;
+const EAGER_ROWS = 2;
 
 /**
  * The gallery's photos as a grid of thumbnails. Only the rows in view (plus a few) are in the DOM,
@@ -90,7 +91,10 @@ export function PhotoGrid({
                     <img
                       src={gridUrl(photo.objectPath)}
                       alt={photo.name}
-                      loading="lazy"
+                      // The first rows are in view as the screen opens: fetched at once, the
+                      // first with high priority (it is what the eye and LCP wait for).
+                      loading={row.index < EAGER_ROWS ? 'eager' : 'lazy'}
+                      fetchPriority={row.index === 0 ? 'high' : undefined}
                       decoding="async"
                       className="h-full w-full object-cover"
                       draggable={false}
