@@ -226,7 +226,15 @@ function GalleryGrid({
           />
         )
       ) : (
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="gallery-grid">
+        <section
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+          data-testid="gallery-grid"
+          aria-labelledby="gallery-list"
+        >
+          {/* The cards' titles are h3, as under the dashboard's "Recent Galleries": headings in order. */}
+          <h2 id="gallery-list" className="sr-only">
+            Your galleries
+          </h2>
           {galleries.map((gallery) => (
             <GalleryCard
               key={gallery.id}
@@ -236,7 +244,7 @@ function GalleryGrid({
               onDelete={setDeleting}
             />
           ))}
-        </div>
+        </section>
       )}
       <LoadMore list={page} count={PAGE_SIZE} />
 
