@@ -96,6 +96,7 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
 });
 type Preset = 'desktop' | 'mobile';
+let reportsWritten = 0;
 async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<string, string>, page = '/') {
   const result = await lighthouse(
     `${server.origin}${page}`,
@@ -113,7 +114,9 @@ async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<str
   if (!lhr) throw new Error(`Lighthouse gave no result for ${name}`);
   // The whole report, to read where the time went (open it at googlechrome.github.io/lighthouse/viewer).
   if (process.env.LIGHTHOUSE_REPORT_DIR) {
-    writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, `${name} ${preset}.json`), JSON.stringify(lhr));
+    reportsWritten += 1;
+    const file = `${name} ${preset} ${reportsWritten}.json`;
+    writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, file), JSON.stringify(lhr));
   }
   const failing = Object.values(lhr.audits)
     .filter(
@@ -131,6 +134,8 @@ async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<str
     totalBlockingTimeMs: round(lhr.audits['total-blocking-time']?.numericValue ?? 0, 0),
     cumulativeLayoutShift: round(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0, 3),
     belowNinety: failing,
+    // A run without a score (seen now and then on the mobile preset) says why here.
+    error: lhr.runtimeError?.message ?? lhr.audits['first-contentful-paint']?.errorMessage ?? null,
   };
 }
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
@@ -139,7 +144,8 @@ async function audit(name: string, preset: Preset, extraHeaders?: Record<string,
   const results = [];
   for (let i = 0; i < runs; i++) results.push(await auditOnce(name, preset, extraHeaders, page));
   results.sort((a, b) => a.performance - b.performance);
-  return { ...results[Math.floor(results.length / 2)], runs: results.map((r) => r.performance) };
+  const errors = results.flatMap((r) => (r.error ? [r.error] : []));
+  return { ...results[Math.floor(results.length / 2)], runs: results.map((r) => r.performance), errors };
 }
 const harbour = await galleryWithPhotos();
 const signedIn = { cookie: viewer.cookie };
@@ -213,6 +219,7 @@ for (const preset of ['desktop', 'mobile'] as const) {
       `  ${r.page.padEnd(24)} performance ${r.performance}${runs > 1 ? ` (${r.runs.join(', ')})` : ''}  accessibility ${r.accessibility}   FCP ${r.firstContentfulPaintMs} ms  LCP ${r.largestContentfulPaintMs} ms  TBT ${r.totalBlockingTimeMs} ms  CLS ${r.cumulativeLayoutShift}`,
     );
     if (r.belowNinety.length) console.log(`    audits below 0.9: ${r.belowNinety.join(', ')}`);
+    if (r.errors.length) console.log(`    runs without a score: ${r.errors.join('; ')}`);
   }
 }
 printNavigation(navigation);
