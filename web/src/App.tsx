@@ -13,7 +13,8 @@ const loadSignedInApp = () => import('./routes/signedIn.tsx');
 const SignedInApp = lazy(loadSignedInApp);
 // The server marks the page when its request carried a session (api/src/http/web-page.ts): the
 // signed-in app, whose routes ask for their data as it loads, starts while the session is checked
-// instead of after. Should the check say otherwise, the signed-out pages show and nothing is lost.
+// instead of after. Should the session be gone, its first data call says so and goes to sign-in, as
+// when a session ends under an open screen (e2e/auth.e2e.ts).
 const startedEarly = document.querySelector('meta[name="scoutbase-session"]') !== null;
 if (startedEarly) void loadSignedInApp();
 
