@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
@@ -9,21 +9,8 @@ import { Toaster } from './ui/toast.tsx';
 // light signed-out pages, someone signed in the app whose routes load their data
 // (routes/signedIn.tsx). Signing in reloads the page; signing out swaps one for the other.
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
-let signedInApp: typeof import('./routes/signedIn.tsx') | undefined;
-const loadSignedInApp = () => import('./routes/signedIn.tsx').then((app) => (signedInApp = app));
-const LazySignedInApp = lazy(loadSignedInApp);
-
-/**
- * The signed-in app, rendered straight away when its code is in (it usually is: see below). Through
- * React.lazy it would suspend once even then, and React shows content that suspended no sooner than
- * 300 ms after its placeholder: that kept the first screen back that long. Chosen once, as switching
- * from one to the other would mount the whole app again.
- */
-function SignedInApp() {
-  const [App] = useState(() => signedInApp?.default ?? LazySignedInApp);
-  return <App />;
-}
-
+const loadSignedInApp = () => import('./routes/signedIn.tsx');
+const SignedInApp = lazy(loadSignedInApp);
 // The server marks the page when its request carried a session (api/src/http/web-page.ts): the
 // signed-in app, whose routes ask for their data as it loads, starts while the session is checked
 // instead of after. Should the session be gone, its first data call says so and goes to sign-in, as

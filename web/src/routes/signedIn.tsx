@@ -51,8 +51,8 @@ function screen(name: ScreenName): RouteObject {
       const { query, variables } = screenQuery(name, params, new URL(request.url));
       // Sent now, before Relay's runtime has arrived; Relay takes the answer (relay/prefetch.ts).
       if (query.params.id) prefetchOperation(query.params.id, variables);
-      const { loadScreenData } = await import('./queries.ts');
-      return loadScreenData(query, variables);
+      const { loadScreenQuery } = await import('./queries.ts');
+      return loadScreenQuery(query, variables);
     },
     // The screen refreshes its own data (useRouteQuery's refresh). A new address asks again only
     // when the part of it the query reads changes; the same address asks again (a retry, a
