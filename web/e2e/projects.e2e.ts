@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto } from './images.ts';
-import { MOBILE, newUser, screenshot, sharedBrowser, signedInPage } from './support.ts';
+import { MOBILE, newUser, screenshot, sharedBrowser, signedInContext, signedInPage } from './support.ts';
 
 // The loop a production team lives in, played by two people in two browsers: the owner builds the
 // project and invites; the crew member accepts in their own browser and works in a shared gallery;
@@ -260,6 +260,39 @@ describe('projects and crew', () => {
     await c.getByText('No projects yet').waitFor({ timeout: 20_000 });
     await screenshot(c, 'projects-16-crew-removed');
   }, 420_000);
+
+  it('shows an invitation sent while the live connection was still opening', async () => {
+    const owner = await signedInContext(browser());
+    const crewUser = newUser('Noor Haddad');
+    const crew = await signedInContext(browser(), { user: crewUser });
+    contexts.push(owner.context, crew.context);
+    const page = await crew.context.newPage();
+    // The tab's live messages are held until the invitation is sent, as on a slow phone network.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.routeWebSocket(/\/graphql$/, (socket) => {
+      const server = socket.connectToServer();
+      const waiting: (string | Buffer)[] = [];
+      let open = false;
+      socket.onMessage((message) => (open ? server.send(message) : waiting.push(message)));
+      void held.then(() => {
+        open = true;
+        for (const message of waiting.splice(0)) server.send(message);
+      });
+    });
+    await page.goto('/projects');
+    await page.getByText('No projects yet').waitFor();
+    const made = await owner.context.request.post('/api/projects', { data: { name: 'Dawn Patrol', type: 'movie' } });
+    const { id } = (await made.json()) as { id: string };
+    const invited = await owner.context.request.post(`/api/projects/${id}/invitations`, {
+      data: { email: crewUser.email },
+    });
+    expect(invited.status()).toBe(201);
+    release();
+    await page.getByRole('button', { name: 'Accept invitation to Dawn Patrol' }).waitFor({ timeout: 15_000 });
+  }, 120_000);
 
   it('a member leaves a project after confirming', async () => {
     const owner = await signedInPage(browser(), { path: '/projects' });

@@ -1,4 +1,4 @@
-import { filter, pipe } from 'graphql-yoga';
+import { filter, pipe, Repeater } from 'graphql-yoga';
 import type { ViewerContext } from '../context.ts';
 import type { Channels } from '../infra/events/pubsub.ts';
 import { unreadNotificationCount } from '../notifications/rules.ts';
@@ -21,6 +21,31 @@ export function ownEvents<T extends Topic>(
     ctx.viewer.id,
   );
   return keep ? pipe(events, filter(keep)) : events;
+}
+
+/**
+ * The viewer's events on a topic, opened by `opening` once they are sure to arrive (through Redis:
+ * once its SUBSCRIBE is answered). A client reads again, on the opening, what it read before:
+ * a change in between was not sent to it, and every change from then on is.
+ */
+export function ownEventsFromNow<T extends Topic, O>(
+  ctx: ViewerContext,
+  topic: T,
+  opening: O,
+): AsyncIterableIterator<PayloadOf<T> | O> {
+  return new Repeater<PayloadOf<T> | O>(async (push, stop) => {
+    const events = ownEvents(ctx, topic);
+    void stop.then(() => events.return?.());
+    // The pub/sub's repeater adds its listener on the first next().
+    let next = events.next();
+    await ctx.events.subscribed(`${topic}:${ctx.viewer.id}`);
+    await push(opening);
+    for (let result = await next; !result.done; result = await next) {
+      await push(result.value);
+      next = events.next();
+    }
+    stop();
+  });
 }
 
 // The pub/sub hands one payload object to every subscriber of a topic (in-process and through

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, type TestApp, testApp, sendBody } from '../../test/harness.ts';
@@ -18,6 +19,9 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NOTIFICATION_ADDED =
   'subscription { notificationAdded { notificationId unreadCount notification { id title } } }';
 const UNREAD = 'subscription { unreadNotificationCount }';
+/** A Lua script holding Redis (single-threaded) for 300 ms. */
+const BUSY_300_MS = `local s = redis.call('TIME') local t = s
+repeat t = redis.call('TIME') until (t[1] - s[1]) * 1000000 + (t[2] - s[2]) >= 300000`;
 
 async function notify(app: App, userId: string, title = 'Call sheet ready') {
   const n = await writeNotification(app.services.db, { userId, type: 'other', title, message: 'See the call sheet.' });
@@ -79,6 +83,31 @@ describe('subscriptions across two instances on one Redis', () => {
     expect(first?.unreadCount).toBeGreaterThanOrEqual(1);
     expect(first?.notification).toEqual({ id: first?.notificationId, title: 'Call sheet ready' });
     await client.dispose();
+  });
+
+  it('says when a new listener is sure to hear what another instance publishes through Redis', async () => {
+    const events = createEvents({ redisUrl: REDIS_URL });
+    const publisher = new Redis(REDIS_URL);
+    try {
+      await events.ready();
+      const channel = `access:changed:${crypto.randomUUID()}`;
+      // Redis is kept busy for 300 ms, so the new listener's SUBSCRIBE waits for an answer.
+      const busySince = Date.now();
+      void publisher.eval(BUSY_300_MS, 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const heard = events.subscribe('access:changed', channel.slice('access:changed:'.length));
+      const first = heard.next();
+      await events.subscribed(channel);
+      expect(Date.now() - busySince).toBeGreaterThanOrEqual(250);
+      const change = { kind: 'invitations', projectId: 'p', galleryId: null, galleriesChanged: false };
+      // PUBLISH answers how many connections it reached: the new listener's is one.
+      expect(await publisher.publish(channel, JSON.stringify(change))).toBe(1);
+      expect((await first).value).toEqual(change);
+      await heard.return?.();
+    } finally {
+      publisher.disconnect();
+      await events.close();
+    }
   });
 
   it('never carries another user’s events', async () => {

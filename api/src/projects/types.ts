@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { InvitationStatus, ProjectRole, ProjectType } from '../generated/prisma/enums.ts';
 import { projectMemberWhere } from '../access/rules.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
-import { ownEvents } from '../live/rules.ts';
+import { ownEventsFromNow } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';
 import { listConnection, prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawIdOf } from '../shared/ids.ts';
@@ -272,17 +272,21 @@ builder.mutationField('removeProjectMember', (t) =>
 
 const AccessChangeKindEnum = builder.enumType('AccessChangeKind', {
   description:
-    'invitations: your pending invitations, or those of a project you own; membership: you joined or left a project, or its members changed; galleries: a gallery was shared with or revoked from a project of yours.',
-  values: ['invitations', 'membership', 'galleries'] as const,
+    'listening: the first event, once every later change is sure to be sent; what you read before it may be stale, so read it again. invitations: your pending invitations, or those of a project you own; membership: you joined or left a project, or its members changed; galleries: a gallery was shared with or revoked from a project of yours.',
+  values: ['listening', 'invitations', 'membership', 'galleries'] as const,
 });
 
-const AccessChangedEvent = builder.objectRef<AccessChange>('AccessChangedEvent').implement({
+const LISTENING = { kind: 'listening', projectId: null, galleryId: null, galleriesChanged: true } as const;
+type AccessEvent = AccessChange | typeof LISTENING;
+
+const AccessChangedEvent = builder.objectRef<AccessEvent>('AccessChangedEvent').implement({
   description: 'Something you may see changed; refetch what shows it.',
   fields: (t) => ({
     kind: t.field({ type: AccessChangeKindEnum, resolve: (e) => e.kind }),
     projectId: t.id({
-      description: 'The global id of the Project concerned.',
-      resolve: (e) => encodeGlobalID('Project', e.projectId),
+      nullable: true,
+      description: 'The global id of the Project concerned (null on listening).',
+      resolve: (e) => (e.projectId ? encodeGlobalID('Project', e.projectId) : null),
     }),
     galleryId: t.id({
       nullable: true,
@@ -298,7 +302,9 @@ const AccessChangedEvent = builder.objectRef<AccessChange>('AccessChangedEvent')
       nullable: true,
       description: 'The project as it is now, if you are still a member (null after leaving or being removed).',
       resolve: (query, e, _args, ctx) =>
-        ctx.db.project.findFirst({ ...query, where: { id: e.projectId, ...projectMemberWhere(ctx.viewer.id) } }),
+        e.projectId
+          ? ctx.db.project.findFirst({ ...query, where: { id: e.projectId, ...projectMemberWhere(ctx.viewer.id) } })
+          : null,
     }),
   }),
 });
@@ -307,8 +313,8 @@ builder.subscriptionField('accessChanged', (t) =>
   t.field({
     type: AccessChangedEvent,
     description:
-      'Each change to what you may see: invitations to you (or to a project you own), memberships, and galleries shared with or revoked from your projects.',
-    subscribe: (_root, _args, ctx) => ownEvents(ctx, 'access:changed'),
+      'First `listening`, then each change to what you may see: invitations to you (or to a project you own), memberships, and galleries shared with or revoked from your projects.',
+    subscribe: (_root, _args, ctx) => ownEventsFromNow<'access:changed', AccessEvent>(ctx, 'access:changed', LISTENING),
     resolve: (e) => e,
   }),
 );

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { graphql, useSubscription } from 'react-relay';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type {
@@ -8,14 +8,33 @@ import type {
 
 export type AccessChange = useAccessChangesSubscription$data['accessChanged'];
 
-/**
- * Calls `onChange` each time what the signed-in user may see changes elsewhere: an invitation to
- * them or to a project they manage, a project's crew, a gallery shared with or revoked from one of
- * their projects. Screens re-read their query on it instead of waiting for a reload.
- */
-export function useAccessChanges(onChange: (change: AccessChange) => void) {
-  const latest = useRef(onChange);
-  latest.current = onChange;
+// What the signed-in user may see changes in other people's browsers: an invitation to them or to
+// a project they manage, a project's crew, a gallery shared with or revoked from one of their
+// projects. The tab holds one subscription for it (the shell's) and screens listen to that.
+// The server opens it with `listening`: a change before then was not sent, so data read before
+// it is read again; a screen also hears what arrived while its own data was on its way.
+
+/** Changes heard by this tab so far, counted; the last few are kept for screens still loading. */
+let heard = 0;
+const recent: { heard: number; change: AccessChange }[] = [];
+const KEPT = 50;
+const READ_AGAIN: AccessChange = { kind: 'listening', projectId: null, galleryId: null, galleriesChanged: true };
+const listeners = new Set<(change: AccessChange) => void>();
+
+function hear(change: AccessChange) {
+  heard++;
+  recent.push({ heard, change });
+  if (recent.length > KEPT) recent.shift();
+  for (const listener of listeners) listener(change);
+}
+
+/** How many changes this tab has heard: a screen's query notes it when sent (routes/queries.ts). */
+export function accessChangesHeard() {
+  return heard;
+}
+
+/** The tab's one access-change subscription: mount once in the signed-in shell. */
+export function AccessChangesFeed() {
   useSubscription<useAccessChangesSubscription>(
     useMemo<GraphQLSubscriptionConfig<useAccessChangesSubscription>>(
       () => ({
@@ -31,10 +50,30 @@ export function useAccessChanges(onChange: (change: AccessChange) => void) {
         `,
         variables: {},
         onNext: (response) => {
-          if (response) latest.current(response.accessChanged);
+          if (response) hear(response.accessChanged);
         },
       }),
       [],
     ),
   );
+  return null;
+}
+
+/**
+ * Calls `onChange` for each change heard after the first `since` (while the screen's data was on
+ * its way, so possibly not in it), then for each one as it is heard.
+ */
+export function useAccessChanges(since: number, onChange: (change: AccessChange) => void) {
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  useEffect(() => {
+    const listener = (change: AccessChange) => latest.current(change);
+    // More changes than are kept came meanwhile: read everything again, as on `listening`.
+    if ((recent[0]?.heard ?? 0) > since + 1) listener(READ_AGAIN);
+    for (const kept of recent) if (kept.heard > since) listener(kept.change);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }, [since]);
 }

@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { graphql, type PreloadedQuery, RelayEnvironmentProvider, usePreloadedQuery } from 'react-relay';
 import { Link, Outlet, useLoaderData, useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
+import { AccessChangesFeed } from '../live/useAccessChanges.ts';
 import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
 import { appEnvironment } from '../relay/environment.ts';
@@ -258,6 +259,9 @@ export default function Shell() {
         </QuietBoundary>
         <QuietBoundary>
           <ProcessedPictures />
+        </QuietBoundary>
+        <QuietBoundary>
+          <AccessChangesFeed />
         </QuietBoundary>
       </div>
     </RelayEnvironmentProvider>

@@ -118,6 +118,8 @@ function resilientRedisTarget(redisUrl: string, logger: EventsOptions['logger'])
   }
 
   const local = new EventTarget();
+  // SUBSCRIBEs not yet answered by Redis, by channel: until then a publish does not reach us.
+  const subscribing = new Map<string, Promise<unknown>>();
   const redisTarget = createRedisEventTarget<TopicEvent>({
     publishClient: {
       publish: (channel: string, message: string) =>
@@ -129,10 +131,16 @@ function resilientRedisTarget(redisUrl: string, logger: EventsOptions['logger'])
     } as unknown as Redis,
     subscribeClient: {
       on: (event: string, listener: (...args: unknown[]) => void) => subscriber.on(event, listener),
-      subscribe: (channel: string) =>
-        subscriber
+      subscribe: (channel: string) => {
+        const answered = subscriber
           .subscribe(channel)
-          .catch((error: Error) => logger?.warn({ err: error, channel }, 'subscribe failed')),
+          .catch((error: Error) => logger?.warn({ err: error, channel }, 'subscribe failed'))
+          .finally(() => {
+            if (subscribing.get(channel) === answered) subscribing.delete(channel);
+          });
+        subscribing.set(channel, answered);
+        return answered;
+      },
       unsubscribe: (channel: string) =>
         subscriber
           .unsubscribe(channel)
@@ -170,6 +178,10 @@ function resilientRedisTarget(redisUrl: string, logger: EventsOptions['logger'])
         ),
       );
     },
+    /** Resolves once a publish on `channel` reaches the listeners added so far. */
+    async subscribed(channel: string) {
+      await subscribing.get(channel);
+    },
     /** Rejects at once while Redis is away (the publisher queues nothing offline). */
     async ping() {
       await publisher.ping();
@@ -185,6 +197,8 @@ export function createEvents(options: EventsOptions = {}) {
   if (!options.redisUrl) {
     return Object.assign(createPubSub<Channels>(), {
       ready: async () => {},
+      // In-process, a listener hears every publish from the moment it is added.
+      subscribed: async (_channel: string) => {},
       ping: async () => {},
       close: async () => {},
     });
@@ -192,6 +206,7 @@ export function createEvents(options: EventsOptions = {}) {
   const redis = resilientRedisTarget(options.redisUrl, options.logger);
   return Object.assign(createPubSub<Channels>({ eventTarget: redis.target }), {
     ready: redis.ready,
+    subscribed: redis.subscribed,
     ping: redis.ping,
     close: redis.close,
   });

@@ -3,7 +3,6 @@ import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToa
 import { graphql, usePaginationFragment } from 'react-relay';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
-import { useAccessChanges } from '../../live/useAccessChanges.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -79,6 +78,8 @@ function GalleryGrid({
         ...GalleriesScreen_query @arguments(search: $search, sort: $sort)
       }
     `,
+    // A gallery shared with (or revoked from) one of the viewer's projects comes and goes without a reload.
+    { refreshOn: (change) => change.galleriesChanged },
   );
   const { data, ...page } = usePaginationFragment<GalleriesScreenPaginationQuery, GalleriesScreen_query$key>(
     graphql`
@@ -105,8 +106,6 @@ function GalleryGrid({
     query,
   );
   const connectionId = data.galleries.__id;
-  // A gallery shared with (or revoked from) one of the viewer's projects comes and goes without a reload.
-  useAccessChanges((change) => change.galleriesChanged && reloadList());
 
   const [editing, setEditing] = useState<GalleryCardData | null>(null);
   const [sharing, setSharing] = useState<GalleryCardData | null>(null);

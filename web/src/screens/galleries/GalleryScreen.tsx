@@ -6,7 +6,6 @@ import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Link, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
-import { useAccessChanges } from '../../live/useAccessChanges.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
@@ -100,8 +99,8 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
         }
       }
     `,
+    { refreshOn: (change) => change.galleriesChanged },
   );
-  useAccessChanges((change) => change.galleriesChanged && refresh());
   const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
   if (gallery) shownId.current = galleryId;
   const lost = shownId.current === galleryId;

@@ -1,6 +1,5 @@
 import { Suspense, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
-import { useAccessChanges } from '../../live/useAccessChanges.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/Card.tsx';
@@ -27,7 +26,7 @@ function ProjectsSkeleton() {
 
 function ProjectsContent({ creating, setCreating }: { creating: boolean; setCreating: (open: boolean) => void }) {
   // Invitations, memberships and shares change in other people's browsers: each change re-reads the screen.
-  const { data, refresh } = useRouteQuery<ProjectsScreenQuery>(
+  const { data } = useRouteQuery<ProjectsScreenQuery>(
     graphql`
       query ProjectsScreenQuery @preloadable {
         viewer {
@@ -37,8 +36,8 @@ function ProjectsContent({ creating, setCreating }: { creating: boolean; setCrea
         ...ProjectsScreen_query
       }
     `,
+    { refreshOn: () => true },
   );
-  useAccessChanges(refresh);
   // A few cards a page: each card carries its crew, invitations and galleries.
   const { data: list, ...page } = usePaginationFragment<ProjectsScreenPaginationQuery, ProjectsScreen_query$key>(
     graphql`
