@@ -41,6 +41,7 @@ import { clientAddressResolver } from './http/client-address.ts';
 import { graphiqlRoutes, renderGraphiQL } from './graphql/graphiql.ts';
 import { graphqlGuards, loadPersistedOperations, type OperationRule, operationRule } from './graphql/guards.ts';
 import { useErrorReports } from './graphql/errors.ts';
+import { compressAnswers } from './graphql/compression.ts';
 import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
@@ -167,6 +168,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       graphqlJsExecutor,
       shareSubscriptionEvents,
       metrics.graphqlPlugin,
+      compressAnswers,
     ],
     graphqlEndpoint: '/graphql',
     // The body gate (http/security.ts) reads and limits every GraphQL body; yoga's own limit would pipe
