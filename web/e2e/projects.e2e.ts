@@ -2,7 +2,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto } from './images.ts';
-import { MOBILE, newUser, screenshot, sharedBrowser, signedInContext, signedInPage } from './support.ts';
+import {
+  holdLiveMessages,
+  MOBILE,
+  newUser,
+  screenshot,
+  sharedBrowser,
+  signedInContext,
+  signedInPage,
+} from './support.ts';
 
 // The loop a production team lives in, played by two people in two browsers: the owner builds the
 // project and invites; the crew member accepts in their own browser and works in a shared gallery;
@@ -267,21 +275,8 @@ describe('projects and crew', () => {
     const crew = await signedInContext(browser(), { user: crewUser });
     contexts.push(owner.context, crew.context);
     const page = await crew.context.newPage();
-    // The tab's live messages are held until the invitation is sent, as on a slow phone network.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.routeWebSocket(/\/graphql$/, (socket) => {
-      const server = socket.connectToServer();
-      const waiting: (string | Buffer)[] = [];
-      let open = false;
-      socket.onMessage((message) => (open ? server.send(message) : waiting.push(message)));
-      void held.then(() => {
-        open = true;
-        for (const message of waiting.splice(0)) server.send(message);
-      });
-    });
+    // The tab's live messages are held until the invitation is sent.
+    const release = await holdLiveMessages(page);
     await page.goto('/projects');
     await page.getByText('No projects yet').waitFor();
     const made = await owner.context.request.post('/api/projects', { data: { name: 'Dawn Patrol', type: 'movie' } });

@@ -121,3 +121,25 @@ export async function screenshot(page: Page, name: string) {
   await mkdir(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Holds what `page` sends on its live connection (the GraphQL WebSocket) until the returned
+ * function is called, as a slow phone network would: its subscriptions reach the server only then.
+ */
+export async function holdLiveMessages(page: Page) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.routeWebSocket(/\/graphql$/, (socket) => {
+    const server = socket.connectToServer();
+    const waiting: (string | Buffer)[] = [];
+    let open = false;
+    socket.onMessage((message) => (open ? server.send(message) : waiting.push(message)));
+    void held.then(() => {
+      open = true;
+      for (const message of waiting.splice(0)) server.send(message);
+    });
+  });
+  return release;
+}

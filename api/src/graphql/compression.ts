@@ -55,6 +55,13 @@ export const compressAnswers: Plugin = {
       headers.set('content-encoding', encoding);
     }
     headers.set('content-length', String(body.byteLength));
-    setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }));
+    // zlib's and arrayBuffer()'s buffers are plain ArrayBuffers, never shared ones.
+    setResponse(
+      new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      }),
+    );
   },
 };

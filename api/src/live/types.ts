@@ -3,7 +3,7 @@ import { Repeater } from 'graphql-yoga';
 import { builder } from '../graphql/builder.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
 import { objectPathFor } from '../storage/uploads.ts';
-import { oncePerEvent, ownEvents, unreadCountAfter, uploadProgressOf } from './rules.ts';
+import { oncePerEvent, ownEvents, ownEventsFromNow, unreadCountAfter, uploadProgressOf } from './rules.ts';
 
 // Subscriptions carry only the subscriber's own events: every topic is keyed by the viewer's id,
 // taken from the session that opened the subscription, never from an argument.
@@ -92,26 +92,38 @@ builder.subscriptionField('uploadProgress', (t) =>
   }),
 );
 
-const UploadProcessed = builder.objectRef<{ uploadId: string }>('UploadProcessed').implement({
+const UploadProcessed = builder.objectRef<{ uploadId: string | null }>('UploadProcessed').implement({
   description: 'A picture the signed-in user uploaded was processed: its thumbnails and EXIF facts are there now.',
   fields: (t) => ({
-    uploadId: t.exposeID('uploadId'),
+    uploadId: t.exposeID('uploadId', {
+      nullable: true,
+      description:
+        'Null on the opening event, sent once every later one is sure to arrive: read again, then, what you hold as still processing.',
+    }),
     files: t.prismaField({
       type: ['File'],
       description: 'The signed-in user’s files holding these bytes, as they are now (none before the upload is filed).',
       resolve: (query, e, _args, ctx) =>
-        oncePerEvent(ctx, e, `files ${JSON.stringify(query)}`, () =>
-          ctx.db.file.findMany({ ...query, where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(e.uploadId) } }),
-        ),
+        e.uploadId === null
+          ? []
+          : oncePerEvent(ctx, e, `files ${JSON.stringify(query)}`, () =>
+              ctx.db.file.findMany({
+                ...query,
+                where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(e.uploadId as string) },
+              }),
+            ),
     }),
   }),
 });
 
+const OPENING = { uploadId: null };
+
 builder.subscriptionField('uploadProcessed', (t) =>
   t.field({
     type: UploadProcessed,
-    description: 'Each of the signed-in user’s pictures whose thumbnails and EXIF facts were just made.',
-    subscribe: (_root, _args, ctx) => ownEvents(ctx, 'upload:processed'),
+    description:
+      'First an opening event (no uploadId), then each of the signed-in user’s pictures whose thumbnails and EXIF facts were just made.',
+    subscribe: (_root, _args, ctx) => ownEventsFromNow(ctx, 'upload:processed', OPENING),
     resolve: (e) => e,
   }),
 );

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
-import { graphql, useSubscription } from 'react-relay';
-import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import { fetchQuery, graphql, useRelayEnvironment, useSubscription } from 'react-relay';
+import type { Environment, GraphQLSubscriptionConfig } from 'relay-runtime';
+import type { useProcessedPicturesFilesQuery } from './__generated__/useProcessedPicturesFilesQuery.graphql';
 import type { useProcessedPicturesSubscription } from './__generated__/useProcessedPicturesSubscription.graphql';
 
 /**
@@ -10,6 +11,7 @@ import type { useProcessedPicturesSubscription } from './__generated__/useProces
  * for the thumbnail at once, without a reload.
  */
 export function useProcessedPictures() {
+  const environment = useRelayEnvironment();
   useSubscription<useProcessedPicturesSubscription>(
     useMemo<GraphQLSubscriptionConfig<useProcessedPicturesSubscription>>(
       () => ({
@@ -27,10 +29,42 @@ export function useProcessedPictures() {
           }
         `,
         variables: {},
+        onNext: (response) => {
+          // The opening event (no uploadId): a job that ended before it was not heard.
+          if (response && response.uploadProcessed.uploadId === null) readAgainStillProcessing(environment);
+        },
       }),
-      [],
+      [environment],
     ),
   );
+}
+
+/** Reads again, with the fields the subscription carries, every file the store holds as still processing. */
+function readAgainStillProcessing(environment: Environment) {
+  const source = environment.getStore().getSource();
+  const ids = source.getRecordIDs().filter((id) => {
+    const record = source.get(id);
+    if (record?.__typename !== 'File') return false;
+    const metadata = record.metadata as { processing?: unknown } | null | undefined;
+    return record.processing === true || metadata?.processing === true;
+  });
+  if (ids.length === 0) return;
+  fetchQuery<useProcessedPicturesFilesQuery>(
+    environment,
+    graphql`
+      query useProcessedPicturesFilesQuery($ids: [ID!]!) {
+        nodes(ids: $ids) {
+          ... on File {
+            id
+            processing
+            metadata
+            thumbnailUrl
+          }
+        }
+      }
+    `,
+    { ids },
+  ).subscribe({});
 }
 
 /** Mount once in the signed-in shell. */
