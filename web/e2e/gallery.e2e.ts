@@ -1,40 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { holdLiveMessages, MOBILE, screenshot, sharedBrowser, signedInContext, signedInPage } from './support.ts';
+import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 const browser = sharedBrowser();
 
 describe('gallery screen', () => {
-  it('shows the thumbnail of a photo processed while the live connection was still opening', async () => {
-    const { context } = await signedInContext(browser());
-    const created = await context.request.post('/api/galleries', { data: { name: 'Night Market' } });
-    const gallery = (await created.json()) as { id: string };
-    // 48 megapixels of noise: its thumbnails take long enough for the screen to open before them.
-    const photo = await makePhoto({ width: 8000, height: 6000, noisy: true });
-    const file = await uploadThroughApi(context.request, 'lanterns.jpg', photo);
-    await context.request.post(`/api/galleries/${gallery.id}/items`, { data: { fileIds: [file.id] } });
-    const page = await context.newPage();
-    const release = await holdLiveMessages(page);
-    await page.goto(`/galleries/${gallery.id}`);
-    await page.getByTestId('photo-processing').waitFor();
-    // The job ends on the server while the tab hears nothing.
-    await expect
-      .poll(
-        async () => {
-          const files = (await (await context.request.get('/api/files')).json()) as {
-            metadata: { processing?: boolean };
-          }[];
-          return files[0]?.metadata.processing;
-        },
-        { timeout: 30_000 },
-      )
-      .not.toBe(true);
-    release();
-    await page.getByTestId('photo-tile').locator('img').waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('photo-processing').count()).toBe(0);
-    await context.close();
-  }, 120_000);
-
   it('adds photos by upload and from the file manager, shows metadata, sets the cover, maps and keeps notes', async () => {
     const { context, page } = await signedInPage(browser(), { path: '/galleries' });
     const created = await context.request.post('/api/galleries', {
