@@ -24,26 +24,32 @@ export function ownEvents<T extends Topic>(
 }
 
 /**
- * The viewer's events on a topic, opened by `opening` once they are sure to arrive (through Redis:
- * once its SUBSCRIBE is answered). A client reads again, on the opening, what it read before:
- * a change in between was not sent to it, and every change from then on is.
+ * The viewer's events on one or more topics, opened by `opening` once they are sure to arrive
+ * (through Redis: once every SUBSCRIBE is answered). A client reads again, on the opening, what it
+ * read before: a change in between was not sent to it, and every change from then on is.
  */
 export function ownEventsFromNow<T extends Topic, O>(
   ctx: ViewerContext,
-  topic: T,
+  topics: T | readonly T[],
   opening: O,
 ): AsyncIterableIterator<PayloadOf<T> | O> {
+  const list: readonly T[] = Array.isArray(topics) ? topics : [topics as T];
   return new Repeater<PayloadOf<T> | O>(async (push, stop) => {
-    const events = ownEvents(ctx, topic);
-    void stop.then(() => events.return?.());
+    const streams = list.map((topic) => ownEvents(ctx, topic));
+    void stop.then(() => Promise.all(streams.map((events) => events.return?.())));
     // The pub/sub's repeater adds its listener on the first next().
-    let next = events.next();
-    await ctx.events.subscribed(`${topic}:${ctx.viewer.id}`);
+    const firsts = streams.map((events) => events.next());
+    await Promise.all(list.map((topic) => ctx.events.subscribed(`${topic}:${ctx.viewer.id}`)));
     await push(opening);
-    for (let result = await next; !result.done; result = await next) {
-      await push(result.value);
-      next = events.next();
-    }
+    await Promise.all(
+      streams.map(async (events, i) => {
+        let next = firsts[i] as Promise<IteratorResult<PayloadOf<T>>>;
+        for (let result = await next; !result.done; result = await next) {
+          await push(result.value);
+          next = events.next();
+        }
+      }),
+    );
     stop();
   });
 }

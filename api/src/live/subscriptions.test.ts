@@ -110,6 +110,29 @@ describe('subscriptions across two instances on one Redis', () => {
     }
   });
 
+  it('sends the unread count once a notification added after it is sure to be heard', async () => {
+    const alice = await signedInUser(a);
+    const publisher = new Redis(REDIS_URL);
+    try {
+      // Redis is kept busy for 300 ms: the subscription's two SUBSCRIBEs wait for an answer, and a
+      // count sent before them would miss a notification added in between.
+      const busySince = Date.now();
+      void publisher.eval(BUSY_300_MS, 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const client = wsClient(serverB.ws, { cookie: alice.cookie });
+      const sub = collect<{ unreadNotificationCount: number }>(client, UNREAD);
+      await sub.next(1);
+      expect(Date.now() - busySince).toBeGreaterThanOrEqual(250);
+      expect(sub.results[0]?.data?.unreadNotificationCount).toBe(0);
+      await notify(a, alice.id); // once, through the other instance
+      await sub.next(2);
+      expect(sub.results[1]?.data?.unreadNotificationCount).toBe(1);
+      await client.dispose();
+    } finally {
+      publisher.disconnect();
+    }
+  });
+
   it('never carries another user’s events', async () => {
     const alice = await signedInUser(a);
     const bob = await signedInUser(a);

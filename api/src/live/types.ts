@@ -1,5 +1,4 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { Repeater } from 'graphql-yoga';
 import { builder } from '../graphql/builder.ts';
 import type { AssistantDelta } from '../infra/events/pubsub.ts';
 import { objectPathFor } from '../storage/uploads.ts';
@@ -47,21 +46,14 @@ builder.subscriptionField('notificationAdded', (t) =>
 builder.subscriptionField('unreadNotificationCount', (t) =>
   t.int({
     description: 'How many notifications are unread: now, then each time it may have changed.',
+    // The opening value is this subscription's own object; an event travels on as it came, so the
+    // person's other subscriptions share its count.
     subscribe: (_root, _args, ctx) =>
-      new Repeater<object>(async (push, stop) => {
-        const added = ownEvents(ctx, 'notification:added');
-        const read = ownEvents(ctx, 'notification:read');
-        // The event itself travels on, so the person's other subscriptions share its count.
-        const forward = async (events: AsyncIterable<object>) => {
-          for await (const event of events) await push(event);
-        };
-        // The opening value is this subscription's own.
-        await push({});
-        void forward(added).catch(stop);
-        void forward(read).catch(stop);
-        await stop;
-        await Promise.all([added.return?.(), read.return?.()]);
-      }),
+      ownEventsFromNow<'notification:added' | 'notification:read', object>(
+        ctx,
+        ['notification:added', 'notification:read'],
+        {},
+      ),
     resolve: (event, _args, ctx) => unreadCountAfter(ctx, event),
   }),
 );
