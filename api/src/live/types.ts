@@ -95,15 +95,13 @@ const UploadProcessed = builder.objectRef<{ uploadId: string | null }>('UploadPr
     files: t.prismaField({
       type: ['File'],
       description: 'The signed-in user’s files holding these bytes, as they are now (none before the upload is filed).',
-      resolve: (query, e, _args, ctx) =>
-        e.uploadId === null
-          ? []
-          : oncePerEvent(ctx, e, `files ${JSON.stringify(query)}`, () =>
-              ctx.db.file.findMany({
-                ...query,
-                where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(e.uploadId as string) },
-              }),
-            ),
+      resolve: (query, e, _args, ctx) => {
+        const { uploadId } = e;
+        if (uploadId === null) return [];
+        return oncePerEvent(ctx, e, `files ${JSON.stringify(query)}`, () =>
+          ctx.db.file.findMany({ ...query, where: { ownerId: ctx.viewer.id, objectPath: objectPathFor(uploadId) } }),
+        );
+      },
     }),
   }),
 });
