@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { renderInSlices } from './lib/renderInSlices.ts';
 import { applyStoredTheme } from './lib/theme.ts';
 import './index.css';
 
@@ -9,7 +9,8 @@ if (!root) throw new Error('index.html has no #root element');
 
 applyStoredTheme();
 
-createRoot(root).render(
+renderInSlices(
+  root,
   <StrictMode>
     <App />
   </StrictMode>,

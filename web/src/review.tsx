@@ -1,7 +1,7 @@
 // The page behind a review link (/r/{token}) is its own entry: someone without an account opens it
 // from a text message on a phone, so it loads neither the session check nor the app's router.
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { renderInSlices } from './lib/renderInSlices.ts';
 import { applyStoredTheme } from './lib/theme.ts';
 import { loadReview } from './screens/review/reviewApi.ts';
 import ReviewPage from './screens/review/ReviewPage.tsx';
@@ -20,7 +20,8 @@ if (token === null) {
 } else {
   // Asked for before React renders, so the gallery's data and the page's first paint overlap.
   const firstLoad = loadReview(token);
-  createRoot(root).render(
+  renderInSlices(
+    root,
     <StrictMode>
       <ReviewPage token={token} firstLoad={firstLoad} />
     </StrictMode>,
