@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import dashboardQuery from '../src/screens/dashboard/__generated__/DashboardScreenQuery$parameters.ts';
@@ -6,6 +8,8 @@ import tasksQuery from '../src/screens/tasks/__generated__/TasksScreenQuery$para
 import bellQuery from '../src/shell/__generated__/NotificationBellSlotQuery$parameters.ts';
 import themeQuery from '../src/shell/__generated__/ShellThemeQuery$parameters.ts';
 import storageQuery from '../src/shell/__generated__/StorageUsageSlotQuery$parameters.ts';
+import type { Preloads } from '../build/preloads.ts';
+import { distDir } from './server.ts';
 import { baseURL, sharedBrowser, signedInContext } from './support.ts';
 
 // Routes own their data (routes/signedIn.tsx): a screen's query leaves as the navigation starts, beside
@@ -157,4 +161,20 @@ describe('routes load their data', () => {
     expect(await page.getByText('Logging in again').count()).toBe(0);
     await context.close();
   });
+});
+
+describe('the scripts a signed-in screen needs before its first paint', () => {
+  // What the build lists for each screen (preloads.json): the signed-in app, the shell, the screen.
+  const { signedIn, screens } = JSON.parse(readFileSync(path.join(distDir, 'preloads.json'), 'utf8')) as Preloads;
+
+  it.each(screens.map((screen) => [screen.path, [...new Set([...signedIn, ...screen.files])]] as const))(
+    '%s: hold none of Relay’s legacy containers',
+    (_path, files) => {
+      for (const file of files) {
+        // A name minifying keeps: react-relay's index brings its containers, its hooks entry does not.
+        const code = readFileSync(path.join(distDir, file), 'utf8');
+        expect(code.includes('createFragmentContainer'), `${file} holds react-relay's containers`).toBe(false);
+      }
+    },
+  );
 });

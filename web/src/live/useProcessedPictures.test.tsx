@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { RelayEnvironmentProvider } from 'react-relay';
+import { RelayEnvironmentProvider } from 'react-relay/hooks';
 import { type GraphQLResponse, Observable, RecordSource } from 'relay-runtime';
 import { afterEach, expect, it, vi } from 'vitest';
 import { createEnvironment } from '../relay/environment.ts';

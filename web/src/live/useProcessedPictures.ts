@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { fetchQuery, graphql, useRelayEnvironment, useSubscription } from 'react-relay';
+import { fetchQuery, graphql, useRelayEnvironment, useSubscription } from 'react-relay/hooks';
 import type { Environment, GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { useProcessedPicturesFilesQuery } from './__generated__/useProcessedPicturesFilesQuery.graphql';
 import type { useProcessedPicturesSubscription } from './__generated__/useProcessedPicturesSubscription.graphql';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { commitMutation } from 'react-relay';
+import { commitMutation } from 'react-relay/hooks';
 import DeleteTask from '../screens/tasks/__generated__/TasksScreenDeleteMutation.graphql.ts';
 import { createEnvironment } from './environment.ts';
 import { forgetPrefetched, prefetchOperation, takePrefetched } from './prefetch.ts';

@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, useEffect } from 'react';
-import { type PreloadedQuery, useQueryLoader } from 'react-relay';
+import { type PreloadedQuery, useQueryLoader } from 'react-relay/hooks';
 import type { FetchPolicy, GraphQLTaggedNode, OperationType } from 'relay-runtime';
 import { Spinner } from '../ui/Spinner.tsx';
 

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { RelayEnvironmentProvider } from 'react-relay';
+import { RelayEnvironmentProvider } from 'react-relay/hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import DeleteTask, {
   type TasksScreenDeleteMutation,

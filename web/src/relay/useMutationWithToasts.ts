@@ -1,4 +1,4 @@
-import { type GraphQLTaggedNode, type UseMutationConfig, useMutation } from 'react-relay';
+import { type GraphQLTaggedNode, type UseMutationConfig, useMutation } from 'react-relay/hooks';
 import type { Disposable, MutationParameters } from 'relay-runtime';
 import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { type ToastInput, toast } from '../ui/toast.tsx';

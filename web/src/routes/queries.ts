@@ -1,4 +1,4 @@
-import { loadQuery, type PreloadedQuery } from 'react-relay';
+import { loadQuery, type PreloadedQuery } from 'react-relay/hooks';
 import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
 import { accessChangesHeard } from '../live/useAccessChanges.ts';
 import { appEnvironment } from '../relay/environment.ts';

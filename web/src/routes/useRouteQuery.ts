@@ -1,4 +1,4 @@
-import { type GraphQLTaggedNode, type PreloadedQuery, usePreloadedQuery, useQueryLoader } from 'react-relay';
+import { type GraphQLTaggedNode, type PreloadedQuery, usePreloadedQuery, useQueryLoader } from 'react-relay/hooks';
 import { useLoaderData, useRevalidator } from 'react-router-dom';
 import type { OperationType } from 'relay-runtime';
 import { type AccessChange, useAccessChanges } from '../live/useAccessChanges.ts';

@@ -1,5 +1,5 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { commitLocalUpdate, graphql, requestSubscription, useRelayEnvironment } from 'react-relay';
+import { commitLocalUpdate, graphql, requestSubscription, useRelayEnvironment } from 'react-relay/hooks';
 import type { Disposable } from 'relay-runtime';
 import { useLocation } from 'react-router-dom';
 import { dataRequest } from '../lib/http.ts';

@@ -7,7 +7,7 @@ import {
   usePreloadedQuery,
   useRelayEnvironment,
   useSubscription,
-} from 'react-relay';
+} from 'react-relay/hooks';
 import { useNavigate } from 'react-router-dom';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { formatBadgeCount, formatNotificationTime } from '../lib/format.ts';

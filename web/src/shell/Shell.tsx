@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState, type FormEvent } from 'react';
-import { graphql, type PreloadedQuery, RelayEnvironmentProvider, usePreloadedQuery } from 'react-relay';
+import { graphql, type PreloadedQuery, RelayEnvironmentProvider, usePreloadedQuery } from 'react-relay/hooks';
 import { Link, Outlet, useLoaderData, useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router-dom';
 import { useAuth, useViewer } from '../auth/auth.tsx';
 import { AccessChangesFeed } from '../live/useAccessChanges.ts';

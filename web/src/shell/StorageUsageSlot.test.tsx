@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { loadQuery, RelayEnvironmentProvider } from 'react-relay';
+import { loadQuery, RelayEnvironmentProvider } from 'react-relay/hooks';
 import { afterEach, expect, it, vi } from 'vitest';
 import { createEnvironment } from '../relay/environment.ts';
 import { StorageUsageSlot, useRefreshStorageUsage } from './StorageUsageSlot.tsx';

@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useContext } from 'react';
-import { fetchQuery, graphql, type PreloadedQuery, ReactRelayContext, usePreloadedQuery } from 'react-relay';
+import { fetchQuery, graphql, type PreloadedQuery, usePreloadedQuery } from 'react-relay/hooks';
+import ReactRelayContext from 'react-relay/ReactRelayContext';
 import { formatFileSize } from '../lib/format.ts';
 import { HardDriveIcon } from '../ui/icons.tsx';
 import { Skeleton } from '../ui/Skeleton.tsx';

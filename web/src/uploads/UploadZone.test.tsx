@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ComponentProps } from 'react';
-import { RelayEnvironmentProvider } from 'react-relay';
+import { RelayEnvironmentProvider } from 'react-relay/hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEnvironment } from '../relay/environment.ts';
 import type { Transport } from './transport.ts';

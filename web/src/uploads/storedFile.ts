@@ -1,4 +1,4 @@
-import { graphql, readInlineData } from 'react-relay';
+import { graphql, readInlineData } from 'react-relay/hooks';
 import { rawIdOf } from '../lib/globalId.ts';
 import type { storedFile_file$key } from './__generated__/storedFile_file.graphql';
 import type { StoredFile } from './transport.ts';

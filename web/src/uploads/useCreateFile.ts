@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay/hooks';
 import { globalIdOf } from '../lib/globalId.ts';
 import type { useCreateFileMutation } from './__generated__/useCreateFileMutation.graphql';
 import type { ConflictChoice } from './conflicts.ts';

@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense } from 'react';
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Link } from 'react-router-dom';
 import { countOf, formatActivityTime, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';

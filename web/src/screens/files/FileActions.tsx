@@ -1,5 +1,5 @@
 import { type DragEvent, useEffect, useState } from 'react';
-import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
+import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay/hooks';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { countOf } from '../../lib/format.ts';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';

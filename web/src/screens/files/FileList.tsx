@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { ConnectionHandler, graphql, usePaginationFragment } from 'react-relay';
+import { ConnectionHandler, graphql, usePaginationFragment } from 'react-relay/hooks';
 import type { FileList_query$key } from './__generated__/FileList_query.graphql';
 import type { FileRef } from './FileActions.tsx';
 import { type FileRowActions, FileRows } from './FileRow.tsx';

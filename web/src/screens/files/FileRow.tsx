@@ -1,6 +1,6 @@
 import { MenuItem } from '@headlessui/react';
 import type { DragEvent } from 'react';
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import { formatAge, formatFileSize } from '../../lib/format.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import { toast } from '../../ui/toast.tsx';
 import type { FileSearchResults_query$key } from './__generated__/FileSearchResults_query.graphql';
 import { type FileRowActions, FileRows } from './FileRow.tsx';

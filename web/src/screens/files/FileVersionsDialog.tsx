@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { graphql, type PreloadedQuery, useFragment, usePreloadedQuery } from 'react-relay';
+import { graphql, type PreloadedQuery, useFragment, usePreloadedQuery } from 'react-relay/hooks';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';

@@ -1,5 +1,5 @@
 import { type DragEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { graphql } from 'react-relay';
+import { graphql } from 'react-relay/hooks';
 import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { rawIdOf } from '../../lib/globalId.ts';

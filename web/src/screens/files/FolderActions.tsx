@@ -1,7 +1,7 @@
 import { MenuItem } from '@headlessui/react';
 import { useEffect, useState } from 'react';
 import { countOf } from '../../lib/format.ts';
-import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay';
+import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay/hooks';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';

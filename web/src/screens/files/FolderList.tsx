@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import type { FolderList_query$key } from './__generated__/FolderList_query.graphql';
 import { dropHighlight, useFileDrop } from './FileActions.tsx';
 import {

@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay/hooks';
 import { ACCEPT, MAX_FILE_SIZE, rejectionMessage } from '../../uploads/limits.ts';
 import { storedFileOf } from '../../uploads/storedFile.ts';
 import type { StoredFile } from '../../uploads/transport.ts';

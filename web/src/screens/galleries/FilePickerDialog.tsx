@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { graphql, type PreloadedQuery, usePreloadedQuery } from 'react-relay';
+import { graphql, type PreloadedQuery, usePreloadedQuery } from 'react-relay/hooks';
 import { formatFileSize } from '../../lib/format.ts';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
-import { graphql, usePaginationFragment } from 'react-relay';
+import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';

@@ -1,5 +1,5 @@
 import { MenuItem } from '@headlessui/react';
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
 import { appPath } from '../../lib/globalId.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';

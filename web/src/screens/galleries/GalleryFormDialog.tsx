@@ -1,6 +1,6 @@
 import { Field, Label, Switch } from '@headlessui/react';
 import { useEffect, useState } from 'react';
-import { graphql, readInlineData } from 'react-relay';
+import { graphql, readInlineData } from 'react-relay/hooks';
 import { FormDialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { GalleryFormDialog_gallery$key } from './__generated__/GalleryFormDialog_gallery.graphql';

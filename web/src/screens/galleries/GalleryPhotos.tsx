@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { graphql, usePaginationFragment } from 'react-relay';
+import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import { imageFacts, isProcessing, type Photo } from './photos.ts';
 

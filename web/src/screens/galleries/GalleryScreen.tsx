@@ -1,7 +1,7 @@
 import { Menu, MenuButton, MenuItem, MenuItems, Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay/hooks';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Link, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';

@@ -1,5 +1,5 @@
 import { type FormEvent, Suspense, useId, useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay/hooks';
 import { formatDateTime } from '../../lib/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Textarea } from '../../ui/Field.tsx';

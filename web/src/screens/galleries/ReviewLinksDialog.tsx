@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { graphql, type PreloadedQuery, useFragment, useMutation, usePreloadedQuery } from 'react-relay';
+import { graphql, type PreloadedQuery, useFragment, useMutation, usePreloadedQuery } from 'react-relay/hooks';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Button } from '../../ui/Button.tsx';

@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import { graphql, useSubscription } from 'react-relay';
+import { graphql, useSubscription } from 'react-relay/hooks';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import { toast } from '../../ui/toast.tsx';
 import type { useGalleryFeedbackSubscription } from './__generated__/useGalleryFeedbackSubscription.graphql';

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay/hooks';
 import { toast } from '../../ui/toast.tsx';
 import type { useUpdateGalleryMutation } from './__generated__/useUpdateGalleryMutation.graphql';
 import type { GalleryInput } from './GalleryFormDialog.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay/hooks';
 import { FormDialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { TextField } from '../../ui/Field.tsx';

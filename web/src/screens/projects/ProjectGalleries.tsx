@@ -1,4 +1,4 @@
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
 import { countOf } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';

@@ -1,4 +1,4 @@
-import { graphql, useFragment } from 'react-relay';
+import { graphql, useFragment } from 'react-relay/hooks';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { formatNotificationTime } from '../../lib/format.ts';
 import { Badge } from '../../ui/Badge.tsx';

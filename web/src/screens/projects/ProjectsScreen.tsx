@@ -1,5 +1,5 @@
 import { Suspense, useState } from 'react';
-import { graphql, usePaginationFragment } from 'react-relay';
+import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/Card.tsx';

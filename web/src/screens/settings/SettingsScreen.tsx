@@ -1,5 +1,5 @@
 import { type FormEvent, Suspense, useEffect, useRef, useState } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useMutation } from 'react-relay/hooks';
 import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
 import { isUnauthorizedError } from '../../lib/unauthorized.ts';

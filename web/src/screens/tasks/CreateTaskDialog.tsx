@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { graphql } from 'react-relay';
+import { graphql } from 'react-relay/hooks';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
 import { FormDialog } from '../../ui/Dialog.tsx';
 import type { CreateTaskDialogMutation } from './__generated__/CreateTaskDialogMutation.graphql';

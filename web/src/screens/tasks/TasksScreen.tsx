@@ -1,6 +1,6 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Suspense, useState } from 'react';
-import { graphql, usePaginationFragment } from 'react-relay';
+import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useNavigation, useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
