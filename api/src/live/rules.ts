@@ -30,16 +30,15 @@ export function ownEvents<T extends Topic>(
  */
 export function ownEventsFromNow<T extends Topic, O>(
   ctx: ViewerContext,
-  topics: T | readonly T[],
+  topics: readonly T[],
   opening: O,
 ): AsyncIterableIterator<PayloadOf<T> | O> {
-  const list: readonly T[] = Array.isArray(topics) ? topics : [topics as T];
   return new Repeater<PayloadOf<T> | O>(async (push, stop) => {
-    const streams = list.map((topic) => ownEvents(ctx, topic));
+    const streams = topics.map((topic) => ownEvents(ctx, topic));
     void stop.then(() => Promise.all(streams.map((events) => events.return?.())));
     // The pub/sub's repeater adds its listener on the first next().
     const firsts = streams.map((events) => events.next());
-    await Promise.all(list.map((topic) => ctx.events.subscribed(`${topic}:${ctx.viewer.id}`)));
+    await Promise.all(topics.map((topic) => ctx.events.subscribed(`${topic}:${ctx.viewer.id}`)));
     await push(opening);
     await Promise.all(
       streams.map(async (events, i) => {

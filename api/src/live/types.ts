@@ -113,7 +113,7 @@ builder.subscriptionField('uploadProcessed', (t) =>
     type: UploadProcessed,
     description:
       'First an opening event (no uploadId), then each of the signed-in user’s pictures whose thumbnails and EXIF facts were just made.',
-    subscribe: (_root, _args, ctx) => ownEventsFromNow(ctx, 'upload:processed', OPENING),
+    subscribe: (_root, _args, ctx) => ownEventsFromNow(ctx, ['upload:processed'], OPENING),
     resolve: (e) => e,
   }),
 );

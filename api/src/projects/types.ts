@@ -314,7 +314,8 @@ builder.subscriptionField('accessChanged', (t) =>
     type: AccessChangedEvent,
     description:
       'First `listening`, then each change to what you may see: invitations to you (or to a project you own), memberships, and galleries shared with or revoked from your projects.',
-    subscribe: (_root, _args, ctx) => ownEventsFromNow<'access:changed', AccessEvent>(ctx, 'access:changed', LISTENING),
+    subscribe: (_root, _args, ctx) =>
+      ownEventsFromNow<'access:changed', AccessEvent>(ctx, ['access:changed'], LISTENING),
     resolve: (e) => e,
   }),
 );
