@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 const IMPORTED = 40;
-const PHOTOS = 6;
+const PHOTOS = 12;
 
 async function setUp(kind: 'pglite' | 'postgres'): Promise<Record<string, string>> {
   const { dataDir, env } = await freshProductionSettings(`jobs-killed-${kind}`, cleanups, {
@@ -35,19 +35,24 @@ async function setUp(kind: 'pglite' | 'postgres'): Promise<Record<string, string
   return { ...env, IMPORT_DIR: importDir, DUE_REMINDER_INTERVAL_SECONDS: '0', RATE_LIMITS: 'false' };
 }
 
-/** Photos big enough (24 MP of noise) that their thumbnails take a while to make. */
-function photo(i: number) {
-  return sharp({
+/**
+ * Photos big enough (24 MP) that their thumbnails take a while to make. The noise is drawn at a
+ * quarter of the size and enlarged: drawing 24 MP of noise takes seconds per photo, and made between
+ * uploads it let the server finish each photo before the next arrived, so the kill found none left.
+ */
+async function photo(i: number) {
+  const noise = await sharp({
     create: {
-      width: 6000,
-      height: 4000,
+      width: 1500,
+      height: 1000,
       channels: 3,
       background: '#000000',
-      noise: { type: 'gaussian', mean: 100 + i * 10, sigma: 50 },
+      noise: { type: 'gaussian', mean: 60 + i * 10, sigma: 50 },
     },
   })
-    .jpeg({ quality: 85 })
+    .png()
     .toBuffer();
+  return sharp(noise).resize(6000, 4000, { kernel: 'nearest' }).jpeg({ quality: 85 }).toBuffer();
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -74,14 +79,15 @@ async function scenario(kind: 'pglite' | 'postgres') {
     const { cookie } = await signUpOver(first.origin, person());
     const headers = { cookie, 'content-type': 'application/json' };
 
-    // Pictures: uploaded and filed; the upload answers before their thumbnails exist.
+    // Pictures: uploaded back to back and filed; the upload answers before their thumbnails exist.
+    const bytes = await Promise.all(Array.from({ length: PHOTOS }, (_, i) => photo(i)));
     const photos: { id: string; objectPath: string }[] = [];
-    for (let i = 0; i < PHOTOS; i++) {
+    for (const [i, body] of bytes.entries()) {
       const { uploadURL } = await json<{ uploadURL: string }>(
         await fetch(`${first.origin}/api/objects/upload`, { method: 'POST', headers: { cookie } }),
       );
       const put = await json<{ metadata: object }>(
-        await fetch(uploadURL, { method: 'PUT', headers: { cookie }, body: await photo(i) }),
+        await fetch(uploadURL, { method: 'PUT', headers: { cookie }, body }),
       );
       expect(put.metadata).toEqual({ processing: true });
       const filed = await json<{ id: string; objectPath: string }>(
