@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { DESKTOP, MOBILE, sharedBrowser, signedInPage, visitorPage } from './support.ts';
+import { DESKTOP, MOBILE, screenshot, sharedBrowser, signedInPage, visitorPage } from './support.ts';
 
 // axe-core on every screen, desktop and phone: no serious or critical violations.
 
@@ -47,5 +47,30 @@ describe('accessibility', () => {
       }
       await context.close();
     }, 180_000);
+  }
+
+  for (const [viewport, dark] of [
+    [DESKTOP, false],
+    [MOBILE, true],
+  ] as const) {
+    it(`an error message in a toast is readable on its own at ${viewport.width}px${dark ? ' in dark mode' : ''}`, async () => {
+      const { context, page } = await signedInPage(browser(), { viewport });
+      if (dark) {
+        expect((await context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
+      }
+      await page.goto('/tasks');
+      await page.getByRole('button', { name: 'New Task' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create New Task' });
+      await dialog.getByLabel('Task Title').fill('   ');
+      await dialog.getByRole('button', { name: 'Create Task' }).click();
+      // Closed, the dialog no longer makes the rest of the page inert: the toast is judged as it
+      // shows over the screen.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('alert').filter({ hasText: 'Task title is required.' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `toast-error-${viewport.width}${dark ? '-dark' : ''}`);
+      await context.close();
+    });
   }
 });

@@ -76,7 +76,8 @@ function ToastCard({ item }: { item: ToastItem }) {
       data-testid="toast"
       className={`pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg ${
         destructive
-          ? 'border-red-700 bg-red-600 text-white'
+          ? // red-700, not 600: white text, faded to 90% for the description, keeps 4.5:1 on it
+            'border-red-800 bg-red-700 text-white'
           : 'border-slate-200 bg-white text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100'
       }`}
     >
