@@ -44,8 +44,9 @@ export interface StorageUsage {
 }
 
 /**
- * Bytes the user keeps: their files and every version of them (a path shared by a file and its
- * current version counts once) plus uploads that arrived but are not filed yet.
+ * Bytes the user keeps: their files and every version of them (bytes shared by a file and its
+ * current version count once) plus uploads that arrived but are not filed yet. The database keeps
+ * the sum as those rows change (StorageUsage, see the storage_usage migration).
  */
 export async function storageUsage(services: Pick<Services, 'db' | 'config'>, userId: string): Promise<StorageUsage> {
   const { usedBytes, quotaBytes } = await quotaState(services.db, services.config, userId);
@@ -66,19 +67,11 @@ async function quotaState(
   except: string | null = null,
 ): Promise<QuotaState> {
   const rows = await db.$queryRaw<{ used: string; reserved: string }[]>`
-    SELECT COALESCE(SUM(size), 0)::text AS used,
+    SELECT
+      (SELECT COALESCE(SUM("usedBytes"), 0)::text FROM "StorageUsage" WHERE "userId" = ${userId}::uuid) AS used,
       (SELECT COALESCE(SUM("reservedBytes"), 0)::text FROM "Upload"
         WHERE "userId" = ${userId}::uuid AND status = 'pending' AND "expiresAt" > now()
-          AND (${except}::uuid IS NULL OR id <> ${except}::uuid)) AS reserved
-    FROM (
-      SELECT "objectPath", size FROM "File" WHERE "ownerId" = ${userId}::uuid
-      UNION
-      SELECT v."objectPath", v.size FROM "FileVersion" v JOIN "File" f ON f.id = v."fileId"
-        WHERE f."ownerId" = ${userId}::uuid
-      UNION
-      SELECT '/objects/uploads/' || id::text, size FROM "Upload"
-        WHERE "userId" = ${userId}::uuid AND status = 'uploaded' AND size IS NOT NULL
-    ) AS held`;
+          AND (${except}::uuid IS NULL OR id <> ${except}::uuid)) AS reserved`;
   return {
     usedBytes: Number(rows[0]?.used ?? 0),
     reservedBytes: Number(rows[0]?.reserved ?? 0),
