@@ -100,12 +100,13 @@ export async function reserveQuota(
   return deps.db.$transaction(
     async (tx) => {
       // NO KEY UPDATE: reservations queue behind each other, rows that merely reference the user
-      // (a new file, a notification) do not queue behind them.
-      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${upload.userId}::uuid FOR NO KEY UPDATE`;
-      const row = await tx.upload.findUnique({
-        where: { id: upload.id },
-        select: { status: true, reservedBytes: true },
-      });
+      // (a new file, a notification) do not queue behind them. The upload is locked too, so that
+      // once the lock is ours the statement answers its latest state, not the one it began with.
+      const [row] = await tx.$queryRaw<{ status: string; reservedBytes: bigint }[]>`
+        SELECT u.status::text AS status, u."reservedBytes"
+        FROM "Upload" u JOIN "User" owner ON owner.id = u."userId"
+        WHERE u.id = ${upload.id}::uuid AND owner.id = ${upload.userId}::uuid
+        FOR NO KEY UPDATE OF owner, u`;
       if (row?.status !== 'pending') throw new ForbiddenError(INVALID_URL);
       // A fresh read under the lock: every reservation committed before it is counted.
       const state = await quotaState(tx, deps.config, upload.userId, upload.id);
