@@ -9,7 +9,8 @@
 // bytes to the same bucket (s3rver on loopback). Prints the figures and saves them to bench/results/.
 //
 // Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
-// BENCH_PHOTOS (8), BENCH_ROUNDS (3); DATABASE_URL to use PostgreSQL. Figures on a busy machine are
+// BENCH_PHOTOS (8), BENCH_ROUNDS (3), BENCH_LIBRARY_FILES (10,000); DATABASE_URL to use
+// PostgreSQL. Figures on a busy machine are
 // noisy: compare ratios from the same run, not figures across runs.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -27,6 +28,7 @@ const SMALL_COUNT = n('BENCH_SMALL_FILES', 200);
 const SMALL_SIZE = n('BENCH_SMALL_KB', 64) * 1024;
 const PHOTOS = n('BENCH_PHOTOS', 8);
 const ROUNDS = n('BENCH_ROUNDS', 3);
+const LIBRARY = n('BENCH_LIBRARY_FILES', 10_000);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -261,6 +263,20 @@ const parallel = await timed(async () => {
 
 const largeServerMs = median(largeServer);
 const largeBaselineMs = median(largeBaseline);
+// ── the small files again, for a person who keeps a library already ──
+// The same person is given LIBRARY files (rows only, as an import would leave them), then sends
+// the small files again: the quota each upload checks must not grow with what they keep.
+await server.db.$executeRawUnsafe(
+  `INSERT INTO "File" (id, "ownerId", name, "originalName", "mimeType", size, "objectUrl", "objectPath", "updatedAt")
+   SELECT gen_random_uuid(), $1::uuid, 'still_' || i || '.jpg', 'DSC_' || i || '.jpg', 'image/jpeg', 350000 + i,
+     '/objects/uploads/library-' || i, '/objects/uploads/library-' || i, now()
+   FROM generate_series(1, $2::int) i`,
+  userId,
+  LIBRARY,
+);
+await server.db.$executeRawUnsafe('ANALYZE');
+const smallWithLibrary = await fourAtATime(upload);
+
 const results = {
   date: new Date().toISOString(),
   machine: machine(databaseKind),
@@ -295,6 +311,13 @@ const results = {
     serverMBps: round(mbps(SMALL_COUNT * SMALL_SIZE, smallServer.ms)),
     /** Through the whole flow / the baseline with one INSERT per file, four at a time each. */
     ratio: round(smallBaseline.ms / smallServer.ms, 3),
+    /** The same files once the person keeps `files` files already / the same baseline. */
+    withLibrary: {
+      files: LIBRARY,
+      serverMs: round(smallWithLibrary.ms),
+      serverFilesPerSecond: round(SMALL_COUNT / (smallWithLibrary.ms / 1000)),
+      ratio: round(smallBaseline.ms / smallWithLibrary.ms, 3),
+    },
   },
   photos: {
     count: PHOTOS,
@@ -341,6 +364,9 @@ console.log(
 console.log(`${SMALL_COUNT} files of ${SMALL_SIZE / 1024} KB:`);
 console.log(
   `  server ${s.serverFilesPerSecond} files/s, ${s.serverMBps} MB/s (${s.serverMs} ms)   baseline with INSERT ${s.baselineFilesPerSecond} files/s (${s.baselineMs} ms)   ratio ${s.ratio}`,
+);
+console.log(
+  `  again with ${s.withLibrary.files} files kept: server ${s.withLibrary.serverFilesPerSecond} files/s (${s.withLibrary.serverMs} ms)   ratio ${s.withLibrary.ratio}`,
 );
 console.log(`${PHOTOS} photos, ${p.size}, ${round(p.averageBytes / 1024 / 1024)} MB each:`);
 console.log(
