@@ -120,6 +120,26 @@ describe('the bytes a person keeps', () => {
     expect(await checkedUsage()).toBe(0);
   });
 
+  it('stay right when one person uploads, files, adds versions and deletes at once', async () => {
+    const before = await checkedUsage();
+    const flow = async (i: number) => {
+      const first = await uploaded(app, owner, bytes(100 + i, 'g'));
+      const fileId = await fileFrom(first.uploadURL, `together-${i}.txt`);
+      const next = await uploaded(app, owner, bytes(200 + i, 'h'));
+      const added = await send(app, owner.cookie, 'POST', `/api/files/${fileId}/versions`, {
+        objectUrl: next.uploadURL,
+      });
+      expect(added.status).toBe(201);
+      await uploaded(app, owner, bytes(300 + i, 'i'));
+      if (i % 2 === 0) expect((await send(app, owner.cookie, 'DELETE', `/api/files/${fileId}`)).status).toBe(200);
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, i) => flow(i)));
+    // Kept by the odd flows: both versions of their file; by every flow: its last upload.
+    const kept = [1, 3, 5, 7].reduce((sum, i) => sum + (101 + i) + (201 + i), 0);
+    const unfiled = Array.from({ length: 8 }, (_, i) => 301 + i).reduce((a, b) => a + b, 0);
+    expect(await checkedUsage()).toBe(before + kept + unfiled);
+  });
+
   it('frees the bytes of an account deleted with its files', async () => {
     const upload = await uploaded(app, other, bytes(800, 'e'));
     const created = await send(app, other.cookie, 'POST', '/api/files', {
