@@ -30,7 +30,7 @@ CREATE INDEX "StoredObject_objectPath_idx" ON "StoredObject"("objectPath");
 -- Adds `deltas` holders to each (owner, path) and moves the owners' totals by the sizes of the
 -- objects that became held (0 holders before) or free (0 after). Rows are changed in key order,
 -- so that two transactions touching the same objects wait for each other instead of deadlocking,
--- each person's total comes last. The bodies are E'' strings with \073 for the semicolons:
+-- and each person's total comes last. The bodies are E'' strings with \073 for the semicolons:
 -- migrations are applied statement by statement, split at every semicolon.
 CREATE FUNCTION "scoutbase_hold"(owners uuid[], paths text[], sizes bigint[], deltas int[]) RETURNS void
 LANGUAGE plpgsql AS E'
