@@ -36,17 +36,12 @@ export function ownEventsFromNow<T extends Topic, O>(
   return new Repeater<PayloadOf<T> | O>(async (push, stop) => {
     const streams = topics.map((topic) => ownEvents(ctx, topic));
     void stop.then(() => Promise.all(streams.map((events) => events.return?.())));
-    // The pub/sub's repeater adds its listener on the first next().
-    const firsts = streams.map((events) => events.next());
+    // Each stream hears its topic from subscribe() on; through Redis, once its SUBSCRIBE is answered.
     await Promise.all(topics.map((topic) => ctx.events.subscribed(`${topic}:${ctx.viewer.id}`)));
     await push(opening);
     await Promise.all(
-      streams.map(async (events, i) => {
-        let next = firsts[i] as Promise<IteratorResult<PayloadOf<T>>>;
-        for (let result = await next; !result.done; result = await next) {
-          await push(result.value);
-          next = events.next();
-        }
+      streams.map(async (events) => {
+        for await (const event of events) await push(event);
       }),
     );
     stop();
