@@ -66,12 +66,8 @@ async function quotaState(
   userId: string,
   except: string | null = null,
 ): Promise<QuotaState> {
-  const rows = await db.$queryRaw<{ used: string; reserved: string }[]>`
-    SELECT
-      (SELECT COALESCE(SUM("usedBytes"), 0)::text FROM "StorageUsage" WHERE "userId" = ${userId}::uuid) AS used,
-      (SELECT COALESCE(SUM("reservedBytes"), 0)::text FROM "Upload"
-        WHERE "userId" = ${userId}::uuid AND status = 'pending' AND "expiresAt" > now()
-          AND (${except}::uuid IS NULL OR id <> ${except}::uuid)) AS reserved`;
+  const rows = await db.$queryRaw<{ used: bigint; reserved: bigint }[]>`
+    SELECT used, reserved FROM "scoutbase_quota_state"(${userId}::uuid, ${except}::uuid)`;
   return {
     usedBytes: Number(rows[0]?.used ?? 0),
     reservedBytes: Number(rows[0]?.reserved ?? 0),
@@ -97,39 +93,22 @@ export async function reserveQuota(
   atLeast: number,
   upTo = atLeast,
 ): Promise<number> {
-  return deps.db.$transaction(
-    async (tx) => {
-      // NO KEY UPDATE: reservations queue behind each other, rows that merely reference the user
-      // (a new file, a notification) do not queue behind them. The upload is locked too, so that
-      // once the lock is ours the statement answers its latest state, not the one it began with.
-      const [row] = await tx.$queryRaw<{ status: string; reservedBytes: bigint }[]>`
-        SELECT u.status::text AS status, u."reservedBytes"
-        FROM "Upload" u JOIN "User" owner ON owner.id = u."userId"
-        WHERE u.id = ${upload.id}::uuid AND owner.id = ${upload.userId}::uuid
-        FOR NO KEY UPDATE OF owner, u`;
-      if (row?.status !== 'pending') throw new ForbiddenError(INVALID_URL);
-      // A fresh read under the lock: every reservation committed before it is counted.
-      const state = await quotaState(tx, deps.config, upload.userId, upload.id);
-      const room = state.quotaBytes - state.usedBytes - state.reservedBytes;
-      if (atLeast > room) {
-        throw quotaExceeded(
-          { usedBytes: state.usedBytes + state.reservedBytes, quotaBytes: state.quotaBytes },
-          atLeast,
-        );
-      }
-      const held = Math.max(atLeast, Math.min(Math.max(upTo, Number(row.reservedBytes)), room));
-      await tx.upload.update({
-        where: { id: upload.id },
-        data: {
-          reservedBytes: BigInt(held),
-          expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000),
-        },
-      });
-      return held;
-    },
-    // Uploads of one user queue here; each turn is three short statements.
-    { maxWait: 15_000, timeout: 15_000 },
-  );
+  // One statement (the quota_reservation migration): the lock, a fresh read under it and the new
+  // hold, where an interactive transaction took five round trips.
+  const [row] = await deps.db.$queryRaw<
+    { status: string | null; held: bigint | null; used: bigint; reserved: bigint }[]
+  >`
+    SELECT status, held, used, reserved FROM "scoutbase_reserve_quota"(
+      ${upload.id}::uuid, ${upload.userId}::uuid, ${atLeast}::bigint, ${upTo}::bigint,
+      ${deps.config.storage.quotaBytes}::bigint, ${deps.config.storage.uploadUrlTtlSeconds}::int)`;
+  if (row?.status !== 'pending') throw new ForbiddenError(INVALID_URL);
+  if (row.held === null) {
+    throw quotaExceeded(
+      { usedBytes: Number(row.used) + Number(row.reserved), quotaBytes: deps.config.storage.quotaBytes },
+      atLeast,
+    );
+  }
+  return Number(row.held);
 }
 
 /** Gives back the room a pending upload held (it failed or was refused; it may be sent again). */

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserveQuota } from '../../src/storage/rules.ts';
 import { uploadUrl } from '../../src/storage/testing.ts';
+import { countStatements } from '../statements.ts';
 import { signedInUser, testApp, type SignedInUser, type TestApp, sendBody } from '../harness.ts';
 
 // Issue 17 item 5: the quota was read, not reserved, so uploads racing each other all fitted.
@@ -77,6 +79,25 @@ async function raceAndFile(who: SignedInUser, send: (url: string) => Promise<Res
 }
 
 describe('the storage quota is reserved when an upload starts', () => {
+  it('takes one statement to reserve, grow or refuse (five round trips as a transaction)', async () => {
+    const who = await signedInUser(app);
+    const uploadId = new URL(await uploadUrl(app, who), 'http://x').pathname.split('/').at(-1) as string;
+    const upload = { id: uploadId, userId: who.id };
+    let held = 0;
+    expect(await countStatements(async () => (held = await reserveQuota(app.services, upload, 10 * KB)))).toBe(1);
+    expect(held).toBe(10 * KB);
+    expect(
+      await countStatements(() => reserveQuota(app.services, upload, 20 * KB, 80 * KB).then((h) => (held = h))),
+    ).toBe(1);
+    expect(held).toBe(80 * KB);
+    const refused = reserveQuota(app.services, upload, QUOTA + 1);
+    await expect(refused).rejects.toMatchObject({ status: 413 });
+    await expect(refused).rejects.toThrow(/^Storage quota exceeded: 0 Bytes of 300.00 KB used/);
+    await expect(
+      reserveQuota(app.services, { id: uploadId, userId: (await signedInUser(app)).id }, 1),
+    ).rejects.toMatchObject({ status: 403 });
+  });
+
   it('six concurrent 190 KB PUTs without a length against a 300 KB quota: one is filed', async () => {
     const who = await signedInUser(app);
     const statuses = await raceAndFile(who, (url) =>
