@@ -98,6 +98,29 @@ describe('the storage quota is reserved when an upload starts', () => {
     ).rejects.toMatchObject({ status: 403 });
   });
 
+  // The embedded database is one connection, so its time zone can be moved for this test alone.
+  it.skipIf(process.env.TEST_DATABASE_URL)(
+    'holds the room for the upload URL lifetime whatever the database time zone',
+    async () => {
+      const who = await signedInUser(app);
+      const idOf = async () => new URL(await uploadUrl(app, who), 'http://x').pathname.split('/').at(-1) as string;
+      const [first, second] = [await idOf(), await idOf()];
+      await app.database.prisma.$executeRawUnsafe(`SET TIME ZONE 'Pacific/Auckland'`);
+      try {
+        await reserveQuota(app.services, { id: first, userId: who.id }, 200 * KB);
+        const { expiresAt } = await app.database.prisma.upload.findUniqueOrThrow({ where: { id: first } });
+        const ttl = app.config.storage.uploadUrlTtlSeconds * 1000;
+        expect(Math.abs(expiresAt.getTime() - (Date.now() + ttl))).toBeLessThan(5000);
+        // Read in the wrong zone, the first hold would look expired and let this one overshoot.
+        await expect(reserveQuota(app.services, { id: second, userId: who.id }, 200 * KB)).rejects.toMatchObject({
+          status: 413,
+        });
+      } finally {
+        await app.database.prisma.$executeRawUnsafe('RESET TIME ZONE');
+      }
+    },
+  );
+
   it('six concurrent 190 KB PUTs without a length against a 300 KB quota: one is filed', async () => {
     const who = await signedInUser(app);
     const statuses = await raceAndFile(who, (url) =>

@@ -8,12 +8,14 @@
 
 -- What a person keeps (kept by the storage_usage triggers) and holds for uploads whose bytes are
 -- arriving, all but `except_upload`: the one definition quotaState and the reservation read.
+-- Prisma keeps times as UTC without a zone, so they are compared with now() in UTC whatever the
+-- server's time zone.
 CREATE FUNCTION "scoutbase_quota_state"(owner_id uuid, except_upload uuid) RETURNS TABLE (used bigint, reserved bigint)
 LANGUAGE sql STABLE AS E'
   SELECT
     (SELECT COALESCE(SUM("usedBytes"), 0)::bigint FROM "StorageUsage" WHERE "userId" = owner_id),
     (SELECT COALESCE(SUM("reservedBytes"), 0)::bigint FROM "Upload"
-      WHERE "userId" = owner_id AND status = ''pending'' AND "expiresAt" > now()
+      WHERE "userId" = owner_id AND status = ''pending'' AND "expiresAt" > (now() AT TIME ZONE ''UTC'')
         AND (except_upload IS NULL OR id <> except_upload))
 ';
 
@@ -49,7 +51,7 @@ BEGIN
     RETURN\073
   END IF\073
   holding := GREATEST(at_least, LEAST(GREATEST(up_to, held_before), room))\073
-  UPDATE "Upload" SET "reservedBytes" = holding, "expiresAt" = clock_timestamp() + make_interval(secs => ttl_seconds)
+  UPDATE "Upload" SET "reservedBytes" = holding, "expiresAt" = (clock_timestamp() AT TIME ZONE ''UTC'') + make_interval(secs => ttl_seconds)
   WHERE id = upload_id\073
   RETURN QUERY SELECT upload_status, holding, kept, others\073
 END
