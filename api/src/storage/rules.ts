@@ -148,15 +148,26 @@ export function uploadUrlFor(
 
 /** The URL the bytes go to with PUT: /objects/uploads/<id>?token=…, valid for a short while. */
 export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin: string) {
-  const state = await quotaState(deps.db, deps.config, viewer.id);
-  const held = state.usedBytes + state.reservedBytes;
-  if (held >= state.quotaBytes) throw quotaExceeded({ usedBytes: held, quotaBytes: state.quotaBytes }, 1);
   const id = randomUUID();
   const maxSize = BigInt(deps.config.storage.maxUploadSize);
-  const expiresAt = new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000);
-  await deps.db.upload.create({
-    data: { id, userId: viewer.id, objectKey: `uploads/${id}`, maxSize, expiresAt },
-  });
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + deps.config.storage.uploadUrlTtlSeconds * 1000);
+  const { quotaBytes } = deps.config.storage;
+  // The quota's check and the upload's row in one statement (a URL is asked for per file). Times
+  // are written as Prisma writes them, UTC without a zone.
+  const [state] = await deps.db.$queryRaw<{ used: bigint; reserved: bigint; created: boolean }[]>`
+    WITH state AS (SELECT used, reserved FROM "scoutbase_quota_state"(${viewer.id}::uuid, NULL)),
+    created AS (
+      INSERT INTO "Upload" (id, "userId", "objectKey", "maxSize", "createdAt", "expiresAt")
+      SELECT ${id}::uuid, ${viewer.id}::uuid, ${`uploads/${id}`}, ${maxSize}::bigint,
+        ${createdAt.toISOString()}::timestamp, ${expiresAt.toISOString()}::timestamp
+      FROM state WHERE used + reserved < ${quotaBytes}::bigint
+      RETURNING id)
+    SELECT used, reserved, EXISTS (SELECT 1 FROM created) AS created FROM state`;
+  if (!state?.created) {
+    const held = Number(state?.used ?? 0) + Number(state?.reserved ?? 0);
+    throw quotaExceeded({ usedBytes: held, quotaBytes }, 1);
+  }
   return {
     uploadURL: uploadUrlFor(deps, origin, { id, userId: viewer.id, maxSize, expiresAt }),
     uploadId: id,

@@ -6,6 +6,7 @@ import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, signedInUser, testApp } from '../../test/harness.ts';
 import { put, sha256, uploaded, uploadProgress, uploadUrl } from './testing.ts';
 import { signUploadToken } from './tokens.ts';
+import { countStatements } from '../../test/statements.ts';
 
 let app: TestApp, owner: User, stranger: User;
 beforeAll(async () => {
@@ -36,6 +37,17 @@ describe('POST /api/objects/upload', () => {
     const row = await app.database.prisma.upload.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ userId: owner.id, status: 'pending', maxSize: 52428800n, objectKey: `uploads/${id}` });
     expect(row.expiresAt.getTime() - before).toBeLessThanOrEqual(15 * 60_000 + 5000);
+    expect(row.expiresAt.getTime() - before).toBeGreaterThanOrEqual(15 * 60_000 - 1000);
+    expect(Math.abs(row.createdAt.getTime() - before)).toBeLessThan(5000);
+  });
+
+  it('checks the quota and records the upload in one statement beside the session look-up', async () => {
+    let status = 0;
+    const statements = await countStatements(async () => {
+      status = (await app.request('/api/objects/upload', { method: 'POST', cookie: owner.cookie })).status;
+    });
+    expect(status).toBe(200);
+    expect(statements).toBe(2);
   });
 
   it('is refused when signed out', async () => {
