@@ -49,30 +49,9 @@ export interface StorageUsage {
  * the sum as those rows change (StorageUsage, see the storage_usage migration).
  */
 export async function storageUsage(services: Pick<Services, 'db' | 'config'>, userId: string): Promise<StorageUsage> {
-  const { usedBytes, quotaBytes } = await quotaState(services.db, services.config, userId);
-  return { usedBytes, quotaBytes };
-}
-
-interface QuotaState extends StorageUsage {
-  /** Room held by uploads whose bytes are arriving (all but `except`). */
-  reservedBytes: number;
-}
-
-type Queryable = Pick<Db, '$queryRaw'>;
-
-async function quotaState(
-  db: Queryable,
-  config: Services['config'],
-  userId: string,
-  except: string | null = null,
-): Promise<QuotaState> {
-  const rows = await db.$queryRaw<{ used: bigint; reserved: bigint }[]>`
-    SELECT used, reserved FROM "scoutbase_quota_state"(${userId}::uuid, ${except}::uuid)`;
-  return {
-    usedBytes: Number(rows[0]?.used ?? 0),
-    reservedBytes: Number(rows[0]?.reserved ?? 0),
-    quotaBytes: config.storage.quotaBytes,
-  };
+  const [row] = await services.db.$queryRaw<{ used: bigint }[]>`
+    SELECT used FROM "scoutbase_quota_state"(${userId}::uuid, NULL)`;
+  return { usedBytes: Number(row?.used ?? 0), quotaBytes: services.config.storage.quotaBytes };
 }
 
 /** How much more room a stream of unknown length asks for at a time. */
