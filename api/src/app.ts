@@ -338,7 +338,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const root = path.relative(process.cwd(), config.webDistDir);
     // The build writes .br and .gz beside each text asset, so nothing is compressed per request.
     const web = { root, precompressed: true };
-    const page = appPage(config.webDistDir, secret);
+    const page = appPage(config.webDistDir, secret, async (c, query) => {
+      const viewer = c.get('viewer');
+      if (!viewer) return null;
+      // The same server and rules as the request the web app would send, run as this person.
+      const request = new Request(new URL('/graphql', c.req.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ doc_id: query.id, variables: query.variables }),
+      });
+      const context = { viewer, clientAddress: c.get('clientAddress'), requestId: c.get('requestId') };
+      const response = await yoga.fetch(request, context);
+      return response.ok ? response.text() : null;
+    });
     // Before the static files, which would answer / with index.html as it is.
     app.get('/', page);
     app.use('/*', webCacheHeaders, serveStatic(web));
@@ -438,10 +450,11 @@ const graphqlJsExecutor: Plugin = { onExecute: ({ setExecuteFn }) => setExecuteF
 /**
  * Vite puts a content hash in every name under /assets/, so those never change and browsers may
  * keep them for a year; index.html (also the answer for an unknown path) names the current ones,
- * so it is checked on every visit.
+ * so it is checked on every visit. A page that carries someone's data says so itself (appPage).
  */
 const webCacheHeaders: MiddlewareHandler = async (c, next) => {
   await next();
+  if (c.res.headers.has('Cache-Control')) return;
   const hashed = c.req.path.startsWith('/assets/') && !c.res.headers.get('content-type')?.startsWith('text/html');
   c.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
 };

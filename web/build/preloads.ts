@@ -1,12 +1,39 @@
 import path from 'node:path';
-import type { Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { type Plugin, runnerImport } from 'vite';
 import { SCREEN_ROUTES, SIGNED_IN_MODULES, SIGNED_OUT_MODULES } from '../src/routes/screenModules.ts';
+import type { ScreenName } from '../src/routes/screenQueries.ts';
+
+type ScreenQueries = typeof import('../src/routes/screenQueries.ts');
+
+/** A persisted query as the web app sends it; a variable `:name` stands for the address's parameter. */
+export interface PageQuery {
+  id: string;
+  variables: Record<string, unknown>;
+}
 
 /** What the API adds to a page's HTML (api/src/http/web-page.ts), written by the build as preloads.json. */
 export interface Preloads {
   signedOut: string[];
   signedIn: string[];
-  screens: { path: string; files: string[] }[];
+  /** `queries`: what the screen and the shell ask for first at `path` (with no query string). */
+  screens: { path: string; files: string[]; queries: PageQuery[] }[];
+}
+
+/**
+ * The queries a screen's first load sends at its bare address, with the variables the web app's own
+ * rules (routes/screenQueries.ts) give them, so the server can answer them in the page.
+ */
+function pageQueries({ screenQuery, SHELL_QUERIES }: ScreenQueries, name: ScreenName, path: string): PageQuery[] {
+  const params = Object.fromEntries(
+    path.split('/').flatMap((part) => (part.startsWith(':') ? [[part.slice(1), part]] : [])),
+  );
+  const screen = screenQuery(name, params, new URL(path, 'http://page'));
+  return [screen.query, ...Object.values(SHELL_QUERIES)].map((query, i) => {
+    const { id } = query.params;
+    if (!id) throw new Error(`preloads: ${query.params.name} is not persisted`);
+    return { id, variables: i === 0 ? screen.variables : {} };
+  });
 }
 
 type Chunk = { type: 'chunk'; fileName: string; imports: string[]; facadeModuleId: string | null; moduleIds: string[] };
@@ -25,7 +52,12 @@ export function preloads(): Plugin {
     configResolved(config) {
       root = config.root;
     },
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
+      // Through Vite's own module runner: the web app's modules import Relay's files without extensions.
+      const { module: queries } = await runnerImport<ScreenQueries>(
+        fileURLToPath(new URL('../src/routes/screenQueries.ts', import.meta.url)),
+        { configFile: false, logLevel: 'silent' },
+      );
       const chunks = Object.values(bundle).filter((item): item is Chunk & typeof item => item.type === 'chunk');
       const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
       const chunkOf = (module: string) => {
@@ -47,7 +79,9 @@ export function preloads(): Plugin {
       const list: Preloads = {
         signedOut: closure(SIGNED_OUT_MODULES),
         signedIn: closure(SIGNED_IN_MODULES),
-        screens: Object.values(SCREEN_ROUTES).map(({ path, module }) => ({ path, files: closure([module]) })),
+        screens: (Object.entries(SCREEN_ROUTES) as [ScreenName, (typeof SCREEN_ROUTES)[ScreenName]][]).map(
+          ([name, { path, module }]) => ({ path, files: closure([module]), queries: pageQueries(queries, name, path) }),
+        ),
       };
       this.emitFile({ type: 'asset', fileName: 'preloads.json', source: JSON.stringify(list) });
     },

@@ -41,11 +41,38 @@ function queriesSent(page: Page) {
 }
 
 describe('routes load their data', () => {
-  it("asks for the dashboard's data while its code is still on its way", async () => {
+  it("comes with the screen's and the shell's first answers: the screen shows without asking for them", async () => {
     const { context } = await signedInContext(browser());
     const page = await context.newPage();
     const sent = queriesSent(page);
-    // The dashboard's code is held back until its query has left (or 10 s have passed): had the
+    const shellSent: string[] = [];
+    page.on('request', (request) => {
+      for (const query of [themeQuery, storageQuery, bellQuery])
+        if (asks(request, query)) shellSent.push(query.params.id ?? '');
+    });
+    await page.goto('/');
+    await page.getByText('No galleries yet').waitFor();
+    await page.getByTestId('storage-usage').getByText('0 Bytes of 10 GB used').waitFor();
+    await page.getByRole('button', { name: /Notifications/ }).waitFor();
+    expect(sent).toEqual([]);
+    expect(shellSent).toEqual([]);
+    // The page carried the first screen's answers only: the next screen asks.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Galleries' }).click();
+    await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
+    expect(sent[0]).toBe('galleriesQuery');
+    expect(sent).not.toContain('dashboardQuery');
+    await context.close();
+  });
+
+  // An address with a query string (a link from an e-mail, a shared search) comes without answers:
+  // its route asks.
+  const withQuery = '/?from=mail';
+
+  it("asks for a screen's data while its code is still on its way", async () => {
+    const { context } = await signedInContext(browser());
+    const page = await context.newPage();
+    const sent = queriesSent(page);
+    // The screen's code is held back until its query has left (or 10 s have passed): had the
     // screen asked for its data itself, once its code ran, the query would not leave meanwhile.
     let queryLeftFirst = false;
     await page.route(/\/assets\/DashboardScreen-[^/]+\.js$/, async (route) => {
@@ -54,7 +81,7 @@ describe('routes load their data', () => {
       queryLeftFirst = sent.includes('dashboardQuery');
       await route.continue();
     });
-    await page.goto('/');
+    await page.goto(withQuery);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.getByText('No galleries yet').waitFor();
     expect(queryLeftFirst).toBe(true);
@@ -77,7 +104,7 @@ describe('routes load their data', () => {
       allLeftFirst = sent.size === shellQueries.length;
       await route.continue();
     });
-    await page.goto('/');
+    await page.goto(withQuery);
     await page.getByTestId('storage-usage').getByText('0 Bytes of 10 GB used').waitFor();
     await page.getByRole('button', { name: /Notifications/ }).waitFor();
     expect(allLeftFirst).toBe(true);
@@ -106,8 +133,7 @@ describe('routes load their data', () => {
   });
 
   it('asks again when the reader tries again after a failed load', async () => {
-    const { context } = await signedInContext(browser());
-    const page = await context.newPage();
+    const { context, page } = await dashboardPage();
     let failures = 1;
     await page.route('**/graphql', async (route) => {
       if (asks(route.request(), tasksQuery) && failures > 0) {
@@ -117,7 +143,7 @@ describe('routes load their data', () => {
       }
       await route.continue();
     });
-    await page.goto('/tasks');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('alert').getByText('Something went wrong').waitFor();
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('tab', { name: /Pending \(0\)/ }).waitFor();

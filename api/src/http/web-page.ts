@@ -1,20 +1,67 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { sessionIdFromCookies } from '../auth/sessions.ts';
+import { answerEncoding, compressText } from '../graphql/compression.ts';
+
+/** A persisted query as the web app sends it first on a screen; `:name` stands for the address's part. */
+export interface PageQuery {
+  id: string;
+  variables: Record<string, unknown>;
+}
 
 /** What the web build lists (web/build/preloads.ts): each step's scripts, by who asks and where. */
 interface Preloads {
   signedOut: string[];
   signedIn: string[];
-  screens: { path: string; files: string[] }[];
+  screens: { path: string; files: string[]; queries?: PageQuery[] }[];
 }
 
-function matches(pattern: string, pathname: string) {
+/** The answer's JSON text for the person asking, or null (signed out, refused, failed). */
+export type AnswerQuery = (c: Context, query: PageQuery) => Promise<string | null>;
+
+/** The address's parts named in `pattern` (`/galleries/:id`), or null when it is not that route. */
+function matches(pattern: string, pathname: string): Record<string, string> | null {
   const want = pattern.split('/').filter(Boolean);
   const have = pathname.split('/').filter(Boolean);
-  return want.length === have.length && want.every((part, i) => part.startsWith(':') || part === have[i]);
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of want.entries()) {
+    const value = have[i] as string;
+    if (part.startsWith(':')) {
+      try {
+        params[part.slice(1)] = decodeURIComponent(value);
+      } catch {
+        return null;
+      }
+    } else if (part !== value) return null;
+  }
+  return params;
+}
+
+/** The query with the address's parts in place of its `:name` variables. */
+function withParams(query: PageQuery, params: Record<string, string>): PageQuery {
+  const variables = Object.fromEntries(
+    Object.entries(query.variables).map(([name, value]) => [
+      name,
+      typeof value === 'string' && value.startsWith(':') ? (params[value.slice(1)] ?? value) : value,
+    ]),
+  );
+  return { id: query.id, variables };
+}
+
+/**
+ * The answers as the page carries them (web/src/relay/prefetch.ts reads them): keyed as the web app
+ * keys a request, in a JSON block the browser never runs. Every `<` is escaped, so no text in an
+ * answer (a gallery named `</script>`) can end the block.
+ */
+function answersBlock(answers: { query: PageQuery; text: string }[]) {
+  const entries = answers.map(
+    ({ query, text }) => `${JSON.stringify(`${query.id} ${JSON.stringify(query.variables)}`)}:${text}`,
+  );
+  const json = `{${entries.join(',')}}`.replaceAll('<', '\\u003c');
+  return `    <script type="application/json" id="scoutbase-answers">${json}</script>\n`;
 }
 
 /**
@@ -22,8 +69,11 @@ function matches(pattern: string, pathname: string) {
  * who is signed in and then loads that app and its screen: on a phone, round trips one after the
  * other. The cookie already says which app it will be (decoding it reads no database), so the page
  * names those scripts as modulepreloads and the browser fetches them together with the entry.
+ * For a signed-in person at a screen's bare address, the page also carries the answers to the
+ * screen's and the shell's first queries (`answer` runs them as that person, through the same
+ * GraphQL server), so the screen shows once its code has run, without another round trip.
  */
-export function appPage(distDir: string, secret: string): MiddlewareHandler {
+export function appPage(distDir: string, secret: string, answer?: AnswerQuery): MiddlewareHandler {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const listFile = path.join(distDir, 'preloads.json');
   const preloads: Preloads | null = existsSync(listFile) ? JSON.parse(readFileSync(listFile, 'utf8')) : null;
@@ -47,33 +97,48 @@ export function appPage(distDir: string, secret: string): MiddlewareHandler {
     return page;
   };
 
+  /** The answers to this screen's first queries, for a page at its bare address (no query string). */
+  const answersFor = async (
+    c: Context,
+    screen: Preloads['screens'][number] | undefined,
+    params: Record<string, string>,
+  ) => {
+    if (!answer || !screen?.queries || new URL(c.req.url).search !== '') return [];
+    const queries = screen.queries.map((query) => withParams(query, params));
+    const texts = await Promise.all(queries.map((query) => answer(c, query).catch(() => null)));
+    return queries.flatMap((query, i) => {
+      const text = texts[i];
+      return text ? [{ query, text }] : [];
+    });
+  };
+
   return async (c) => {
     const signedIn = (await sessionIdFromCookies(c.req.header('cookie') ?? null, secret)) !== null;
     let files: string[] = [];
+    let answers: Awaited<ReturnType<typeof answersFor>> = [];
     if (preloads) {
-      files = signedIn
-        ? [
-            ...new Set([
-              ...preloads.signedIn,
-              ...(preloads.screens.find((s) => matches(s.path, c.req.path))?.files ?? []),
-            ]),
-          ]
-        : preloads.signedOut;
+      let params: Record<string, string> | null = null;
+      const screen = signedIn ? preloads.screens.find((s) => (params = matches(s.path, c.req.path))) : undefined;
+      files = signedIn ? [...new Set([...preloads.signedIn, ...(screen?.files ?? [])])] : preloads.signedOut;
+      if (screen && params) answers = await answersFor(c, screen, params);
     }
     const page = variant(signedIn, files);
     c.header('Content-Type', 'text/html; charset=UTF-8');
+    c.header('Vary', 'Accept-Encoding, Cookie');
+    const encoding = answerEncoding(c.req.header('accept-encoding') ?? null);
+    if (answers.length > 0) {
+      // One person's data: kept by no cache, the browser's included.
+      c.header('Cache-Control', 'private, no-store');
+      const html = page.html.replace('</body>', `${answersBlock(answers)}  </body>`);
+      if (!encoding) return c.body(html);
+      c.header('Content-Encoding', encoding);
+      return c.body(new Uint8Array(await compressText(Buffer.from(html), encoding)));
+    }
     // It names the current build's files, so it is checked on every visit (see webCacheHeaders).
     c.header('Cache-Control', 'no-cache');
-    c.header('Vary', 'Accept-Encoding, Cookie');
-    const accepts = c.req.header('accept-encoding') ?? '';
-    if (/\bbr\b/.test(accepts)) {
-      c.header('Content-Encoding', 'br');
-      return c.body(new Uint8Array(page.br));
-    }
-    if (/\bgzip\b/.test(accepts)) {
-      c.header('Content-Encoding', 'gzip');
-      return c.body(new Uint8Array(page.gzip));
-    }
-    return c.body(page.html);
+    if (encoding) c.header('Content-Encoding', encoding);
+    return c.body(
+      encoding === 'br' ? new Uint8Array(page.br) : encoding === 'gzip' ? new Uint8Array(page.gzip) : page.html,
+    );
   };
 }

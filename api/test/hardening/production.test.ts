@@ -53,6 +53,17 @@ describe('configuration', () => {
   });
 });
 
+/** The id under which the web build persisted the operation that starts with `start`. */
+async function persistedId(start: string) {
+  const file = path.join(import.meta.dirname, '../../../web/persisted-operations.json');
+  const operations = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+  const found = Object.entries(operations).find(([, text]) => text.startsWith(start));
+  if (!found) throw new Error(`no persisted operation starts with ${start}`);
+  return found[0];
+}
+const themeQuery = await persistedId('query ShellThemeQuery');
+const galleryQuery = await persistedId('query GalleryScreenQuery(');
+
 describe('production mode', () => {
   let app: TestApp;
   let cookie: string;
@@ -73,8 +84,15 @@ describe('production mode', () => {
           signedOut: ['/assets/out.js', '/assets/app.js'],
           signedIn: ['/assets/in.js', '/assets/app.js'],
           screens: [
-            { path: '/', files: ['/assets/dashboard.js'] },
-            { path: '/galleries/:id', files: ['/assets/gallery.js', '/assets/in.js'] },
+            { path: '/', files: ['/assets/dashboard.js'], queries: [{ id: themeQuery, variables: {} }] },
+            {
+              path: '/galleries/:id',
+              files: ['/assets/gallery.js', '/assets/in.js'],
+              queries: [
+                { id: galleryQuery, variables: { id: ':id' } },
+                { id: themeQuery, variables: {} },
+              ],
+            },
           ],
         }),
       );
@@ -109,9 +127,12 @@ describe('production mode', () => {
   it('names in the page the scripts its visitor will run next: the signed-in app and its screen, or the signed-out pages', async () => {
     const preloaded = async (route: string, headers?: Record<string, string>) => {
       const response = await app.request(route, { headers });
-      expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(response.headers.get('vary')).toContain('Cookie');
       const html = await response.text();
+      // A page that carries a person's answers (below) is kept by no cache; the others are checked on each visit.
+      expect(response.headers.get('cache-control')).toBe(
+        html.includes('id="scoutbase-answers"') ? 'private, no-store' : 'no-cache',
+      );
       expect(html).toContain('<div id="root">');
       // The mark that starts the signed-in app before the session check answers (web/src/App.tsx).
       expect(html.includes('<meta name="scoutbase-session"')).toBe(preloadsOf(html).includes('/assets/in.js'));
@@ -133,6 +154,62 @@ describe('production mode', () => {
     expect(brotliDecompressSync(Buffer.from(await compressed.arrayBuffer())).toString()).toContain(
       'href="/assets/in.js"',
     );
+  });
+
+  it("carries a signed-in screen's first answers in its page, as that person may read them, and never lets them end the block", async () => {
+    const owner = await signedInUser(app);
+    const name = '</script><script>alert(1)</script> Harbour';
+    const created = await app.request('/api/galleries', {
+      method: 'POST',
+      cookie: owner.cookie,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const globalId = Buffer.from(`Gallery:${id}`).toString('base64');
+    const address = `/galleries/${encodeURIComponent(globalId)}`;
+    const carried = async (route: string, headers: Record<string, string> = {}) => {
+      const response = await app.request(route, { headers });
+      const html =
+        response.headers.get('content-encoding') === 'br'
+          ? brotliDecompressSync(Buffer.from(await response.arrayBuffer())).toString()
+          : await response.text();
+      const blocks = [...html.matchAll(/<script type="application\/json" id="scoutbase-answers">(.*?)<\/script>/gs)];
+      // The block ends where the server ended it: no answer's text closed it early.
+      expect(html.match(/<script/g)?.length).toBe(1 + blocks.length);
+      return {
+        cacheControl: response.headers.get('cache-control'),
+        answers: blocks[0]
+          ? (JSON.parse(blocks[0][1] as string) as Record<string, { data?: Record<string, unknown> }>)
+          : null,
+      };
+    };
+    const galleryKey = `${galleryQuery} ${JSON.stringify({ id: globalId })}`;
+    const themeKey = `${themeQuery} {}`;
+
+    const own = await carried(address, { cookie: owner.cookie, 'accept-encoding': 'br' });
+    expect(own.cacheControl).toBe('private, no-store');
+    expect(Object.keys(own.answers ?? {}).sort()).toEqual([galleryKey, themeKey].sort());
+    expect(own.answers?.[galleryKey]?.data?.gallery).toMatchObject({ name });
+    expect(own.answers?.[themeKey]?.data).toBeTruthy();
+
+    // Someone else at the same address: the same rules as their own request, so not the gallery.
+    const other = await carried(address, { cookie });
+    expect(other.answers?.[galleryKey]?.data?.gallery ?? null).toBeNull();
+    expect(JSON.stringify(other.answers)).not.toContain('Harbour');
+
+    // Signed out, a forged cookie, an address with a query string, a route without queries: none.
+    for (const [route, headers] of [
+      [address, {}],
+      [address, { cookie: 'authjs.session-token=forged' }],
+      [`${address}?tab=notes`, { cookie: owner.cookie }],
+      ['/tasks', { cookie: owner.cookie }],
+    ] as const) {
+      const page = await carried(route, headers);
+      expect(page.answers, route).toBeNull();
+      expect(page.cacheControl).toBe('no-cache');
+    }
   });
 
   it('answers a review link with its own small page, checked on every visit like the app', async () => {

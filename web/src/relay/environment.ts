@@ -1,12 +1,20 @@
-import { Environment, Network, RecordSource, Store, type FetchFunction, type SubscribeFunction } from 'relay-runtime';
+import {
+  Environment,
+  type FetchFunction,
+  type GraphQLResponse,
+  Network,
+  RecordSource,
+  Store,
+  type SubscribeFunction,
+} from 'relay-runtime';
 import { errorFromResponse } from '../lib/http.ts';
 import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
-import { forgetPrefetched, postGraphQL, takePrefetched } from './prefetch.ts';
+import { forgetPrefetched, postGraphQL, takeCarried, takePrefetched } from './prefetch.ts';
 import { subscribeLive } from './live.ts';
 
-const fetchGraphQL: FetchFunction = async (operation, variables) => {
+const fetchOverHttp: FetchFunction = async (operation, variables) => {
   const mutation = operation.operationKind === 'mutation';
   // Answers asked for before or while a mutation runs may predate its change: none is handed out.
   if (mutation) forgetPrefetched();
@@ -19,6 +27,14 @@ const fetchGraphQL: FetchFunction = async (operation, variables) => {
     throw error;
   }
   return response.json();
+};
+
+const fetchGraphQL: FetchFunction = (operation, variables, cacheConfig, uploadables) => {
+  const carried =
+    operation.operationKind === 'query' && operation.id ? takeCarried(operation.id, variables) : undefined;
+  return carried === undefined
+    ? fetchOverHttp(operation, variables, cacheConfig, uploadables)
+    : (carried as GraphQLResponse);
 };
 
 /** `subscribe` is the live connection; unit tests, which have no server, hand in their own. */

@@ -72,3 +72,72 @@ describe('prefetched screen queries', () => {
     expect(takePrefetched('old', {})).toBeNull();
   });
 });
+
+describe('answers the page came with', () => {
+  /** A fresh copy of the module, on a page that carries `answers` as the server writes them. */
+  async function pageCarrying(answers: string) {
+    document.body.innerHTML = `<script type="application/json" id="scoutbase-answers">${answers}</script>`;
+    vi.resetModules();
+    return import('./prefetch.ts');
+  }
+
+  it('hands a carried answer over once without asking the network, and asks for the rest', async () => {
+    const fetch = countingFetch();
+    const page = await pageCarrying(
+      '{"abc {\\"id\\":\\"R2FsbGVyeTox\\"}":{"data":{"gallery":{"name":"\\u003c/script> Loft"}}},"def {}":{"data":{"n":1}}}',
+    );
+    expect(document.getElementById('scoutbase-answers')).not.toBeNull();
+    page.prefetchOperation('abc', { id: 'R2FsbGVyeTox' });
+    page.prefetchOperation('xyz', {});
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(String((fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body)).doc_id).toBe('xyz');
+    // Read once, then out of the page: nothing else finds it there.
+    expect(document.getElementById('scoutbase-answers')).toBeNull();
+    expect(page.takeCarried('abc', { id: 'R2FsbGVyeTox' })).toEqual({
+      data: { gallery: { name: '</script> Loft' } },
+    });
+    expect(page.takeCarried('def', { id: 1 })).toBeUndefined();
+    // Asked again (a screen read again), it goes to the network.
+    expect(page.takeCarried('abc', { id: 'R2FsbGVyeTox' })).toBeUndefined();
+    page.prefetchOperation('abc', { id: 'R2FsbGVyeTox' });
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops what the page carried once a mutation is sent: it may predate the change', async () => {
+    const fetch = countingFetch();
+    const page = await pageCarrying('{"def {}":{"data":{"n":1}}}');
+    page.forgetPrefetched();
+    page.prefetchOperation('def', {});
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(page.takeCarried('def', {})).toBeUndefined();
+  });
+
+  it('asks the network for everything when the block is cut short', async () => {
+    const fetch = countingFetch();
+    const page = await pageCarrying('{"def {}":{"data"');
+    page.prefetchOperation('def', {});
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(page.takeCarried('def', {})).toBeUndefined();
+  });
+});
+
+describe('the network layer and the answers the page came with', () => {
+  it("hands a carried answer to Relay in the same turn, so the screen's first render has its data", async () => {
+    const fetch = countingFetch();
+    const { default: ShellThemeQuery } = await import('../shell/__generated__/ShellThemeQuery.graphql.ts');
+    const id = ShellThemeQuery.params.id as string;
+    const answer = { data: { viewer: { id: 'VXNlcjox', settings: { darkMode: true } } } };
+    document.body.innerHTML = `<script type="application/json" id="scoutbase-answers">${JSON.stringify({ [`${id} {}`]: answer })}</script>`;
+    vi.resetModules();
+    const { createEnvironment: freshEnvironment } = await import('./environment.ts');
+    const { loadQuery } = await import('react-relay/hooks');
+    const { createOperationDescriptor } = await import('relay-runtime');
+    const environment = freshEnvironment(() => {
+      throw new Error('no live connection here');
+    });
+    loadQuery(environment, ShellThemeQuery, {}, { fetchPolicy: 'store-and-network' });
+    // No await in between: the store holds the answer already.
+    expect(environment.check(createOperationDescriptor(ShellThemeQuery, {})).status).toBe('available');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

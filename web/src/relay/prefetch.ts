@@ -10,6 +10,35 @@ const waiting = new Map<string, { response: Promise<Response>; at: number }>();
 
 const keyOf = (id: string, variables: Variables) => `${id} ${JSON.stringify(variables)}`;
 
+let carried: Map<string, unknown> | null = null;
+function carriedAnswers(): Map<string, unknown> {
+  if (!carried) {
+    const block = document.getElementById('scoutbase-answers');
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(block?.textContent || '{}');
+    } catch {
+      // A page cut short: its queries go to the network.
+    }
+    carried = new Map(Object.entries(parsed));
+    block?.remove();
+  }
+  return carried;
+}
+
+/**
+ * The answer the page came with for this query (api/src/http/web-page.ts: a signed-in screen's
+ * first queries, answered by the server as it sent the page), once. The network layer hands it to
+ * Relay as it is, in the same turn, so the screen's first render has its data and shows no
+ * placeholder in between.
+ */
+export function takeCarried(id: string, variables: Variables): unknown {
+  const key = keyOf(id, variables);
+  const answer = carriedAnswers().get(key);
+  carried?.delete(key);
+  return answer;
+}
+
 /** One GraphQL request over HTTP, as the network layer and the prefetch both send it. */
 export function postGraphQL(body: object): Promise<Response> {
   return fetch('/graphql', {
@@ -26,6 +55,8 @@ export function postGraphQL(body: object): Promise<Response> {
  */
 export function prefetchOperation(id: string, variables: Variables) {
   const key = keyOf(id, variables);
+  // Relay takes it from the page (takeCarried) when it asks.
+  if (carriedAnswers().has(key)) return;
   const response = postGraphQL({ doc_id: id, variables });
   // A failure is Relay's to report when it takes the answer; none is left unhandled meanwhile.
   response.catch(() => {});
@@ -35,6 +66,7 @@ export function prefetchOperation(id: string, variables: Variables) {
 /** Drops every waiting answer: a mutation is on its way, and they may predate what it changes. */
 export function forgetPrefetched() {
   waiting.clear();
+  carried = new Map();
 }
 
 /** The prefetched answer for this operation, once: later asks go to the network. */
