@@ -9,7 +9,8 @@ import { Toaster } from './ui/toast.tsx';
 // light signed-out pages, someone signed in the app whose routes load their data
 // (routes/signedIn.tsx). Signing in reloads the page; signing out swaps one for the other.
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
-const loadSignedInApp = () => import('./routes/signedIn.tsx');
+let signedInApp: typeof import('./routes/signedIn.tsx') | undefined;
+const loadSignedInApp = () => import('./routes/signedIn.tsx').then((module) => (signedInApp = module));
 const SignedInApp = lazy(loadSignedInApp);
 // The server marks the page when its request carried a session (api/src/http/web-page.ts): the
 // signed-in app, whose routes ask for their data as it loads, starts while the session is checked
@@ -36,6 +37,10 @@ function AppForSession() {
   }, [state.status]);
   if (state.status === 'loading') return <FullScreenSpinner />;
   if (state.status === 'error') return <AuthError error={state.error} />;
+  // Already loaded (started early, above), the app renders in this same pass. Through React.lazy it
+  // would suspend once even then, and React shows content that replaced a placeholder no sooner
+  // than 300 ms after the placeholder: the screen, its data carried in the page, would wait for that.
+  if (state.status === 'signedIn' && signedInApp) return <signedInApp.default />;
   return (
     <Suspense fallback={<FullScreenSpinner />}>
       {state.status === 'signedIn' ? <SignedInApp /> : <SignedOutApp />}

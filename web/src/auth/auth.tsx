@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import type { Profile } from '../../../api/src/users/contract.ts';
 import { errorFromResponse } from '../lib/http.ts';
 import { signOutEnded, signOutStarted } from '../lib/unauthorized.ts';
@@ -57,7 +66,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let active = true;
     void fetchUser().then((next) => {
-      if (active) setState(next);
+      // As a transition, like the first render (lib/renderInSlices.ts): the app that replaces the
+      // loading screen renders in slices, not in one long task.
+      if (active) startTransition(() => setState(next));
     });
     return () => {
       active = false;
