@@ -9,7 +9,8 @@
 // request left before its code chunk arrived (navigation.ts).
 // Baseline for the bundles: the entry alone (what every route pays). Options: CHROME_PATH,
 // LIGHTHOUSE_RUNS (runs per page and preset; the median is kept, default 1),
-// LIGHTHOUSE_REPORT_DIR (each page's full report saved there), NAVIGATION_ROUNDS (default 5).
+// LIGHTHOUSE_REPORT_DIR (each page's full report saved there; with LIGHTHOUSE_TRACE=1 its trace
+// too), NAVIGATION_ROUNDS (default 5).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -117,6 +118,12 @@ async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<str
     reportsWritten += 1;
     const file = `${name} ${preset} ${reportsWritten}.json`;
     writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, file), JSON.stringify(lhr));
+    // The trace Lighthouse simulated from: which tasks ran before the largest paint, and how long.
+    if (process.env.LIGHTHOUSE_TRACE === '1')
+      writeFileSync(
+        path.join(process.env.LIGHTHOUSE_REPORT_DIR, `${file}.trace`),
+        JSON.stringify(result.artifacts.Trace),
+      );
   }
   const failing = Object.values(lhr.audits)
     .filter(
@@ -198,7 +205,12 @@ async function galleryWithPhotos() {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const link = await call('POST', `/api/galleries/${gallery.id}/review-links`, { label: 'Director' });
-  return { galleryPath: `/galleries/${gallery.id}`, reviewPath: new URL(String(link.url), server.origin).pathname };
+  // The address the app's own links give (a global id): a raw uuid is an old link, which redirects.
+  const globalId = Buffer.from(`Gallery:${gallery.id}`).toString('base64');
+  return {
+    galleryPath: `/galleries/${encodeURIComponent(globalId)}`,
+    reviewPath: new URL(String(link.url), server.origin).pathname,
+  };
 }
 
 // ── (3) sidebar navigation, screen by screen ──
