@@ -1,16 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Plugin, runnerImport } from 'vite';
+import type { PageQuery } from '../../api/src/http/web-page.ts';
 import { SCREEN_ROUTES, SIGNED_IN_MODULES, SIGNED_OUT_MODULES } from '../src/routes/screenModules.ts';
 import type { ScreenName } from '../src/routes/screenQueries.ts';
 
 type ScreenQueries = typeof import('../src/routes/screenQueries.ts');
-
-/** A persisted query as the web app sends it; a variable `:name` stands for the address's parameter. */
-export interface PageQuery {
-  id: string;
-  variables: Record<string, unknown>;
-}
 
 /** What the API adds to a page's HTML (api/src/http/web-page.ts), written by the build as preloads.json. */
 export interface Preloads {
