@@ -46,6 +46,7 @@ import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
 import { appPage } from './http/web-page.ts';
+import { profileOf } from './users/rules.ts';
 import { LocalObjectStore } from './infra/objects/store.ts';
 import { shareSubscriptionEvents } from './live/shared-events.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
@@ -338,18 +339,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const root = path.relative(process.cwd(), config.webDistDir);
     // The build writes .br and .gz beside each text asset, so nothing is compressed per request.
     const web = { root, precompressed: true };
-    const page = appPage(config.webDistDir, secret, async (c, query) => {
-      const viewer = c.get('viewer');
-      if (!viewer) return null;
-      // The same server and rules as the request the web app would send, run as this person.
-      const request = new Request(new URL('/graphql', c.req.url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ doc_id: query.id, variables: query.variables }),
-      });
-      const context = { viewer, clientAddress: c.get('clientAddress'), requestId: c.get('requestId') };
-      const response = await yoga.fetch(request, context);
-      return response.ok ? response.text() : null;
+    const page = appPage(config.webDistDir, secret, {
+      async query(c, query) {
+        const viewer = c.get('viewer');
+        if (!viewer) return null;
+        // The same server and rules as the request the web app would send, run as this person.
+        const request = new Request(new URL('/graphql', c.req.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ doc_id: query.id, variables: query.variables }),
+        });
+        const context = { viewer, clientAddress: c.get('clientAddress'), requestId: c.get('requestId') };
+        const response = await yoga.fetch(request, context);
+        return response.ok ? response.text() : null;
+      },
+      async profile(c) {
+        const viewer = c.get('viewer');
+        return viewer ? profileOf(db, viewer.id) : null;
+      },
     });
     // Before the static files, which would answer / with index.html as it is.
     app.get('/', page);

@@ -10,7 +10,7 @@ import themeQuery from '../src/shell/__generated__/ShellThemeQuery$parameters.ts
 import storageQuery from '../src/shell/__generated__/StorageUsageSlotQuery$parameters.ts';
 import type { Preloads } from '../build/preloads.ts';
 import { distDir } from './server.ts';
-import { baseURL, sharedBrowser, signedInContext } from './support.ts';
+import { baseURL, newUser, sharedBrowser, signedInContext } from './support.ts';
 
 // Routes own their data (routes/signedIn.tsx): a screen's query leaves as the navigation starts, beside
 // the screen's code, and a link the pointer rests on or the keyboard reaches starts both.
@@ -41,14 +41,16 @@ function queriesSent(page: Page) {
 }
 
 describe('routes load their data', () => {
-  it("comes with the screen's and the shell's first answers: the screen shows without asking for them", async () => {
-    const { context } = await signedInContext(browser());
+  it("comes with the session and the screen's and the shell's first answers: the screen shows without asking for them", async () => {
+    const { context, user } = await signedInContext(browser(), { user: newUser('Rosa Vidal') });
     const page = await context.newPage();
     const sent = queriesSent(page);
     const shellSent: string[] = [];
+    const sessionAsked: string[] = [];
     page.on('request', (request) => {
       for (const query of [themeQuery, storageQuery, bellQuery])
         if (asks(request, query)) shellSent.push(query.params.id ?? '');
+      if (new URL(request.url()).pathname === '/api/auth/user') sessionAsked.push(request.url());
     });
     await page.goto('/');
     await page.getByText('No galleries yet').waitFor();
@@ -56,6 +58,9 @@ describe('routes load their data', () => {
     await page.getByRole('button', { name: /Notifications/ }).waitFor();
     expect(sent).toEqual([]);
     expect(shellSent).toEqual([]);
+    expect(sessionAsked).toEqual([]);
+    // The profile the page carried is the one the shell shows.
+    await page.getByRole('link', { name: user.name }).waitFor();
     // The page carried the first screen's answers only: the next screen asks.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Galleries' }).click();
     await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, startTransition, useEffect, useState } from 'react';
 import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { Button } from './ui/Button.tsx';
@@ -11,13 +11,36 @@ import { Toaster } from './ui/toast.tsx';
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
 let signedInApp: typeof import('./routes/signedIn.tsx') | undefined;
 const loadSignedInApp = () => import('./routes/signedIn.tsx').then((module) => (signedInApp = module));
-const SignedInApp = lazy(loadSignedInApp);
 // The server marks the page when its request carried a session (api/src/http/web-page.ts): the
 // signed-in app, whose routes ask for their data as it loads, starts while the session is checked
 // instead of after. Should the session be gone, its first data call says so and goes to sign-in, as
 // when a session ends under an open screen (e2e/auth.e2e.ts).
 const startedEarly = document.querySelector('meta[name="scoutbase-session"]') !== null;
 if (startedEarly) void loadSignedInApp();
+
+/**
+ * The signed-in app's module once loaded; until then undefined, and the loading screen stays. Not
+ * React.lazy: that suspends once even for a loaded module, and React shows content that replaced a
+ * placeholder no sooner than 300 ms after the placeholder, so a screen whose data the page carried
+ * would wait for that. A module that fails to load throws to the error boundary, as lazy would.
+ */
+function useSignedInApp(wanted: boolean) {
+  const [app, setApp] = useState(signedInApp);
+  const [failure, setFailure] = useState<{ error: unknown }>();
+  useEffect(() => {
+    if (!wanted || app) return;
+    let active = true;
+    loadSignedInApp().then(
+      (module) => active && startTransition(() => setApp(module)),
+      (error: unknown) => active && setFailure({ error }),
+    );
+    return () => {
+      active = false;
+    };
+  }, [wanted, app]);
+  if (failure) throw failure.error;
+  return app;
+}
 
 function AuthError({ error }: { error: string }) {
   return (
@@ -32,18 +55,16 @@ function AuthError({ error }: { error: string }) {
 
 function AppForSession() {
   const { state } = useAuth();
+  const SignedInApp = useSignedInApp(state.status === 'signedIn')?.default;
   useEffect(() => {
     if (state.status === 'signedOut' && startedEarly) void loadSignedInApp().then((app) => app.discardUnlessShown());
   }, [state.status]);
   if (state.status === 'loading') return <FullScreenSpinner />;
   if (state.status === 'error') return <AuthError error={state.error} />;
-  // Already loaded (started early, above), the app renders in this same pass. Through React.lazy it
-  // would suspend once even then, and React shows content that replaced a placeholder no sooner
-  // than 300 ms after the placeholder: the screen, its data carried in the page, would wait for that.
-  if (state.status === 'signedIn' && signedInApp) return <signedInApp.default />;
+  if (state.status === 'signedIn') return SignedInApp ? <SignedInApp /> : <FullScreenSpinner />;
   return (
     <Suspense fallback={<FullScreenSpinner />}>
-      {state.status === 'signedIn' ? <SignedInApp /> : <SignedOutApp />}
+      <SignedOutApp />
     </Suspense>
   );
 }

@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
 import { sessionIdFromCookies } from '../auth/sessions.ts';
 import { answerEncoding, compressText } from '../graphql/compression.ts';
+import { CARRIED_PROFILE, type Profile } from '../users/contract.ts';
 
 /** A persisted query as the web app sends it first on a screen; `:name` stands for the address's part. */
 export interface PageQuery {
@@ -18,8 +19,13 @@ interface Preloads {
   screens: { path: string; files: string[]; queries?: PageQuery[] }[];
 }
 
-/** The answer's JSON text for the person asking, or null (signed out, refused, failed). */
-export type AnswerQuery = (c: Context, query: PageQuery) => Promise<string | null>;
+/** How the page gets what it carries for the person asking; null when signed out, refused or failed. */
+export interface PageAnswers {
+  /** A query's answer, as JSON text. */
+  query(c: Context, query: PageQuery): Promise<string | null>;
+  /** The person's profile, as GET /api/auth/user gives it. */
+  profile(c: Context): Promise<Profile | null>;
+}
 
 /** The address's parts named in `pattern` (`/galleries/:id`), or null when it is not that route. */
 function matches(pattern: string, pathname: string): Record<string, string> | null {
@@ -40,6 +46,15 @@ function matches(pattern: string, pathname: string): Record<string, string> | nu
   return params;
 }
 
+/** The screen the web app routes this address to, with the address's parts. */
+function screenAt(preloads: Preloads, pathname: string) {
+  for (const screen of preloads.screens) {
+    const params = matches(screen.path, pathname);
+    if (params) return { screen, params };
+  }
+  return undefined;
+}
+
 /** The query with the address's parts in place of its `:name` variables. */
 function withParams(query: PageQuery, params: Record<string, string>): PageQuery {
   const variables = Object.fromEntries(
@@ -53,13 +68,11 @@ function withParams(query: PageQuery, params: Record<string, string>): PageQuery
 
 /**
  * The answers as the page carries them (web/src/relay/prefetch.ts reads them): keyed as the web app
- * keys a request, in a JSON block the browser never runs. Every `<` is escaped, so no text in an
- * answer (a gallery named `</script>`) can end the block.
+ * keys a request (the profile by CARRIED_PROFILE), in a JSON block the browser never runs. Every `<`
+ * is escaped, so no text in an answer (a gallery named `</script>`) can end the block.
  */
-function answersBlock(answers: { query: PageQuery; text: string }[]) {
-  const entries = answers.map(
-    ({ query, text }) => `${JSON.stringify(`${query.id} ${JSON.stringify(query.variables)}`)}:${text}`,
-  );
+function answersBlock(answers: { key: string; text: string }[]) {
+  const entries = answers.map(({ key, text }) => `${JSON.stringify(key)}:${text}`);
   const json = `{${entries.join(',')}}`.replaceAll('<', '\\u003c');
   return `    <script type="application/json" id="scoutbase-answers">${json}</script>\n`;
 }
@@ -69,11 +82,12 @@ function answersBlock(answers: { query: PageQuery; text: string }[]) {
  * who is signed in and then loads that app and its screen: on a phone, round trips one after the
  * other. The cookie already says which app it will be (decoding it reads no database), so the page
  * names those scripts as modulepreloads and the browser fetches them together with the entry.
- * For a signed-in person at a screen's bare address, the page also carries the answers to the
- * screen's and the shell's first queries (`answer` runs them as that person, through the same
- * GraphQL server), so the screen shows once its code has run, without another round trip.
+ * For a signed-in person at a screen's bare address, the page also carries their profile and the
+ * answers to the screen's and the shell's first queries (`answers` runs them as that person, through
+ * the same GraphQL server and rules), so the screen shows once its code has run, without another
+ * round trip.
  */
-export function appPage(distDir: string, secret: string, answer?: AnswerQuery): MiddlewareHandler {
+export function appPage(distDir: string, secret: string, answers?: PageAnswers): MiddlewareHandler {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const listFile = path.join(distDir, 'preloads.json');
   const preloads: Preloads | null = existsSync(listFile) ? JSON.parse(readFileSync(listFile, 'utf8')) : null;
@@ -97,39 +111,47 @@ export function appPage(distDir: string, secret: string, answer?: AnswerQuery): 
     return page;
   };
 
-  /** The answers to this screen's first queries, for a page at its bare address (no query string). */
-  const answersFor = async (
-    c: Context,
-    screen: Preloads['screens'][number] | undefined,
-    params: Record<string, string>,
-  ) => {
-    if (!answer || !screen?.queries || new URL(c.req.url).search !== '') return [];
-    const queries = screen.queries.map((query) => withParams(query, params));
-    const texts = await Promise.all(queries.map((query) => answer(c, query).catch(() => null)));
-    return queries.flatMap((query, i) => {
-      const text = texts[i];
-      return text ? [{ query, text }] : [];
-    });
+  /**
+   * The profile and the answers to this screen's first queries, for a page at its bare address (no
+   * query string); none without the profile, whose absence means no valid session.
+   */
+  const answersFor = async (c: Context, queries: PageQuery[]) => {
+    if (!answers || new URL(c.req.url).search !== '') return [];
+    const [profile, ...texts] = await Promise.all([
+      answers.profile(c).catch(() => null),
+      ...queries.map((query) => answers.query(c, query).catch(() => null)),
+    ]);
+    if (!profile) return [];
+    return [
+      { key: CARRIED_PROFILE, text: JSON.stringify(profile) },
+      ...queries.flatMap((query, i) => {
+        const text = texts[i];
+        return text ? [{ key: `${query.id} ${JSON.stringify(query.variables)}`, text }] : [];
+      }),
+    ];
   };
 
   return async (c) => {
     const signedIn = (await sessionIdFromCookies(c.req.header('cookie') ?? null, secret)) !== null;
     let files: string[] = [];
-    let answers: Awaited<ReturnType<typeof answersFor>> = [];
+    let carried: Awaited<ReturnType<typeof answersFor>> = [];
     if (preloads) {
-      let params: Record<string, string> | null = null;
-      const screen = signedIn ? preloads.screens.find((s) => (params = matches(s.path, c.req.path))) : undefined;
-      files = signedIn ? [...new Set([...preloads.signedIn, ...(screen?.files ?? [])])] : preloads.signedOut;
-      if (screen && params) answers = await answersFor(c, screen, params);
+      const at = signedIn ? screenAt(preloads, c.req.path) : undefined;
+      files = signedIn ? [...new Set([...preloads.signedIn, ...(at?.screen.files ?? [])])] : preloads.signedOut;
+      if (at?.screen.queries)
+        carried = await answersFor(
+          c,
+          at.screen.queries.map((q) => withParams(q, at.params)),
+        );
     }
     const page = variant(signedIn, files);
     c.header('Content-Type', 'text/html; charset=UTF-8');
     c.header('Vary', 'Accept-Encoding, Cookie');
     const encoding = answerEncoding(c.req.header('accept-encoding') ?? null);
-    if (answers.length > 0) {
+    if (carried.length > 0) {
       // One person's data: kept by no cache, the browser's included.
       c.header('Cache-Control', 'private, no-store');
-      const html = page.html.replace('</body>', `${answersBlock(answers)}  </body>`);
+      const html = page.html.replace('</body>', `${answersBlock(carried)}  </body>`);
       if (!encoding) return c.body(html);
       c.header('Content-Encoding', encoding);
       return c.body(new Uint8Array(await compressText(Buffer.from(html), encoding)));

@@ -13,3 +13,6 @@ export interface Profile {
   /** ISO date. */
   createdAt: string;
 }
+
+/** The key under which a signed-in page carries the person's profile (api/src/http/web-page.ts). */
+export const CARRIED_PROFILE = 'GET /api/auth/user';

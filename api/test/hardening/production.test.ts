@@ -6,6 +6,7 @@ import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ConfigError, readConfig } from '../../src/config.ts';
+import { CARRIED_PROFILE } from '../../src/users/contract.ts';
 import { graphql, signedInUser, testApp, type TestApp } from '../harness.ts';
 
 const persistedFile = readConfig({}).persistedOperationsFile;
@@ -156,7 +157,7 @@ describe('production mode', () => {
     );
   });
 
-  it("carries a signed-in screen's first answers in its page, as that person may read them, and never lets them end the block", async () => {
+  it("carries a signed-in screen's first answers and the person's profile in its page, as that person may read them, and never lets them end the block", async () => {
     const owner = await signedInUser(app);
     const name = '</script><script>alert(1)</script> Harbour';
     const created = await app.request('/api/galleries', {
@@ -181,7 +182,7 @@ describe('production mode', () => {
       return {
         cacheControl: response.headers.get('cache-control'),
         answers: blocks[0]
-          ? (JSON.parse(blocks[0][1] as string) as Record<string, { data?: Record<string, unknown> }>)
+          ? (JSON.parse(blocks[0][1] as string) as Record<string, { data?: Record<string, unknown>; email?: string }>)
           : null,
       };
     };
@@ -190,14 +191,18 @@ describe('production mode', () => {
 
     const own = await carried(address, { cookie: owner.cookie, 'accept-encoding': 'br' });
     expect(own.cacheControl).toBe('private, no-store');
-    expect(Object.keys(own.answers ?? {}).sort()).toEqual([galleryKey, themeKey].sort());
+    expect(Object.keys(own.answers ?? {}).sort()).toEqual([CARRIED_PROFILE, galleryKey, themeKey].sort());
     expect(own.answers?.[galleryKey]?.data?.gallery).toMatchObject({ name });
     expect(own.answers?.[themeKey]?.data).toBeTruthy();
+    // The profile is GET /api/auth/user's answer, to the letter.
+    const profile = await app.request('/api/auth/user', { cookie: owner.cookie });
+    expect(own.answers?.[CARRIED_PROFILE]).toEqual(await profile.json());
 
     // Someone else at the same address: the same rules as their own request, so not the gallery.
     const other = await carried(address, { cookie });
     expect(other.answers?.[galleryKey]?.data?.gallery ?? null).toBeNull();
     expect(JSON.stringify(other.answers)).not.toContain('Harbour');
+    expect(other.answers?.[CARRIED_PROFILE]?.email).not.toBe(owner.email);
 
     // Signed out, a forged cookie, an address with a query string, a route without queries: none.
     for (const [route, headers] of [

@@ -8,9 +8,10 @@ import {
   useMemo,
   useState,
 } from 'react';
-import type { Profile } from '../../../api/src/users/contract.ts';
+import { CARRIED_PROFILE, type Profile } from '../../../api/src/users/contract.ts';
 import { errorFromResponse } from '../lib/http.ts';
 import { signOutEnded, signOutStarted } from '../lib/unauthorized.ts';
+import { takeCarriedAt } from '../relay/prefetch.ts';
 import { toast } from '../ui/toast.tsx';
 
 /** The signed-in person, as GET /api/auth/user gives them. */
@@ -60,10 +61,25 @@ async function postSignOut() {
   if (!response.ok) throw await errorFromResponse(response);
 }
 
+/**
+ * The session as the page carried it (api/src/http/web-page.ts: a signed-in screen's page carries
+ * the profile GET /api/auth/user gives), read once: with it the app starts signed in, without that
+ * round trip before anything else can be asked.
+ */
+let carriedSession: AuthState | undefined;
+function sessionAtStart(): AuthState {
+  if (!carriedSession) {
+    const user = takeCarriedAt(CARRIED_PROFILE) as AuthUser | undefined;
+    carriedSession = user ? { status: 'signedIn', user } : { status: 'loading' };
+  }
+  return carriedSession;
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'loading' });
+  const [state, setState] = useState<AuthState>(sessionAtStart);
 
   useEffect(() => {
+    if (sessionAtStart().status !== 'loading') return;
     let active = true;
     void fetchUser().then((next) => {
       // As a transition, like the first render (lib/renderInSlices.ts): the app that replaces the

@@ -33,7 +33,11 @@ function carriedAnswers(): Map<string, unknown> {
  * placeholder in between.
  */
 export function takeCarried(id: string, variables: Variables): unknown {
-  const key = keyOf(id, variables);
+  return takeCarriedAt(keyOf(id, variables));
+}
+
+/** What the page carries under this key (the profile's is CARRIED_PROFILE), once. */
+export function takeCarriedAt(key: string): unknown {
   const answer = carriedAnswers().get(key);
   carried?.delete(key);
   return answer;
