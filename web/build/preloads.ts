@@ -27,7 +27,7 @@ function pageQueries({ screenQuery, SHELL_QUERIES }: ScreenQueries, name: Screen
   return [screen.query, ...Object.values(SHELL_QUERIES)].map((query, i) => {
     const { id } = query.params;
     if (!id) throw new Error(`preloads: ${query.params.name} is not persisted`);
-    return { id, variables: i === 0 ? screen.variables : {} };
+    return i === 0 ? { id, variables: screen.variables, firstImages: screen.firstImages } : { id, variables: {} };
   });
 }
 

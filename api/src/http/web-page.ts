@@ -10,6 +10,21 @@ import { CARRIED_PROFILE, type Profile } from '../users/contract.ts';
 export interface PageQuery {
   id: string;
   variables: Record<string, unknown>;
+  /** Where the screen's first pictures are in the answer, so the page can ask for them itself. */
+  firstImages?: FirstImages;
+}
+
+/**
+ * The first `count` items of the list at `list` (dotted, from the answer's `data`), each item's
+ * image at `url` with `suffix` added (the thumbnail the screen shows), skipping an item whose
+ * `unless` is true (a photo still being processed has no thumbnail yet).
+ */
+export interface FirstImages {
+  list: string;
+  url: string;
+  suffix: string;
+  unless?: string;
+  count: number;
 }
 
 /** What the web build lists (web/build/preloads.ts): each step's scripts, by who asks and where. */
@@ -46,6 +61,34 @@ function matches(pattern: string, pathname: string): Record<string, string> | nu
   return params;
 }
 
+const valueAt = (value: unknown, dotted: string) =>
+  dotted.split('.').reduce<unknown>((inner, key) => (inner as Record<string, unknown> | null)?.[key], value);
+
+/**
+ * The pictures the screen shows first, from its carried answer, as preloads: the browser asks for
+ * them with the page instead of after the app's code has run and rendered. Only paths on this
+ * server; every character that could leave the attribute is escaped.
+ */
+export function imagePreloads(text: string, rule: FirstImages) {
+  let list: unknown;
+  try {
+    list = valueAt(JSON.parse(text), `data.${rule.list}`);
+  } catch {
+    return '';
+  }
+  if (!Array.isArray(list)) return '';
+  return list
+    .filter((item) => rule.unless === undefined || valueAt(item, rule.unless) !== true)
+    .map((item) => valueAt(item, rule.url))
+    .filter((url): url is string => typeof url === 'string' && url.startsWith('/') && !url.startsWith('//'))
+    .slice(0, rule.count)
+    .map((url) => {
+      const href = `${url}${rule.suffix}`.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+      return `    <link rel="preload" as="image" href="${href}" fetchpriority="high">\n`;
+    })
+    .join('');
+}
+
 /** The screen the web app routes this address to, with the address's parts. */
 function screenAt(preloads: Preloads, pathname: string) {
   for (const screen of preloads.screens) {
@@ -63,7 +106,7 @@ function withParams(query: PageQuery, params: Record<string, string>): PageQuery
       typeof value === 'string' && value.startsWith(':') ? (params[value.slice(1)] ?? value) : value,
     ]),
   );
-  return { id: query.id, variables };
+  return { ...query, variables };
 }
 
 /**
@@ -123,10 +166,11 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
     ]);
     if (!profile) return [];
     return [
-      { key: CARRIED_PROFILE, text: JSON.stringify(profile) },
+      { key: CARRIED_PROFILE, text: JSON.stringify(profile), images: '' },
       ...queries.flatMap((query, i) => {
         const text = texts[i];
-        return text ? [{ key: `${query.id} ${JSON.stringify(query.variables)}`, text }] : [];
+        const images = text && query.firstImages ? imagePreloads(text, query.firstImages) : '';
+        return text ? [{ key: `${query.id} ${JSON.stringify(query.variables)}`, text, images }] : [];
       }),
     ];
   };
@@ -151,7 +195,9 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
     if (carried.length > 0) {
       // One person's data: kept by no cache, the browser's included.
       c.header('Cache-Control', 'private, no-store');
-      const html = page.html.replace('</body>', `${answersBlock(carried)}  </body>`);
+      const html = page.html
+        .replace('</head>', `${carried.map((answer) => answer.images).join('')}  </head>`)
+        .replace('</body>', `${answersBlock(carried)}  </body>`);
       if (!encoding) return c.body(html);
       c.header('Content-Encoding', encoding);
       return c.body(new Uint8Array(await compressText(Buffer.from(html), encoding)));

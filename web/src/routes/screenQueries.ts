@@ -1,10 +1,12 @@
 import { type Params, redirect } from 'react-router-dom';
 import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
+import type { FirstImages } from '../../../api/src/http/web-page.ts';
 import { appPath, replacementForRawId } from '../lib/globalId.ts';
 import DashboardScreenQuery from '../screens/dashboard/__generated__/DashboardScreenQuery$parameters';
 import { fileSortArgument, fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
 import FilesScreenQuery from '../screens/files/__generated__/FilesScreenQuery$parameters';
 import { gallerySortFrom } from '../screens/galleries/options.ts';
+import { FIRST_ROW, gridUrl } from '../screens/galleries/photos.ts';
 import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesScreenQuery$parameters';
 import GalleryScreenQuery from '../screens/galleries/__generated__/GalleryScreenQuery$parameters';
 import ProjectsScreenQuery from '../screens/projects/__generated__/ProjectsScreenQuery$parameters';
@@ -23,12 +25,22 @@ type ScreenQuery = {
   query: PreloadableConcreteRequest<OperationType>;
   /** The query's variables from the address; throws a redirect for an address that has moved. */
   variables(params: Params, url: URL): Variables;
+  /** Where the pictures the screen shows first are in its answer (the page asks for them itself). */
+  firstImages?: FirstImages;
 };
 
+const coverImages = (list: string): FirstImages => ({
+  list,
+  url: 'node.coverImageUrl',
+  suffix: gridUrl(''),
+  count: FIRST_ROW,
+});
+
 const SCREEN_QUERIES = {
-  dashboard: { query: DashboardScreenQuery, variables: () => ({}) },
+  dashboard: { query: DashboardScreenQuery, variables: () => ({}), firstImages: coverImages('galleries.edges') },
   galleries: {
     query: GalleriesScreenQuery,
+    firstImages: coverImages('galleries.edges'),
     variables: (_, url) => ({
       search: url.searchParams.get('search') || null,
       sort: gallerySortFrom(url.searchParams.get('sort')),
@@ -36,6 +48,13 @@ const SCREEN_QUERIES = {
   },
   gallery: {
     query: GalleryScreenQuery,
+    firstImages: {
+      list: 'gallery.items.edges',
+      url: 'node.url',
+      suffix: gridUrl(''),
+      unless: 'node.file.metadata.processing',
+      count: FIRST_ROW,
+    },
     variables: ({ id = '' }) => {
       // An old link with the raw uuid: the address becomes the global id, as every link now is.
       const replacement = replacementForRawId('Gallery', id);
@@ -72,8 +91,8 @@ export type ScreenName = keyof typeof SCREEN_QUERIES;
 
 /** The screen's query and its variables at this address (a redirect thrown for a moved one). */
 export function screenQuery(name: ScreenName, params: Params, url: URL) {
-  const { query, variables } = SCREEN_QUERIES[name] as ScreenQuery;
-  return { query, variables: variables(params, url) };
+  const { query, variables, firstImages } = SCREEN_QUERIES[name] as ScreenQuery;
+  return { query, variables: variables(params, url), firstImages };
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { GalleryCardView } from '../galleries/GalleryCardView.tsx';
+import { FIRST_ROW } from '../galleries/photos.ts';
 import type { DashboardScreen_activity$key } from './__generated__/DashboardScreen_activity.graphql';
 import type { DashboardScreen_gallery$key } from './__generated__/DashboardScreen_gallery.graphql';
 import type { DashboardScreen_task$key } from './__generated__/DashboardScreen_task.graphql';
@@ -38,7 +39,7 @@ const ACTION_TEXT: Record<string, string> = {
   photo_commented: 'commented on a photo in',
 };
 
-function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key }) {
+function GalleryCard({ gallery: key, first }: { gallery: DashboardScreen_gallery$key; first: boolean }) {
   const gallery = useFragment(
     graphql`
       fragment DashboardScreen_gallery on Gallery {
@@ -53,7 +54,7 @@ function GalleryCard({ gallery: key }: { gallery: DashboardScreen_gallery$key })
     `,
     key,
   );
-  return <GalleryCardView gallery={gallery} />;
+  return <GalleryCardView gallery={gallery} first={first} />;
 }
 
 function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$key }) {
@@ -259,8 +260,8 @@ function DashboardContent() {
           />
         ) : (
           <div className="grid grid-cols-2 gap-4 lg:grid-cols-3">
-            {galleries.map((edge) => (
-              <GalleryCard key={edge.node.id} gallery={edge.node} />
+            {galleries.map((edge, i) => (
+              <GalleryCard key={edge.node.id} gallery={edge.node} first={i < FIRST_ROW} />
             ))}
           </div>
         )}

@@ -20,6 +20,7 @@ import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialo
 import { SelectField } from '../../ui/Select.tsx';
 import { LoadMore } from '../../ui/LoadMore.tsx';
 import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
+import { FIRST_ROW } from './photos.ts';
 import { ShareGalleryDialog } from './ShareGalleryDialog.tsx';
 import { useUpdateGallery } from './useUpdateGallery.ts';
 
@@ -234,10 +235,11 @@ function GalleryGrid({
           <h2 id="gallery-list" className="sr-only">
             Your galleries
           </h2>
-          {galleries.map((gallery) => (
+          {galleries.map((gallery, i) => (
             <GalleryCard
               key={gallery.id}
               gallery={gallery}
+              first={i < FIRST_ROW}
               onEdit={setEditing}
               onShare={setSharing}
               onDelete={setDeleting}

@@ -14,8 +14,10 @@ export function GalleryCard({
   onEdit,
   onShare,
   onDelete,
+  first,
 }: {
   gallery: GalleryCard_gallery$key;
+  first?: boolean;
   onEdit: (gallery: GalleryCardData) => void;
   onShare: (gallery: GalleryCardData) => void;
   onDelete: (gallery: GalleryCardData) => void;
@@ -74,5 +76,5 @@ export function GalleryCard({
       )}
     </ActionsMenu>
   );
-  return <GalleryCardView gallery={gallery} menu={menu} />;
+  return <GalleryCardView gallery={gallery} menu={menu} first={first} />;
 }

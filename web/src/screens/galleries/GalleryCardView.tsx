@@ -4,6 +4,7 @@ import { countOf, formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { preloadOnIntent } from '../../routes/intent.ts';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
+import { gridUrl } from './photos.ts';
 
 export interface GalleryCardData {
   id: string;
@@ -43,7 +44,16 @@ export function photoCountText(count: number) {
  * The one gallery card: cover, name, badge, what it shows and when it was made; the galleries
  * screen adds its menu and details (the dashboard's recent galleries show the card without them).
  */
-export function GalleryCardView({ gallery, menu }: { gallery: GalleryCardData; menu?: ReactNode }) {
+export function GalleryCardView({
+  gallery,
+  menu,
+  first = false,
+}: {
+  gallery: GalleryCardData;
+  menu?: ReactNode;
+  /** One of the first row's cards, in view as the screen opens. */
+  first?: boolean;
+}) {
   const { shown, more } = visibleTags(gallery.tags ?? []);
   const href = appPath.gallery(gallery.id);
   const createdAt = String(gallery.createdAt);
@@ -68,9 +78,11 @@ export function GalleryCardView({ gallery, menu }: { gallery: GalleryCardData; m
         <div className="aspect-video w-full bg-slate-100 dark:bg-slate-800">
           {gallery.coverImageUrl ? (
             <img
-              src={`${gallery.coverImageUrl}?variant=grid`}
+              src={gridUrl(gallery.coverImageUrl)}
               alt=""
-              loading="lazy"
+              // The first cards are in view as the screen opens (their page asked for them already).
+              loading={first ? 'eager' : 'lazy'}
+              fetchPriority={first ? 'high' : undefined}
               className="h-full w-full object-cover"
             />
           ) : (

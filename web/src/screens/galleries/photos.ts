@@ -27,6 +27,12 @@ export interface Photo {
   processing?: boolean;
 }
 
+/**
+ * Pictures in the first row at phone width (two cards, two grid columns): in view as a screen
+ * opens, whatever the width, so they are asked for first.
+ */
+export const FIRST_ROW = 2;
+
 export function gridUrl(objectPath: string) {
   return `${objectPath}?variant=grid`;
 }
