@@ -1,5 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { encode } from '@auth/core/jwt';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { imagePreloads } from './web-page.ts';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { CARRIED_PROFILE } from '../users/contract.ts';
+import { appPage, imagePreloads } from './web-page.ts';
 
 const rule = {
   list: 'gallery.items.edges',
@@ -45,5 +52,67 @@ describe("a page's first pictures", () => {
     for (const text of [JSON.stringify({ data: { gallery: null } }), JSON.stringify({ errors: [{}] }), '{"data":']) {
       expect(imagePreloads(text, rule)).toBe('');
     }
+  });
+});
+
+describe("a signed-in screen's page", () => {
+  it('sends its head before the answers it carries are made, then ends with them', async () => {
+    const dist = mkdtempSync(path.join(tmpdir(), 'scoutbase-page-'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head><script type="module" src="/assets/entry.js"></script></head><body><div id="root"></div></body></html>',
+    );
+    writeFileSync(
+      path.join(dist, 'preloads.json'),
+      JSON.stringify({
+        signedOut: [],
+        signedIn: ['/assets/app.js'],
+        screens: [{ path: '/tasks', files: [], queries: [{ id: 'tasks', variables: {} }] }],
+      }),
+    );
+    const secret = 'a secret long enough for the test, thirty-two bytes or more';
+    const token = await encode({ token: { sid: 'a-session' }, secret, salt: SESSION_COOKIE });
+    let answer = (_text: string) => {};
+    const answered = new Promise<string>((resolve) => {
+      answer = resolve;
+    });
+    const app = new Hono().get(
+      '*',
+      appPage(dist, secret, {
+        query: () => answered,
+        profile: async () => ({
+          id: 'u1',
+          email: 'ana@example.com',
+          firstName: 'Ana',
+          lastName: null,
+          displayName: 'Ana',
+          profileImageUrl: null,
+          createdAt: '2026-11-28T00:00:00.000Z',
+        }),
+      }),
+    );
+
+    const response = await Promise.race([
+      app.request('/tasks', { headers: { cookie: `${SESSION_COOKIE}=${token}` } }),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the page waited for its answers')), 2000)),
+    ]);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    // The answer is still being made: the head, naming the scripts, is already here.
+    const first = decoder.decode((await reader.read()).value);
+    expect(first).toContain('<script type="module" src="/assets/entry.js">');
+    expect(first).toContain('<link rel="modulepreload" crossorigin href="/assets/app.js">');
+    expect(first).not.toContain('</body>');
+
+    answer('{"data":{"tasks":[]}}');
+    let rest = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += decoder.decode(part.value);
+    const block = rest.match(/<script type="application\/json" id="scoutbase-answers">(.*?)<\/script>/s)?.[1];
+    expect(JSON.parse(block ?? 'null')).toMatchObject({
+      [CARRIED_PROFILE]: { email: 'ana@example.com' },
+      'tasks {}': { data: { tasks: [] } },
+    });
+    expect(rest).toMatch(/<\/body><\/html>$/);
   });
 });

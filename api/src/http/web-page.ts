@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
 import { sessionIdFromCookies } from '../auth/sessions.ts';
-import { answerEncoding, compressText } from '../graphql/compression.ts';
+import { answerEncoding, compressingStream } from '../graphql/compression.ts';
 import { CARRIED_PROFILE, type Profile } from '../users/contract.ts';
 
 /** A persisted query as the web app sends it first on a screen; `:name` stands for the address's part. */
@@ -155,14 +156,13 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
   };
 
   /**
-   * The profile and the answers to this screen's first queries, for a page at its bare address (no
-   * query string); none without the profile, whose absence means no valid session.
+   * The profile and the answers to this screen's first queries; none without the profile, whose
+   * absence means no valid session.
    */
-  const answersFor = async (c: Context, queries: PageQuery[]) => {
-    if (!answers || new URL(c.req.url).search !== '') return [];
+  const answersFor = async (c: Context, pageAnswers: PageAnswers, queries: PageQuery[]) => {
     const [profile, ...texts] = await Promise.all([
-      answers.profile(c).catch(() => null),
-      ...queries.map((query) => answers.query(c, query).catch(() => null)),
+      pageAnswers.profile(c).catch(() => null),
+      ...queries.map((query) => pageAnswers.query(c, query).catch(() => null)),
     ]);
     if (!profile) return [];
     return [
@@ -175,36 +175,42 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
     ];
   };
 
+  /** What ends the page: the pictures it asks for, the answers it carries, then its own end. */
+  const pageEnd = async (c: Context, pageAnswers: PageAnswers, queries: PageQuery[], end: string) => {
+    const carried = await answersFor(c, pageAnswers, queries).catch(() => []);
+    if (carried.length === 0) return end;
+    return `${carried.map((answer) => answer.images).join('')}${answersBlock(carried)}${end}`;
+  };
+
   return async (c) => {
     const signedIn = (await sessionIdFromCookies(c.req.header('cookie') ?? null, secret)) !== null;
-    let files: string[] = [];
-    let carried: Awaited<ReturnType<typeof answersFor>> = [];
-    if (preloads) {
-      const at = signedIn ? screenAt(preloads, c.req.path) : undefined;
-      files = signedIn ? [...new Set([...preloads.signedIn, ...(at?.screen.files ?? [])])] : preloads.signedOut;
-      if (at?.screen.queries)
-        carried = await answersFor(
-          c,
-          at.screen.queries.map((q) => withParams(q, at.params)),
-        );
-    }
+    const at = signedIn && preloads ? screenAt(preloads, c.req.path) : undefined;
+    const files = !preloads
+      ? []
+      : signedIn
+        ? [...new Set([...preloads.signedIn, ...(at?.screen.files ?? [])])]
+        : preloads.signedOut;
     const page = variant(signedIn, files);
     c.header('Content-Type', 'text/html; charset=UTF-8');
     c.header('Vary', 'Accept-Encoding, Cookie');
     const encoding = answerEncoding(c.req.header('accept-encoding') ?? null);
-    if (carried.length > 0) {
+    if (encoding) c.header('Content-Encoding', encoding);
+    if (answers && at?.screen.queries && new URL(c.req.url).search === '') {
       // One person's data: kept by no cache, the browser's included.
       c.header('Cache-Control', 'private, no-store');
-      const html = page.html
-        .replace('</head>', `${carried.map((answer) => answer.images).join('')}  </head>`)
-        .replace('</body>', `${answersBlock(carried)}  </body>`);
-      if (!encoding) return c.body(html);
-      c.header('Content-Encoding', encoding);
-      return c.body(new Uint8Array(await compressText(Buffer.from(html), encoding)));
+      // The head goes at once, so the browser fetches the scripts while the answers are made. The
+      // scripts are modules, which run once the page has ended, so they find the answers there.
+      const cut = page.html.lastIndexOf('</body>');
+      const queries = at.screen.queries.map((query) => withParams(query, at.params));
+      const end = pageEnd(c, answers, queries, page.html.slice(cut));
+      const { stream, flush } = encoding ? compressingStream(encoding) : { stream: new PassThrough(), flush: () => {} };
+      stream.write(page.html.slice(0, cut));
+      flush();
+      void end.then((text) => stream.end(text));
+      return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>);
     }
     // It names the current build's files, so it is checked on every visit (see webCacheHeaders).
     c.header('Cache-Control', 'no-cache');
-    if (encoding) c.header('Content-Encoding', encoding);
     return c.body(
       encoding === 'br' ? new Uint8Array(page.br) : encoding === 'gzip' ? new Uint8Array(page.gzip) : page.html,
     );
