@@ -206,7 +206,8 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
       const { stream, flush } = encoding ? compressingStream(encoding) : { stream: new PassThrough(), flush: () => {} };
       stream.write(page.html.slice(0, cut));
       flush();
-      void end.then((text) => stream.end(text));
+      // A reader gone meanwhile (the tab closed) destroyed the stream: nothing is left to end.
+      void end.then((text) => stream.destroyed || stream.end(text));
       return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>);
     }
     // It names the current build's files, so it is checked on every visit (see webCacheHeaders).
