@@ -27,8 +27,10 @@ if (startedEarly) void loadSignedInApp();
 function useSignedInApp(wanted: boolean) {
   const [app, setApp] = useState(signedInApp);
   const [failure, setFailure] = useState<{ error: unknown }>();
+  // Loaded since this component mounted (started early, above): shown in this same render.
+  const loaded = app ?? signedInApp;
   useEffect(() => {
-    if (!wanted || app) return;
+    if (!wanted || loaded) return;
     let active = true;
     loadSignedInApp().then(
       (module) => active && startTransition(() => setApp(module)),
@@ -37,9 +39,9 @@ function useSignedInApp(wanted: boolean) {
     return () => {
       active = false;
     };
-  }, [wanted, app]);
+  }, [wanted, loaded]);
   if (failure) throw failure.error;
-  return app;
+  return loaded;
 }
 
 function AuthError({ error }: { error: string }) {
