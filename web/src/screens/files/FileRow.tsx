@@ -5,6 +5,7 @@ import { formatAge, formatFileSize } from '../../lib/format.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';
 import type { FileRow_file$data, FileRow_file$key } from './__generated__/FileRow_file.graphql';
+import { gridUrl } from '../galleries/photos.ts';
 
 export type FileRowData = FileRow_file$data;
 
@@ -83,7 +84,7 @@ function FileMenu({ file, actions }: { file: FileRowData; actions: FileRowAction
 function Thumb({ file, className }: { file: FileRowData; className: string }) {
   return hasThumbnail(file) ? (
     <img
-      src={`${file.objectPath}?variant=grid`}
+      src={gridUrl(file.objectPath)}
       alt=""
       loading="lazy"
       className={`${className} object-cover`}

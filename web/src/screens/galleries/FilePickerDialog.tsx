@@ -6,6 +6,7 @@ import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { serverSearchTerm } from '../files/options.ts';
 import type { FilePickerDialogQuery } from './__generated__/FilePickerDialogQuery.graphql';
+import { gridUrl } from './photos.ts';
 
 // Recent photos and search results show the same facts (unmasked: the list filters on them).
 graphql`
@@ -83,7 +84,7 @@ function Choices({
               />
               {thumbnails?.grid ? (
                 <img
-                  src={`${file.objectPath}?variant=grid`}
+                  src={gridUrl(file.objectPath)}
                   alt=""
                   loading="lazy"
                   className="aspect-square w-full object-cover"
