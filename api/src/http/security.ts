@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
@@ -219,14 +219,42 @@ async function readStream(body: ReadableStream<Uint8Array>, limit: number): Prom
  */
 /**
  * 413 for a body that declared no length and ran past the limit, with the connection closed after
- * it: the rest of such a body is not read. Kept open, the server went on taking in up to 64 MB more
- * of each to reuse the connection, CPU every other request waited for (bench/hostile.ts). A body
- * whose declared length is over the limit is refused before a byte is read and the connection
+ * it (`closing`): the rest of such a body is not read. Kept open, the server went on taking in up to
+ * 64 MB more of each to reuse the connection, CPU every other request waited for (bench/hostile.ts).
+ * A body whose declared length is over the limit is refused before a byte is read and the connection
  * stays, so a client still sending can read the answer (a reset would lose it).
  */
-function refuseTooLarge(c: Context, message: string, { close = false } = {}) {
-  if (close) c.header('Connection', 'close');
+function refuseTooLarge(c: Context, message: string, { closing }: { closing?: unknown } = {}) {
+  if (closing) {
+    c.header('Connection', 'close');
+    if (closing instanceof IncomingMessage) closeAfterLinger(closing);
+  }
   return c.json({ message }, 413);
+}
+
+/** How long a connection refused mid-body stays open after its answer, reading nothing. */
+const LINGER_MS = 2_000;
+
+/**
+ * Closing a socket that still holds unread bytes sends a reset, and a client still writing then
+ * fails its next write and drops the 413 it had not read yet (under load it reads late). So the
+ * answer and the end of the stream (FIN) go at once, nothing more is read (the client's writes stall
+ * on TCP's window, costing no CPU here), and the socket is destroyed LINGER_MS later: nginx's
+ * lingering close, without its reading.
+ */
+function closeAfterLinger(incoming: IncomingMessage) {
+  const socket = incoming.socket;
+  // @hono/node-server resumes a body left unread once the answer is sent, to drain it: not this one.
+  incoming._read = () => {};
+  socket.pause();
+  let lingering = false;
+  // Node's HTTP server calls this once a `Connection: close` answer is written, and destroys at once.
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    if (lingering) return;
+    lingering = true;
+    setTimeout(() => socket.destroy(), LINGER_MS);
+  };
 }
 
 /**
@@ -265,7 +293,9 @@ export function bodyGate(
       if (!body) return next();
       read = await readStream(body, MAX_TEXT_BODY_BYTES);
     }
-    if ('tooLarge' in read) return refuseTooLarge(c, TOO_LARGE_MESSAGE, { close: true });
+    if ('tooLarge' in read) {
+      return refuseTooLarge(c, TOO_LARGE_MESSAGE, { closing: incoming ?? true });
+    }
     if ('aborted' in read) return c.json({ message: 'The request body did not arrive whole.' }, 400);
 
     let text: string;
