@@ -78,6 +78,9 @@ describe('gallery screen', () => {
     // The page itself asks for the first thumbnails (a preload from the answer it carries), and
     // the grid uses that answer rather than asking again: seen in a browser that has none cached.
     const cold = await browser().newContext({ storageState: await context.storageState() });
+    await cold.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
     const coldPage = await cold.newPage();
     await coldPage.goto(page.url());
     await coldPage.getByTestId('photo-tile').first().locator('img').waitFor();
@@ -88,6 +91,24 @@ describe('gallery screen', () => {
         .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
     );
     expect(thumbnails).toEqual(['link', 'link']);
+    // Nor does it load any dialog's code (or the lightbox's) before one opens: held back here by an
+    // idle callback that never comes, the code arrives when the dialog is asked for.
+    const scripts = await coldPage.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname)
+        .filter((name) => name.endsWith('.js')),
+    );
+    expect(scripts.length).toBeGreaterThan(3);
+    expect(
+      scripts.filter((name) =>
+        /\/(Dialog|ShareGalleryDialog|ReviewLinksDialog|FilePickerDialog|GalleryFormDialogView|ImportDialog|ConflictDialog|Lightbox)-[\w-]+\.js$/.test(
+          name,
+        ),
+      ),
+    ).toEqual([]);
+    await coldPage.getByRole('button', { name: 'Share Gallery' }).click();
+    await coldPage.getByRole('dialog', { name: /Share/ }).waitFor();
     await cold.close();
     await page.getByRole('tab', { name: 'Notes' }).click();
     expect(await page.getByRole('textbox', { name: 'Notes' }).inputValue()).toBe(

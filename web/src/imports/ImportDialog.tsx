@@ -8,7 +8,8 @@ import { AlertIcon, FileIcon, FolderIcon, HardDriveIcon, ImageIcon } from '../ui
 import { Spinner } from '../ui/Spinner.tsx';
 import { useRefreshStorageUsage } from '../shell/StorageUsageSlot.tsx';
 import { toast } from '../ui/toast.tsx';
-import { ConflictQuestionView, useConflictQuestions } from '../uploads/ConflictDialog.tsx';
+import { ConflictQuestionView } from '../uploads/ConflictDialog.tsx';
+import { useConflictQuestions } from '../uploads/useConflictQuestions.ts';
 import { type BatchResult, batchSummary, findConflicts } from '../uploads/conflicts.ts';
 import { dataRequest } from '../lib/http.ts';
 import {

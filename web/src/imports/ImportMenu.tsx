@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { buttonClass } from '../ui/Button.tsx';
 import { ChevronDownIcon, HardDriveIcon } from '../ui/icons.tsx';
 import type { SourceId } from './api.ts';
-import { ImportDialog, type ImportDialogProps } from './ImportDialog.tsx';
+import { ImportDialog } from './dialogs.ts';
+import type { ImportDialogProps } from './ImportDialog.tsx';
 
 const SOURCES: { id: SourceId; name: string }[] = [
   { id: 'local', name: 'Server folder' },

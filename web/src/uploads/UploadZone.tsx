@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
 import { formatFileSize } from '../lib/format.ts';
 import { toast } from '../ui/toast.tsx';
-import { UploadConflictDialog } from './ConflictDialog.tsx';
+import { UploadConflictDialog } from './dialogs.ts';
 import { ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from './limits.ts';
 import type { UploadItem, UploadStatus } from './queue.ts';
 import { type UseUploadsOptions, useUploads } from './useUploads.ts';

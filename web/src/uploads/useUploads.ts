@@ -1,7 +1,7 @@
 import { useCallback, useReducer, useRef } from 'react';
 import { useRefreshStorageUsage } from '../shell/StorageUsageSlot.tsx';
 import { toast } from '../ui/toast.tsx';
-import { useConflictQuestions } from './ConflictDialog.tsx';
+import { useConflictQuestions } from './useConflictQuestions.ts';
 import { type BatchResult, batchSummary, type ConflictChoice, findConflicts } from './conflicts.ts';
 import { isImage } from './limits.ts';
 import { activeCount, type UploadItem, uploadsReducer } from './queue.ts';
