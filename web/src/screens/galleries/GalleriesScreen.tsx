@@ -20,7 +20,8 @@ import { SelectField } from '../../ui/Select.tsx';
 import { LoadMore } from '../../ui/LoadMore.tsx';
 import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { FIRST_ROW } from './photos.ts';
-import { ConfirmDialog, ShareGalleryDialog } from './dialogs.ts';
+import { ShareGalleryDialog } from './dialogs.ts';
+import { ConfirmDialog } from '../../ui/dialogs.ts';
 import { useUpdateGallery } from './useUpdateGallery.ts';
 
 const PAGE_SIZE = 24;

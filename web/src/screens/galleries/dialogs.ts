@@ -1,5 +1,4 @@
 import type { ComponentProps } from 'react';
-import type { ConfirmDialog as Confirm } from '../../ui/Dialog.tsx';
 import { lazyDialog } from '../../ui/lazyDialog.tsx';
 import type { FilePickerDialog as Picker } from './FilePickerDialog.tsx';
 import type { Lightbox as Viewer } from './Lightbox.tsx';
@@ -26,9 +25,4 @@ export const FilePickerDialog = lazyDialog(
 export const Lightbox = lazyDialog(
   () => import('./Lightbox.tsx').then((m) => m.Lightbox),
   (props: ComponentProps<typeof Viewer>) => props.index !== null,
-);
-
-export const ConfirmDialog = lazyDialog(
-  () => import('../../ui/Dialog.tsx').then((m) => m.ConfirmDialog),
-  (props: ComponentProps<typeof Confirm>) => props.open,
 );

@@ -5,7 +5,7 @@ import { Avatar } from '../../shell/Avatar.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { RowList } from '../../ui/RowList.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog } from '../../ui/dialogs.ts';
 import type { ProjectCrew_project$key } from './__generated__/ProjectCrew_project.graphql';
 import type { ProjectCrewRemoveMutation } from './__generated__/ProjectCrewRemoveMutation.graphql';
 import { labelOf } from '../galleries/options.ts';

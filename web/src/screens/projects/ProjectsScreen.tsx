@@ -10,7 +10,7 @@ import { LoadMore } from '../../ui/LoadMore.tsx';
 import type { ProjectsScreen_query$key } from './__generated__/ProjectsScreen_query.graphql';
 import type { ProjectsScreenPaginationQuery } from './__generated__/ProjectsScreenPaginationQuery.graphql';
 import type { ProjectsScreenQuery } from './__generated__/ProjectsScreenQuery.graphql';
-import { CreateProjectDialog } from './CreateProjectDialog.tsx';
+import { CreateProjectDialog } from './dialogs.ts';
 import { InvitationsForYou } from './InvitationsForYou.tsx';
 import { ProjectCard } from './ProjectCard.tsx';
 

@@ -6,14 +6,14 @@ import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog } from '../../ui/dialogs.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { AlertIcon, CheckIcon, ClockIcon, PlusIcon, TasksIcon } from '../../ui/icons.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { LoadMore } from '../../ui/LoadMore.tsx';
-import { CreateTaskDialog, insertTaskIntoConnection } from './CreateTaskDialog.tsx';
-import { EditTaskDialog } from './EditTaskDialog.tsx';
+import { CreateTaskDialog, EditTaskDialog } from './dialogs.ts';
+import { insertTaskIntoConnection } from './taskLists.ts';
 import { TaskCard, type TaskCardActions } from './TaskCard.tsx';
 import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { TasksScreenCompleteMutation } from './__generated__/TasksScreenCompleteMutation.graphql';
