@@ -163,15 +163,13 @@ export async function uploadForToken(deps: StorageDeps, viewer: Viewer, uploadId
     upload.userId === viewer.id &&
     verifyUploadToken(deps.signingKey, { uploadId: upload.id, userId: upload.userId, maxSize: upload.maxSize }, token);
   if (!valid || !upload) throw new ForbiddenError(INVALID_URL);
-  if (upload.status !== 'pending') {
-    throw new ConflictError('This upload URL has already been used. Ask for a new one.');
-  }
+  if (upload.status !== 'pending') throw alreadyUsed();
   return upload;
 }
 
 type ProgressStatus = 'uploading' | 'processing' | 'uploaded' | 'failed';
 
-function progressReporter(deps: StorageDeps, upload: Upload, total: number | null) {
+function progressReporter(deps: StorageDeps, upload: Pick<Upload, 'id' | 'userId'>, total: number | null) {
   let last = 0;
   return (received: number, status: ProgressStatus, force = false) => {
     const now = Date.now();
@@ -196,10 +194,68 @@ export async function receiveUpload(
   body: ReadableStream<Uint8Array> | null,
   declaredLength: number | null,
 ) {
-  const upload = await uploadForToken(deps, viewer, uploadId, token);
+  const { upload, held } = await holdForPut(deps, viewer, uploadId, token, declaredLength);
   const source = body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([]);
-  return takeBytes(deps, upload, source, declaredLength);
+  return takeBytes(deps, upload, source, declaredLength, { held });
 }
+
+/**
+ * uploadForToken and the first reservation of takeBytes in one statement (the upload_hold
+ * migration), the same answers in the same order: a small file's bytes took three round trips.
+ * The hold is made before the signature can be checked (that needs the row's limit), so it is
+ * given back when the signature fails.
+ */
+async function holdForPut(
+  deps: StorageDeps,
+  viewer: Viewer,
+  uploadId: string,
+  token: string | undefined,
+  declaredLength: number | null,
+) {
+  const invalid = new ForbiddenError(INVALID_URL);
+  if (!isUuid(uploadId)) throw invalid;
+  // A second PUT while the first one's bytes arrive must not move the first one's hold.
+  if (deps.receiving.has(uploadId)) throw alreadyArriving();
+  const [row] = await deps.db.$sql<{
+    status: string | null;
+    held: string | null;
+    used: string | null;
+    reserved: string | null;
+    objectKey: string | null;
+    maxSize: string | null;
+  }>(
+    `SELECT status, held::text, used::text, reserved::text, object_key AS "objectKey", max_size::text AS "maxSize"
+     FROM "scoutbase_hold_upload"($1::uuid, $2::uuid, $3::bigint, $4::bigint, $5::bigint, $6::int)`,
+    [
+      uploadId,
+      viewer.id,
+      declaredLength ?? 1,
+      declaredLength ?? RESERVE_STEP,
+      deps.config.storage.quotaBytes,
+      deps.config.storage.uploadUrlTtlSeconds,
+    ],
+  );
+  if (!row?.status || row.objectKey === null || row.maxSize === null) throw invalid;
+  const upload = { id: uploadId, userId: viewer.id, objectKey: row.objectKey, maxSize: BigInt(row.maxSize) };
+  if (!verifyUploadToken(deps.signingKey, { uploadId, userId: viewer.id, maxSize: upload.maxSize }, token)) {
+    // Only the owner gets this far (the statement matched the person): a hold of their own PUT
+    // that is arriving meanwhile stays.
+    if (row.held !== null && !deps.receiving.has(uploadId)) await releaseReservation(deps.db, uploadId);
+    throw invalid;
+  }
+  if (row.status !== 'pending') throw alreadyUsed();
+  if (declaredLength !== null && declaredLength > Number(upload.maxSize)) throw tooLarge(Number(upload.maxSize));
+  if (row.held === null) {
+    throw quotaExceeded(
+      { usedBytes: Number(row.used) + Number(row.reserved), quotaBytes: deps.config.storage.quotaBytes },
+      declaredLength ?? 1,
+    );
+  }
+  return { upload, held: Number(row.held) };
+}
+
+const alreadyUsed = () => new ConflictError('This upload URL has already been used. Ask for a new one.');
+const alreadyArriving = () => new ConflictError('The bytes of this upload are already arriving.');
 
 /**
  * The bytes of a pending upload, from wherever they come (a PUT, or read back from the store when
@@ -208,12 +264,12 @@ export async function receiveUpload(
  */
 export async function takeBytes(
   deps: StorageDeps,
-  upload: Upload,
+  upload: PendingUpload,
   source: Readable,
   declaredLength: number | null,
-  { alreadyStored = false }: { alreadyStored?: boolean } = {},
+  { alreadyStored = false, held }: { alreadyStored?: boolean; held?: number } = {},
 ) {
-  if (deps.receiving.has(upload.id)) throw new ConflictError('The bytes of this upload are already arriving.');
+  if (deps.receiving.has(upload.id)) throw alreadyArriving();
   // Claimed before any await, so two PUTs racing to one URL cannot both get past this point. While
   // its bytes arrive the cleanup pass also leaves the upload alone, however slow the line.
   deps.receiving.add(upload.id);
@@ -226,13 +282,10 @@ export async function takeBytes(
   try {
     if (declaredLength !== null && declaredLength > maxSize) throw tooLarge(maxSize);
     // The room is held before the first byte is written: the declared length, or a step at a
-    // time (grown below) for a body of unknown length.
-    let reserved = await reserveQuota(
-      deps,
-      upload,
-      declaredLength ?? 1,
-      declaredLength ?? Math.min(maxSize, RESERVE_STEP),
-    );
+    // time (grown below) for a body of unknown length. A PUT holds it already (holdForPut).
+    let reserved =
+      held ??
+      (await reserveQuota(deps, upload, declaredLength ?? 1, declaredLength ?? Math.min(maxSize, RESERVE_STEP)));
     let renewAt = Date.now() + renewEvery;
     await mkdir(deps.scratchDir, { recursive: true });
     const meter = new Transform({
@@ -292,6 +345,9 @@ export async function ingestStream(
   return receiveUpload(deps, viewer, uploadId, token, body, declaredLength);
 }
 
+/** What taking the bytes of an upload needs of its row. */
+export type PendingUpload = Pick<Upload, 'id' | 'userId' | 'objectKey' | 'maxSize'>;
+
 export interface UploadedObject {
   uploadId: string;
   objectPath: string;
@@ -307,7 +363,7 @@ export interface UploadedObject {
  */
 export async function finishUpload(
   deps: StorageDeps,
-  upload: Upload,
+  upload: PendingUpload,
   file: string,
   { size, checksum }: { size: number; checksum: string },
   { alreadyStored = false }: { alreadyStored?: boolean } = {},
@@ -324,22 +380,24 @@ export async function finishUpload(
   const processing = needsProcessing(detected.mimeType);
   const metadata: UploadedObject['metadata'] = processing ? { [PROCESSING_KEY]: true } : {};
   if (!alreadyStored) await deps.store.putFile(upload.objectKey, file, { contentType: detected.mimeType });
-  const done = await deps.db.upload.updateMany({
-    where: { id: upload.id, status: 'pending' },
-    data: {
-      status: 'uploaded',
-      // The size counts from now on instead of the room held for it (one update: never both, never neither).
-      reservedBytes: 0n,
-      size: BigInt(size),
+  // The size counts from now on instead of the room held for it (one update: never both, never
+  // neither), and the clock runs for filing it (POST /api/files), then the grace period. Times are
+  // written as Prisma writes them, UTC without a zone.
+  const done = await deps.db.$sql(
+    `UPDATE "Upload" SET status = 'uploaded', "reservedBytes" = 0, size = $2::bigint, checksum = $3,
+       "mimeType" = $4, metadata = $5::jsonb, "completedAt" = $6::timestamp, "expiresAt" = $7::timestamp
+     WHERE id = $1::uuid AND status = 'pending' RETURNING id`,
+    [
+      upload.id,
+      size,
       checksum,
-      mimeType: detected.mimeType,
-      metadata: metadata as object,
-      completedAt: new Date(),
-      // From now on the clock runs for filing it (POST /api/files), then the grace period.
-      expiresAt: new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000),
-    },
-  });
-  if (done.count !== 1) {
+      detected.mimeType,
+      JSON.stringify(metadata),
+      new Date().toISOString(),
+      new Date(Date.now() + deps.config.storage.uploadUrlTtlSeconds * 1000).toISOString(),
+    ],
+  );
+  if (done.length !== 1) {
     // The row went away (cleanup of an expired upload) while the bytes arrived.
     await deps.store.deletePrefix(upload.objectKey);
     throw new ForbiddenError(INVALID_URL);

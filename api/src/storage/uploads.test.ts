@@ -94,6 +94,16 @@ describe('PUT to the upload URL', () => {
     expect(await readdir(path.join(objects, '.tmp'))).toEqual([]);
   }, 120_000);
 
+  it('takes the bytes with two statements beside the session look-up: the upload read with its hold, then its completion', async () => {
+    const url = await uploadUrl(app, owner);
+    let status = 0;
+    const statements = await countStatements(async () => {
+      status = (await put(app, owner, text(2000), url)).response.status;
+    });
+    expect(status).toBe(200);
+    expect(statements).toBe(3);
+  });
+
   it('honours a configured MAX_UPLOAD_SIZE to the byte', async () => {
     const small = await testApp({ MAX_UPLOAD_SIZE: '1KB' });
     try {
