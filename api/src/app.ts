@@ -34,7 +34,7 @@ import { aiBudget, rateLimits } from './http/ratelimits.ts';
 import { bodyGate, csrfProtection, type PageSources, securityHeaders } from './http/security.ts';
 import { CONNECTION_SCRIPT_HASH } from './imports/connection-page.ts';
 import { tileImageSources } from './map/rest.ts';
-import { asksForUploadUrl, isUploadRoute } from './storage/rest.ts';
+import { asksForUploadUrl, isUploadRoute, uploadUrlsAskedFor } from './storage/rest.ts';
 import { uploadthingConnectSources } from './storage/uploadthing-routes.ts';
 import { s3ConnectSources } from './storage/s3-uploads.ts';
 import { clientAddressResolver } from './http/client-address.ts';
@@ -220,7 +220,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(csrfProtection(config));
   app.use(bodyGate(config, isUploadRoute));
 
-  if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter, asksForUploadUrl));
+  if (config.rateLimits) app.use(rateLimits(config.rateLimits, limiter, asksForUploadUrl, uploadUrlsAskedFor));
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {

@@ -10,11 +10,13 @@ const MESSAGE = 'Too many requests. Please wait a moment and try again.';
 type Rule = {
   name: string;
   matches(method: string, path: string, headers: Headers): boolean;
+  /** How much of the budget a request spends (one unless told). */
+  cost?(path: string, url: URL): number;
   perAddress?: Budget;
   perUser?: Budget;
 };
 
-function rulesFor(limits: RateLimits, asksForUploadUrl: Rule['matches']): Rule[] {
+function rulesFor(limits: RateLimits, asksForUploadUrl: Rule['matches'], uploadUrlsAskedFor: Rule['cost']): Rule[] {
   return [
     {
       name: 'sign-up',
@@ -24,6 +26,7 @@ function rulesFor(limits: RateLimits, asksForUploadUrl: Rule['matches']): Rule[]
     {
       name: 'upload-url',
       matches: asksForUploadUrl,
+      cost: uploadUrlsAskedFor,
       ...limits.uploadUrls,
     },
     { name: 'ai', matches: (m, p) => m === 'POST' && p.startsWith('/api/ai/'), ...limits.ai },
@@ -38,7 +41,7 @@ function rulesFor(limits: RateLimits, asksForUploadUrl: Rule['matches']): Rule[]
   ];
 }
 
-/** Counts one request against each budget in order; the first one exhausted refuses it. */
+/** Counts a request (`cost` of it) against each budget in order; the first one exhausted refuses it. */
 async function spend(
   limiter: RateLimiter,
   name: string,
@@ -47,6 +50,7 @@ async function spend(
     address?: string | undefined;
     user?: string | undefined;
   },
+  cost = 1,
 ) {
   const checks: [string, Budget][] = [];
   if (rule.perAddress && who.address) {
@@ -54,7 +58,7 @@ async function spend(
   }
   if (rule.perUser && who.user) checks.push([`${name}:user:${who.user}`, rule.perUser]);
   for (const [key, budget] of checks) {
-    const verdict = await limiter.hit(key, budget);
+    const verdict = await limiter.hit(key, budget, cost);
     if (!verdict.allowed) return verdict;
   }
   return null;
@@ -79,18 +83,23 @@ export function aiBudget(limits: RateLimits | undefined, limiter: RateLimiter) {
  * counts against its address and, when known, its user; the first budget exhausted answers 429
  * with Retry-After.
  */
-/** `asksForUploadUrl` tells the requests that spend the upload-URL budget (storage's routes). */
+/**
+ * `asksForUploadUrl` tells the requests that spend the upload-URL budget (storage's routes), and
+ * `uploadUrlsAskedFor` how many URLs each asks for.
+ */
 export function rateLimits(
   limits: RateLimits,
   limiter: RateLimiter,
   asksForUploadUrl: (method: string, path: string, headers: Headers) => boolean,
+  uploadUrlsAskedFor: (path: string, url: URL) => number,
 ): MiddlewareHandler<AppEnv> {
-  const rules = rulesFor(limits, asksForUploadUrl);
+  const rules = rulesFor(limits, asksForUploadUrl, uploadUrlsAskedFor);
   return async (c, next) => {
     const rule = rules.find((r) => r.matches(c.req.method, c.req.path, c.req.raw.headers));
     if (!rule) return next();
     const user = rule.perUser ? c.get('viewer')?.id : undefined;
-    const refused = await spend(limiter, rule.name, rule, { address: c.get('clientAddress'), user });
+    const cost = rule.cost?.(c.req.path, new URL(c.req.url)) ?? 1;
+    const refused = await spend(limiter, rule.name, rule, { address: c.get('clientAddress'), user }, cost);
     if (refused) {
       c.header('Retry-After', String(refused.retryAfterSeconds));
       return c.json({ message: MESSAGE }, 429);

@@ -28,8 +28,8 @@ export interface BucketEntry {
 }
 
 export interface RateLimiter {
-  /** Counts one request against `key` and says whether it fits the budget. */
-  hit(key: string, budget: Budget): Promise<Verdict>;
+  /** Counts one request (or `cost` of them) against `key` and says whether it fits the budget. */
+  hit(key: string, budget: Budget, cost?: number): Promise<Verdict>;
   /**
    * Adds one to every bucket, all or none: when one of them is full nothing is added, and
    * retryAfterSeconds says when the fullest has room again. Atomic across instances.
@@ -84,14 +84,14 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   }, 60_000);
   sweep.unref();
   return {
-    async hit(key, budget) {
+    async hit(key, budget, cost = 1) {
       const t = now();
       let w = windows.get(key);
       if (!w || w.resetAt <= t) {
         w = { count: 0, resetAt: t + budget.windowSeconds * 1000 };
         windows.set(key, w);
       }
-      w.count += 1;
+      w.count += cost;
       return { allowed: w.count <= budget.limit, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
     },
     async fill(entries) {
@@ -219,13 +219,13 @@ export function redisRateLimiter(redisUrl: string, logger?: Pick<Logger, 'error'
         return local.drain(entries);
       }
     },
-    async hit(key, budget) {
+    async hit(key, budget, cost = 1) {
       await connected();
       const redisKey = `scoutbase:ratelimit:${key}`;
       try {
         const result = await redis
           .multi()
-          .incr(redisKey)
+          .incrby(redisKey, cost)
           .pexpire(redisKey, budget.windowSeconds * 1000, 'NX')
           .pttl(redisKey)
           .exec();

@@ -45,6 +45,16 @@ export const accessCases: AccessCase[] = [
     },
   }),
   accessCase({
+    route: 'POST /api/objects/uploads',
+    name: 'a stranger gets a batch of upload URLs of their own, never into the owner’s storage',
+    given: ownersUploadCount,
+    asks: () => '/api/objects/uploads?count=3',
+    expect: 'own-data-only',
+    async unchanged(t, before) {
+      expect(await ownersUploadCount(t)).toBe(before);
+    },
+  }),
+  accessCase({
     route: 'GET /api/storage/usage',
     name: 'a stranger sees their own usage, not the owner’s',
     async given({ app, owner }) {

@@ -22,6 +22,14 @@ export interface UploadTarget {
   expiresAt: string;
 }
 
+/** POST /api/objects/uploads?count=n: one target for each file of a batch (at most UPLOAD_BATCH_MAX), asked at once. */
+export interface UploadTargets {
+  uploads: UploadTarget[];
+}
+
+/** The most files one batch asks upload URLs for: the upload panel's own limit of files at a time. */
+export const UPLOAD_BATCH_MAX = 10;
+
 /** What the browser gets back once UploadThing has the bytes and the server has checked them. */
 export type DirectUploadResult =
   | { ok: true; uploadURL: string; objectPath: string; uploadId: string; size: number; mimeType: string }

@@ -4,10 +4,17 @@ import type { AppEnv } from '../http/env.ts';
 import { requireViewer } from '../http/helpers.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { variantKey, VARIANTS, type Variant } from './images.ts';
-import { createUploadUrl, receiveUpload, servableObject, storageUsage, type StorageDeps } from './rules.ts';
+import {
+  createUploadUrl,
+  createUploadUrls,
+  receiveUpload,
+  servableObject,
+  storageUsage,
+  type StorageDeps,
+} from './rules.ts';
 import type { ByteRange } from '../infra/objects/store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
-import type { StorageConfig, UploadTarget } from './contract.ts';
+import { UPLOAD_BATCH_MAX, type StorageConfig, type UploadTarget, type UploadTargets } from './contract.ts';
 import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
 import { S3_UPLOADS_URL } from './contract.ts';
 
@@ -30,14 +37,41 @@ export function asksForUploadUrl(method: string, path: string, headers: Headers)
   return (
     method === 'POST' &&
     (path === '/api/objects/upload' ||
+      path === BATCH_PATH ||
       path === S3_UPLOADS_URL ||
       (path === UPLOADTHING_PATH && headers.get('uploadthing-hook') === null))
   );
 }
 
+const BATCH_PATH = '/api/objects/uploads';
+
+/** How many upload URLs a request asks for: a batch's `count` (its budget is spent per URL), else one. */
+export function uploadUrlsAskedFor(path: string, url: URL) {
+  return path === BATCH_PATH ? (batchCount(url.searchParams.get('count')) ?? 1) : 1;
+}
+
+function batchCount(value: string | null) {
+  const count = value !== null && /^\d{1,2}$/.test(value) ? Number(value) : null;
+  return count !== null && count >= 1 && count <= UPLOAD_BATCH_MAX ? count : null;
+}
+
 /** The origin upload URLs are made for: PUBLIC_URL when set, else the one the request came to. */
 function originOf(c: Context<AppEnv>, deps: StorageDeps) {
   return deps.config.publicUrl ?? new URL(c.req.url).origin;
+}
+
+function uploadTarget(
+  deps: StorageDeps,
+  origin: string,
+  { uploadURL, maxSize, expiresAt }: { uploadURL: string; maxSize: number; expiresAt: Date },
+): UploadTarget {
+  return {
+    uploadURL,
+    // Large files may go resumably (tus) on the local store instead of one PUT.
+    ...(deps.store.kind === 'local' ? { tusEndpoint: tusEndpointFor(origin, uploadURL) } : {}),
+    maxSize,
+    expiresAt: expiresAt.toISOString(),
+  };
 }
 
 export function storageRoutes(deps: StorageDeps) {
@@ -46,14 +80,19 @@ export function storageRoutes(deps: StorageDeps) {
   routes.post('/api/objects/upload', async (c) => {
     const viewer = requireViewer(c);
     const origin = originOf(c, deps);
-    const { uploadURL, maxSize, expiresAt } = await createUploadUrl(deps, viewer, origin);
-    return c.json({
-      uploadURL,
-      // Large files may go resumably (tus) on the local store instead of one PUT.
-      ...(deps.store.kind === 'local' ? { tusEndpoint: tusEndpointFor(origin, uploadURL) } : {}),
-      maxSize,
-      expiresAt: expiresAt.toISOString(),
-    } satisfies UploadTarget);
+    return c.json(uploadTarget(deps, origin, await createUploadUrl(deps, viewer, origin)));
+  });
+
+  // The upload panel sends files in batches: their URLs in one request (and one statement).
+  routes.post(BATCH_PATH, async (c) => {
+    const viewer = requireViewer(c);
+    const count = batchCount(c.req.query('count') ?? null);
+    if (count === null) {
+      throw new ValidationError(`count must be a whole number from 1 to ${UPLOAD_BATCH_MAX}.`, 'count');
+    }
+    const origin = originOf(c, deps);
+    const made = await createUploadUrls(deps, viewer, origin, count);
+    return c.json({ uploads: made.map((one) => uploadTarget(deps, origin, one)) } satisfies UploadTargets);
   });
 
   // Tells the web app how uploads travel: to this server, or from the browser straight to UploadThing

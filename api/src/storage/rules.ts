@@ -127,32 +127,40 @@ export function uploadUrlFor(
 
 /** The URL the bytes go to with PUT: /objects/uploads/<id>?token=…, valid for a short while. */
 export async function createUploadUrl(deps: StorageDeps, viewer: Viewer, origin: string) {
-  const id = randomUUID();
+  const [one] = await createUploadUrls(deps, viewer, origin, 1);
+  if (!one) throw new Error('no upload URL was made');
+  return one;
+}
+
+/** Upload URLs for a batch of files, in one statement: all of them, or none when the quota is full. */
+export async function createUploadUrls(deps: StorageDeps, viewer: Viewer, origin: string, count: number) {
+  const ids = Array.from({ length: count }, () => randomUUID());
   const maxSize = BigInt(deps.config.storage.maxUploadSize);
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + deps.config.storage.uploadUrlTtlSeconds * 1000);
   const { quotaBytes } = deps.config.storage;
-  // The quota's check and the upload's row in one statement (a URL is asked for per file). Times
-  // are written as Prisma writes them, UTC without a zone.
-  const [state] = await deps.db.$queryRaw<{ used: bigint; reserved: bigint; created: boolean }[]>`
-    WITH state AS (SELECT used, reserved FROM "scoutbase_quota_state"(${viewer.id}::uuid, NULL)),
-    created AS (
-      INSERT INTO "Upload" (id, "userId", "objectKey", "maxSize", "createdAt", "expiresAt")
-      SELECT ${id}::uuid, ${viewer.id}::uuid, ${`uploads/${id}`}, ${maxSize}::bigint,
-        ${createdAt.toISOString()}::timestamp, ${expiresAt.toISOString()}::timestamp
-      FROM state WHERE used + reserved < ${quotaBytes}::bigint
-      RETURNING id)
-    SELECT used, reserved, EXISTS (SELECT 1 FROM created) AS created FROM state`;
-  if (!state?.created) {
+  // The quota's check and the uploads' rows in one statement (URLs are asked for with every batch
+  // of files). Times are written as Prisma writes them, UTC without a zone.
+  const [state] = await deps.db.$sql<{ used: string; reserved: string; created: number }>(
+    `WITH state AS (SELECT used, reserved FROM "scoutbase_quota_state"($1::uuid, NULL)),
+     created AS (
+       INSERT INTO "Upload" (id, "userId", "objectKey", "maxSize", "createdAt", "expiresAt")
+       SELECT new.id, $1::uuid, 'uploads/' || new.id, $3::bigint, $4::timestamp, $5::timestamp
+       FROM state, unnest($2::uuid[]) AS new(id) WHERE used + reserved < $6::bigint
+       RETURNING id)
+     SELECT used::text, reserved::text, (SELECT count(*) FROM created)::int AS created FROM state`,
+    [viewer.id, ids, maxSize.toString(), createdAt.toISOString(), expiresAt.toISOString(), quotaBytes],
+  );
+  if (state?.created !== count) {
     const held = Number(state?.used ?? 0) + Number(state?.reserved ?? 0);
     throw quotaExceeded({ usedBytes: held, quotaBytes }, 1);
   }
-  return {
+  return ids.map((id) => ({
     uploadURL: uploadUrlFor(deps, origin, { id, userId: viewer.id, maxSize, expiresAt }),
     uploadId: id,
     maxSize: Number(maxSize),
     expiresAt,
-  };
+  }));
 }
 
 /** The pending upload a signed URL points at, for the user it was made for; 403 for anything else. */

@@ -55,6 +55,51 @@ describe('POST /api/objects/upload', () => {
   });
 });
 
+describe('POST /api/objects/uploads?count=n (a batch of files)', () => {
+  it('answers n signed URLs of their own, recorded in one statement beside the session look-up', async () => {
+    let response = new Response();
+    const statements = await countStatements(async () => {
+      response = await app.request('/api/objects/uploads?count=4', { method: 'POST', cookie: owner.cookie });
+    });
+    expect(response.status).toBe(200);
+    expect(statements).toBe(2);
+    const { uploads } = (await response.json()) as {
+      uploads: { uploadURL: string; maxSize: number; expiresAt: string }[];
+    };
+    expect(uploads).toHaveLength(4);
+    const ids = uploads.map(({ uploadURL }) => new URL(uploadURL).pathname.split('/').pop() as string);
+    expect(new Set(ids).size).toBe(4);
+    const rows = await app.database.prisma.upload.findMany({ where: { id: { in: ids } } });
+    expect(rows.map((row) => [row.userId, row.status, row.objectKey]).sort()).toEqual(
+      ids.map((id) => [owner.id, 'pending', `uploads/${id}`]).sort(),
+    );
+    for (const [i, { uploadURL, maxSize }] of uploads.entries()) {
+      expect(maxSize).toBe(50 * 1024 * 1024);
+      const bytes = text(100 + i);
+      const { response: sent } = await put(app, owner, bytes, uploadURL);
+      expect(sent.status).toBe(200);
+      expect(await sent.json()).toMatchObject({ size: 100 + i, checksum: sha256(bytes) });
+    }
+    // Each URL opens its own upload only.
+    const [first, second] = uploads;
+    const crossed = new URL(first?.uploadURL as string);
+    crossed.pathname = new URL(second?.uploadURL as string).pathname;
+    expect((await put(app, owner, 'x', crossed.toString())).response.status).toBe(403);
+  });
+
+  it('refuses a count that is not a whole number from 1 to 10', async () => {
+    for (const query of ['', '?count=0', '?count=11', '?count=2.5', '?count=two']) {
+      const response = await app.request(`/api/objects/uploads${query}`, { method: 'POST', cookie: owner.cookie });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ message: 'count must be a whole number from 1 to 10.' });
+    }
+  });
+
+  it('is refused when signed out', async () => {
+    expect((await app.request('/api/objects/uploads?count=2', { method: 'POST' })).status).toBe(401);
+  });
+});
+
 describe('PUT to the upload URL', () => {
   it.each([
     ['1 byte', 1],
@@ -261,6 +306,9 @@ describe('quota', () => {
       const refused = await small.request('/api/objects/upload', { method: 'POST', cookie: who.cookie });
       expect(refused.status).toBe(413);
       expect(await refused.json()).toMatchObject({ message: expect.stringMatching(/^Storage quota exceeded/) });
+      const batch = await small.request('/api/objects/uploads?count=3', { method: 'POST', cookie: who.cookie });
+      expect(batch.status).toBe(413);
+      expect(await batch.json()).toMatchObject({ message: expect.stringMatching(/^Storage quota exceeded/) });
     } finally {
       await small.close();
     }

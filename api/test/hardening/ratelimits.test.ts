@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
-import { person, signedInUser, testApp, type TestApp } from '../harness.ts';
+import { person, signedInUser, signIn, testApp, type TestApp } from '../harness.ts';
 
 // Small budgets so a test can exhaust them; addresses come from X-Forwarded-For (TRUST_PROXY).
 function tight(config: Config): Config {
@@ -146,6 +146,26 @@ describe('in memory, for signed-in users', () => {
     expect((await uploadUrl(app, ben.cookie, address())).status).toBe(200);
   });
 
+  it('counts a batch of upload URLs as that many URLs', async () => {
+    const cara = await signedInUser(app);
+    const batch = (count: number) =>
+      app.request(`/api/objects/uploads?count=${count}`, {
+        method: 'POST',
+        cookie: cara.cookie,
+        headers: { 'x-forwarded-for': address() },
+      });
+    // Her budget is three URLs: one batch of three spends it all.
+    expect((await batch(3)).status).toBe(200);
+    await expectRefused(await uploadUrl(app, cara.cookie, address()));
+    const dan = await signedInUser(app);
+    const tooMany = await app.request('/api/objects/uploads?count=4', {
+      method: 'POST',
+      cookie: dan.cookie,
+      headers: { 'x-forwarded-for': address() },
+    });
+    await expectRefused(tooMany);
+  });
+
   it('limits the AI endpoints per user', async () => {
     const ana = await signedInUser(app);
     for (let i = 0; i < 2; i++) expect((await aiChat(app, ana.cookie, address())).status).not.toBe(429);
@@ -210,5 +230,25 @@ describe('in Redis (shared by instances)', () => {
     expect((await signUp(b, from)).status).toBe(201);
     await expectRefused(await signUp(a, from));
     await expectRefused(await signUp(b, from));
+  });
+
+  it('counts a batch of upload URLs as that many URLs in Redis', async () => {
+    // Signed up from an address of its own: the harness's one address has spent its sign-ups here.
+    const who = person();
+    const created = await a.request('/api/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
+      body: JSON.stringify(who),
+    });
+    expect(created.status).toBe(201);
+    const { jar } = await signIn(a, who);
+    const batch = await a.request('/api/objects/uploads?count=3', {
+      method: 'POST',
+      cookie: jar.header,
+      headers: { 'x-forwarded-for': address() },
+    });
+    expect(batch.status).toBe(200);
+    // Three URLs spent the person's budget of three (the count kept in Redis).
+    await expectRefused(await uploadUrl(a, jar.header, address()));
   });
 });
