@@ -104,6 +104,30 @@ describe('upload conflicts', () => {
     await several.getByRole('button', { name: 'Skip' }).click();
     await page.getByText('Skipped 2 files.').waitFor();
     expect(await topLevelFiles(request)).toEqual(['barn (1).jpg', 'barn.jpg']);
+
+    // Files sent together ask for their upload URLs in one request.
+    const asked: string[] = [];
+    page.on('request', (sent) => {
+      const url = new URL(sent.url());
+      if (url.pathname.startsWith('/api/objects/upload')) asked.push(`${sent.method()} ${url.pathname}${url.search}`);
+    });
+    await openUploadPanel(page);
+    await page.getByLabel('Choose files to upload').setInputFiles(
+      ['one', 'two', 'three'].map((n) => ({
+        name: `call-sheet-${n}.txt`,
+        mimeType: 'text/plain',
+        buffer: Buffer.from(`Day ${n}\n`),
+      })),
+    );
+    await page.getByText('3 file(s) uploaded successfully.').waitFor();
+    expect(asked).toEqual(['POST /api/objects/uploads?count=3']);
+    expect(await topLevelFiles(request)).toEqual([
+      'barn (1).jpg',
+      'barn.jpg',
+      'call-sheet-one.txt',
+      'call-sheet-three.txt',
+      'call-sheet-two.txt',
+    ]);
     await context.close();
     // Four uploads through the real server and three axe runs: more than the default minute on a busy machine.
   }, 240_000);

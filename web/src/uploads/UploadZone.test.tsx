@@ -57,10 +57,27 @@ function renderZone(props: ComponentProps<typeof UploadZone>) {
   );
 }
 
+let targets = 0;
+/** What the server answers for a batch's upload URLs (POST /api/objects/uploads?count=n), else null. */
+function batchOfTargets(url: string) {
+  const count = /^\/api\/objects\/uploads\?count=(\d+)$/.exec(url)?.[1];
+  if (!count) return null;
+  const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString();
+  return {
+    uploads: Array.from({ length: Number(count) }, () => ({
+      uploadURL: `/objects/uploads/b${targets++}?token=t`,
+      maxSize: 1000,
+      expiresAt,
+    })),
+  };
+}
+
 function transport(putGate: Promise<void>): Transport {
   return {
     request: async <T,>(_method: string, url: string) => {
       if (url === '/api/objects/upload') return { uploadURL: '/objects/uploads/u?token=t' } as T;
+      const batch = batchOfTargets(url);
+      if (batch) return batch as T;
       if (url.startsWith('/api/files/conflicts')) return { conflicts: [] } as T;
       return { tags: [] } as T;
     },
@@ -193,9 +210,13 @@ describe('UploadZone', () => {
 function conflictTransport(taken: string[]) {
   const filed = filingServer(taken);
   const puts: string[] = [];
+  const asked: string[] = [];
   let uploads = 0;
   const value: Transport = {
     request: async <T,>(_method: string, url: string) => {
+      if (url.startsWith('/api/objects/')) asked.push(url);
+      const batch = batchOfTargets(url);
+      if (batch) return batch as T;
       if (url.startsWith('/api/files/conflicts')) {
         const names = new URLSearchParams(url.split('?')[1]).getAll('names');
         return {
@@ -215,7 +236,7 @@ function conflictTransport(taken: string[]) {
       puts.push(file.name);
     },
   };
-  return { value, filed, puts };
+  return { value, filed, puts, asked };
 }
 
 /** Each upload in the list by its status, in order. */
@@ -241,6 +262,7 @@ describe('UploadZone with names already taken', () => {
 
     await waitFor(() => expect(uploadStatuses()).toEqual(['completed', 'completed', 'completed', 'skipped']));
     expect(t.puts.sort()).toEqual(['barn.pdf', 'diner.pdf', 'new.pdf']);
+    expect(t.asked, 'the URLs of the three files sent, in one request').toEqual(['/api/objects/uploads?count=3']);
     expect(t.filed).toEqual(
       expect.arrayContaining([
         { name: 'barn.pdf', onConflict: 'KEEP_BOTH' },

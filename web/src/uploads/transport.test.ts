@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { analyzeFile, RESUMABLE_THRESHOLD, type Transport, uploadFile } from './transport.ts';
+import { analyzeFile, RESUMABLE_THRESHOLD, type Transport, uploadFile, uploadTargetsFor } from './transport.ts';
 
 function fakeTransport(overrides: Partial<Record<string, unknown>> = {}) {
   const calls: { method: string; url: string; body?: unknown }[] = [];
@@ -136,6 +136,57 @@ describe('uploadFile', () => {
     expect(transport.put).not.toHaveBeenCalled();
     expect(calls.map((c) => c.url)).toEqual(['/api/storage/config']);
     expect(record).toHaveBeenCalledWith('/objects/uploads/u4', photo, expect.anything());
+  });
+
+  it('asks for the URLs of a batch of files once, then hands one to each file', async () => {
+    const later = new Date(Date.now() + 15 * 60_000).toISOString();
+    const { transport, calls } = fakeTransport({
+      '/api/objects/uploads?count=3': {
+        uploads: ['b1', 'b2', 'b3'].map((id) => ({ uploadURL: `/objects/uploads/${id}?token=t`, expiresAt: later })),
+      },
+    });
+    const nextTarget = uploadTargetsFor(3, transport);
+    const record = recorder();
+    const stored = await Promise.all(
+      ['a.png', 'b.png', 'c.png'].map((name) =>
+        uploadFile(new File(['abc'], name, { type: 'image/png' }), { record, nextTarget }, transport),
+      ),
+    );
+    expect(stored.map((file) => file.objectPath).sort()).toEqual([
+      '/objects/uploads/b1',
+      '/objects/uploads/b2',
+      '/objects/uploads/b3',
+    ]);
+    expect(calls.filter((c) => c.url.startsWith('/api/objects/')).map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /api/objects/uploads?count=3',
+    ]);
+  });
+
+  it('asks for a URL of its own once the batch’s run out, are about to expire, or could not be had', async () => {
+    const soon = new Date(Date.now() + 20_000).toISOString();
+    const { transport, calls } = fakeTransport({
+      '/api/objects/uploads?count=2': { uploads: [{ uploadURL: '/objects/uploads/old?token=t', expiresAt: soon }] },
+    });
+    const nextTarget = uploadTargetsFor(2, transport);
+    expect((await nextTarget()).uploadURL).toBe('/objects/uploads/u1?token=t');
+    expect((await nextTarget()).uploadURL).toBe('/objects/uploads/u1?token=t');
+    expect(calls.map((c) => c.url)).toEqual([
+      '/api/objects/uploads?count=2',
+      '/api/objects/upload',
+      '/api/objects/upload',
+    ]);
+
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const failing = fakeTransport({ '/api/objects/uploads?count=2': new Error('500: x') });
+    const fallback = uploadTargetsFor(2, failing.transport);
+    expect((await fallback()).uploadURL).toBe('/objects/uploads/u1?token=t');
+    expect(failing.calls.map((c) => c.url)).toEqual(['/api/objects/uploads?count=2', '/api/objects/upload']);
+  });
+
+  it('asks for a single file’s URL as before', async () => {
+    const { transport, calls } = fakeTransport();
+    await uploadTargetsFor(1, transport)();
+    expect(calls.map((c) => c.url)).toEqual(['/api/objects/upload']);
   });
 
   it('only logs a failed analysis', async () => {

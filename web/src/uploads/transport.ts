@@ -6,8 +6,10 @@
 import {
   type DirectUploadResult,
   type StorageConfig,
+  UPLOAD_BATCH_MAX,
   UPLOADTHING_SLUG,
   type UploadTarget,
+  type UploadTargets,
 } from '../../../api/src/storage/contract.ts';
 import { dataRequest } from '../lib/http.ts';
 import type { ConflictChoice } from './conflicts.ts';
@@ -36,6 +38,8 @@ type Progress = (loaded: number, total: number) => void;
 export interface UploadOptions extends Filing {
   onProgress?: Progress;
   signal?: AbortSignal;
+  /** Where this server takes the bytes (a batch's URLs, uploadTargetsFor); else one is asked for. */
+  nextTarget?: () => Promise<UploadTarget>;
   /**
    * Files the sent bytes once they have arrived, given the upload URL they went to: a new file
    * (the createFile mutation, uploads/useCreateFile.ts) or a new version of one.
@@ -179,6 +183,38 @@ function storageConfig(transport: Transport) {
   return config;
 }
 
+const oneTarget = (transport: Transport) => transport.request<UploadTarget>('POST', '/api/objects/upload', {});
+
+/** A URL that expires sooner than this is not started on: its bytes might not make it in time. */
+const FRESH_FOR_MS = 60_000;
+
+/**
+ * Upload URLs for a batch of `count` files sent to this server: asked for in one request when the
+ * first file needs one (POST /api/objects/uploads?count=n), then handed out one per file. A file
+ * asks for its own when the batch's have run out, are close to expiring (a long batch on a slow
+ * line), or could not be had.
+ */
+export function uploadTargetsFor(count: number, transport: Transport): () => Promise<UploadTarget> {
+  if (count <= 1) return () => oneTarget(transport);
+  let batch: Promise<UploadTarget[]> | null = null;
+  return async () => {
+    batch ??= transport
+      .request<UploadTargets>('POST', `/api/objects/uploads?count=${Math.min(count, UPLOAD_BATCH_MAX)}`)
+      .then(
+        (answer) => answer.uploads,
+        (error: unknown) => {
+          console.warn('Could not get upload URLs for the batch; asking file by file', error);
+          return [];
+        },
+      );
+    const targets = await batch;
+    for (let next = targets.shift(); next; next = targets.shift()) {
+      if (Date.parse(next.expiresAt) - Date.now() > FRESH_FOR_MS) return next;
+    }
+    return oneTarget(transport);
+  };
+}
+
 /** Sends the bytes; answers the upload URL that POST /api/files files. */
 async function sendBytes(file: File, options: UploadOptions, transport: Transport): Promise<string> {
   const onProgress = options.onProgress ?? (() => {});
@@ -202,10 +238,7 @@ async function sendBytes(file: File, options: UploadOptions, transport: Transpor
     if (!result.ok) throw new UploadStepError(result.message);
     return result.uploadURL;
   }
-  const target = await step(
-    () => transport.request<UploadTarget>('POST', '/api/objects/upload', {}),
-    'Failed to get upload URL',
-  );
+  const target = await step(options.nextTarget ?? (() => oneTarget(transport)), 'Failed to get upload URL');
   await step(async () => {
     if (target.tusEndpoint && transport.resumable && file.size > RESUMABLE_THRESHOLD) {
       await transport.resumable(target.tusEndpoint, file, onProgress, options.signal, target.uploadURL);

@@ -12,6 +12,7 @@ import {
   type Transport,
   type UploadOptions,
   uploadFile,
+  uploadTargetsFor,
 } from './transport.ts';
 import { useCreateFile } from './useCreateFile.ts';
 
@@ -55,6 +56,7 @@ export function useUploads(options: UseUploadsOptions = {}) {
       folderId: string | null | undefined,
       onConflict: ConflictChoice | undefined,
       connections: readonly string[] | undefined,
+      nextTarget: UploadOptions['nextTarget'],
     ) => {
       const { transport = browserTransport, onStored } = optionsRef.current;
       const record: UploadOptions['record'] =
@@ -67,6 +69,7 @@ export function useUploads(options: UseUploadsOptions = {}) {
             folderId,
             record,
             onConflict,
+            nextTarget,
             onProgress: (loaded, total) => dispatch({ type: 'progress', id, loaded, total }),
           },
           transport,
@@ -131,6 +134,9 @@ export function useUploads(options: UseUploadsOptions = {}) {
       const results: BatchResult[] = new Array(batch.length);
       const stored: (StoredFile | null)[] = new Array(batch.length).fill(null);
       const versioning = Boolean(optionsRef.current.record);
+      // The batch's upload URLs in one request, for the files that will be sent.
+      const sending = batch.filter((entry) => entry.choice !== 'skip').length;
+      const nextTarget = uploadTargetsFor(sending, optionsRef.current.transport ?? browserTransport);
       let next = 0;
       const worker = async () => {
         while (next < batch.length) {
@@ -143,7 +149,7 @@ export function useUploads(options: UseUploadsOptions = {}) {
             results[index] = { kind: 'skipped', name };
             continue;
           }
-          const file = await runOne(entry.id, entry.file, folderId, entry.choice, connections);
+          const file = await runOne(entry.id, entry.file, folderId, entry.choice, connections, nextTarget);
           stored[index] = file;
           results[index] = !file
             ? { kind: 'failed', name }
