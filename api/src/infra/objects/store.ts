@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -49,6 +49,35 @@ function toNodeStream(body: ObjectBody): Readable {
   return body instanceof Readable ? body : Readable.fromWeb(body as import('node:stream/web').ReadableStream);
 }
 
+/**
+ * Waits until a file's bytes are on the disk, not only in the page cache: an upload's answer says
+ * they are kept, and a power cut after it must not lose them. Answers the file's size.
+ */
+async function flushFile(file: string) {
+  const handle = await open(file, 'r');
+  try {
+    await handle.datasync();
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The same for a directory's entries, so a file renamed into it is still there after a power cut. */
+async function flushDirectory(dir: string) {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(dir, 'r');
+  } catch {
+    return; // Systems that cannot open a directory (Windows) keep renames without it.
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The embedded backend: plain files under <dataDir>/objects. */
 export class LocalObjectStore implements ObjectStore {
   readonly kind = 'local' as const;
@@ -75,27 +104,32 @@ export class LocalObjectStore implements ObjectStore {
     const temp = await this.tempPath();
     try {
       await pipeline(toNodeStream(body), createWriteStream(temp, { flags: 'wx' }));
+      const size = await flushFile(temp);
       await mkdir(path.dirname(target), { recursive: true });
       await rename(temp, target);
+      await flushDirectory(path.dirname(target));
+      return { size };
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
-    return { size: (await stat(target)).size };
   }
 
   async putFile(key: string, filePath: string): Promise<ObjectInfo> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     try {
+      const size = await flushFile(filePath);
       await rename(filePath, target);
+      await flushDirectory(path.dirname(target));
+      return { size };
     } catch (error) {
       // Another disk: copy, then drop the source.
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await this.put(key, createReadStream(filePath));
+      const stored = await this.put(key, createReadStream(filePath));
       await rm(filePath, { force: true });
+      return stored;
     }
-    return { size: (await stat(target)).size };
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable | null> {
