@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
 import type { AppEnv } from '../http/env.ts';
@@ -125,7 +126,10 @@ export function storageRoutes(deps: StorageDeps) {
     const viewer = requireViewer(c);
     const length = c.req.header('content-length');
     const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
-    const result = await receiveUpload(deps, viewer, c.req.param('id'), c.req.query('token'), c.req.raw.body, declared);
+    // Straight from the socket on a Node server: a web stream over it is work per chunk the bytes do not need.
+    const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+    const body = incoming instanceof IncomingMessage ? incoming : c.req.raw.body;
+    const result = await receiveUpload(deps, viewer, c.req.param('id'), c.req.query('token'), body, declared);
     return c.json(result);
   });
 

@@ -199,11 +199,16 @@ export async function receiveUpload(
   viewer: Viewer,
   uploadId: string,
   token: string | undefined,
-  body: ReadableStream<Uint8Array> | null,
+  body: Readable | ReadableStream<Uint8Array> | null,
   declaredLength: number | null,
 ) {
   const { upload, held } = await holdForPut(deps, viewer, uploadId, token, declaredLength);
-  const source = body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([]);
+  const source =
+    body instanceof Readable
+      ? body
+      : body
+        ? Readable.fromWeb(body as import('node:stream/web').ReadableStream)
+        : Readable.from([]);
   return takeBytes(deps, upload, source, declaredLength, { held });
 }
 
