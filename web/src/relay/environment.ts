@@ -14,13 +14,27 @@ import { operationBody } from './persisted.ts';
 import { forgetPrefetched, postGraphQL, takeCarried, takePrefetched } from './prefetch.ts';
 import { subscribeLive } from './live.ts';
 
+// Mutations of this page answered so far. A read answered after one of them may have been made
+// before its change, and written into the store it would undo what the mutation put there (a
+// screen re-read on a live event while its person invites someone): such a read is made again.
+let mutationsAnswered = 0;
+const REREADS = 2;
+
 const fetchOverHttp: FetchFunction = async (operation, variables) => {
   const mutation = operation.operationKind === 'mutation';
   // Answers asked for before or while a mutation runs may predate its change: none is handed out.
   if (mutation) forgetPrefetched();
-  const response = await ((operation.id && takePrefetched(operation.id, variables)) ||
+  let asked = mutationsAnswered;
+  let response = await ((operation.id && takePrefetched(operation.id, variables)) ||
     postGraphQL(operationBody(operation, variables)));
-  if (mutation) forgetPrefetched();
+  if (mutation) {
+    forgetPrefetched();
+    mutationsAnswered += 1;
+  }
+  for (let again = 0; !mutation && response.ok && asked !== mutationsAnswered && again < REREADS; again++) {
+    asked = mutationsAnswered;
+    response = await postGraphQL(operationBody(operation, variables));
+  }
   if (!response.ok) {
     const error = await errorFromResponse(response);
     if (isUnauthorizedError(error)) handleUnauthorized();
