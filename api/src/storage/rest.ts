@@ -30,6 +30,9 @@ export function isUploadRoute(method: string, path: string) {
   return false;
 }
 
+/** Where a batch of files asks for its upload URLs at once (storageRoutes). */
+const BATCH_PATH = '/api/objects/uploads';
+
 /**
  * A request for an upload URL: ours, or UploadThing's file route asked by a person (its own signed
  * callbacks, with the uploadthing-hook header, are not people asking). One rate budget for both.
@@ -43,8 +46,6 @@ export function asksForUploadUrl(method: string, path: string, headers: Headers)
       (path === UPLOADTHING_PATH && headers.get('uploadthing-hook') === null))
   );
 }
-
-const BATCH_PATH = '/api/objects/uploads';
 
 /** How many upload URLs a request asks for: a batch's `count` (its budget is spent per URL), else one. */
 export function uploadUrlsAskedFor(path: string, url: URL) {
