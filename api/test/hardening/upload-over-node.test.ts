@@ -1,29 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { setTimeout } from 'node:timers/promises';
 import { Readable } from 'node:stream';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uploadUrl } from '../../src/storage/testing.ts';
-import { signedInUser, testApp, type TestApp } from '../harness.ts';
+import { signedInUser, type TestApp } from '../harness.ts';
+import { type Listening, listeningApp } from '../live.ts';
 
 // On a Node server a PUT's bytes go from the socket to the scratch file as Node streams: a web
 // stream between them (the Request body, then Readable.fromWeb back) was work per chunk that the
 // bytes do not need (bench/upload.ts, the 50 MB file).
 
 let app: TestApp;
-let server: ReturnType<typeof serve>;
+let server: Listening;
 let origin: string;
 beforeAll(async () => {
-  app = await testApp();
-  server = serve({ fetch: (req, env) => app.fetch(req, env as never), port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  [app, server] = await listeningApp();
+  origin = server.http;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await app.close();
-});
+afterAll(() => server.close());
 
 describe('a PUT to an upload URL on a Node server', () => {
   it('reads the bytes straight from the socket, with the same checksum', async () => {
