@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
-import { addFilesToGallery } from './rules.ts';
+import type { ViewerContext } from '../context.ts';
+import { addFilesToGallery, galleryItemsPage } from './rules.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
 
 let app: TestApp, owner: User;
@@ -11,6 +12,11 @@ beforeAll(async () => {
   [app, owner] = await appWithPeople(anyone);
 });
 afterAll(() => app.close());
+
+const contextOf = (user: User): ViewerContext => ({
+  ...app.services,
+  viewer: { id: user.id, email: user.email, sessionId: 'test' },
+});
 
 type ItemsPage = {
   node: {
@@ -117,6 +123,71 @@ describe('gallery items', () => {
     const f = await makeFile(app, owner.id);
     const ctx = { ...app.services, viewer: { id: owner.id, email: owner.email, sessionId: 's' } };
     expect(ids(await addFilesToGallery(ctx, g.id, [f.id]))).toEqual([f.id]);
+  });
+
+  it('reads a page of items with their files as Prisma does: every column, ties in position by id, after any item', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Oracle' });
+    const db = app.database.prisma;
+    const files = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((n) => makeFile(app, owner.id, `${n}.jpg`)));
+    await addFilesToGallery(
+      contextOf(owner),
+      g.id,
+      files.map((f) => f.id),
+    );
+    const [first, second] = files;
+    if (!first || !second) throw new Error('files');
+    await db.file.update({
+      where: { id: first.id },
+      data: { tags: ['night', 'exterior'], metadata: { image: { width: 4000, height: 3000 } }, size: 25_000_000_000n },
+    });
+    // Two items at one position: the order between them is their ids'.
+    const items = await db.galleryItem.findMany({ where: { galleryId: g.id }, orderBy: { position: 'asc' } });
+    await db.galleryItem.update({ where: { id: items[3]?.id }, data: { position: items[1]?.position } });
+
+    const prismaPage = (take: number, after?: string) =>
+      db.galleryItem.findMany({
+        where: { galleryId: g.id },
+        include: { file: true },
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
+        take,
+        ...(after && { cursor: { id: after }, skip: 1 }),
+      });
+    for (const after of [undefined, ...items.map((i) => i.id)]) {
+      for (const take of [1, 2, 10]) {
+        expect(await galleryItemsPage(contextOf(owner), g.id, { take, after })).toEqual(await prismaPage(take, after));
+      }
+    }
+    expect((await galleryItemsPage(contextOf(owner), g.id, { take: 10 })).map((i) => i.file.name)).toHaveLength(5);
+  });
+
+  it('answers what a client asks beyond the files of the items (who added them) from the same page', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Who added' });
+    const files = await Promise.all(['a', 'b', 'c'].map((n) => makeFile(app, owner.id, `${n}.jpg`)));
+    await addFilesToGallery(
+      contextOf(owner),
+      g.id,
+      files.map((f) => f.id),
+    );
+    const result = await graphql<{
+      node: {
+        items: {
+          totalCount: number;
+          edges: { node: { name: string; addedBy: { id: string }; file: { size: number } } }[];
+        };
+      };
+    }>(
+      app,
+      owner.cookie,
+      `query($id: ID!) { node(id: $id) { ... on Gallery {
+         items(first: 2) { totalCount edges { node { name addedBy { id } file { size } } } } } } }`,
+      { id: encodeGlobalID('Gallery', g.id) },
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data?.node.items.totalCount).toBe(3);
+    expect(result.data?.node.items.edges.map((e) => [e.node.name, e.node.addedBy.id, e.node.file.size])).toEqual([
+      ['a.jpg', encodeGlobalID('User', owner.id), 1024],
+      ['b.jpg', encodeGlobalID('User', owner.id), 1024],
+    ]);
   });
 
   it('pages through 10,000 photos by keyset, in order, to the last one', async () => {

@@ -17,6 +17,7 @@ import {
   type GalleryCardFacts,
   galleryCardFacts,
   galleryCardsPage,
+  galleryItemsPage,
   galleryListQuery,
   mayDo,
   moveGalleryItem,
@@ -110,11 +111,17 @@ builder.prismaNode('Gallery', {
     viewerCanEdit: viewerMay(t, 'edit', 'May the signed-in user edit details, photos and notes?'),
     viewerCanShare: viewerMay(t, 'share', 'May the signed-in user share it with projects and revoke shares?'),
     viewerCanDelete: viewerMay(t, 'delete', 'May the signed-in user delete it?'),
-    items: t.relatedConnection('items', {
+    items: t.prismaConnection({
+      type: 'GalleryItem',
       cursor: 'id',
       description: 'The photos in gallery order (keyset pages: fast at any depth).',
-      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
-      totalCount: true,
+      totalCount: (g, _args, ctx) => fromCard(ctx, g, (facts) => facts.photoCount),
+      resolve: (query, g, _args, ctx) => {
+        const { take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
+        if (typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0) && onlyItemsAndFiles(query))
+          return galleryItemsPage(ctx, g.id, { take, after: cursor?.id });
+        return ctx.db.galleryItem.findMany({ ...query, where: { galleryId: g.id }, orderBy: ITEM_ORDER });
+      },
     }),
     shares: t.relation('shares', {
       description: 'Projects the gallery is shared with: all of them for the owner, your own projects for members.',
@@ -168,6 +175,24 @@ builder.prismaNode('GalleryShare', {
 });
 
 const galleryColumns = new Set<string>(Object.values(Prisma.GalleryScalarFieldEnum));
+
+const ITEM_ORDER = [{ position: 'asc' }, { id: 'asc' }] satisfies Prisma.GalleryItemOrderByWithRelationInput[];
+const itemColumns = new Set<string>(Object.values(Prisma.GalleryItemScalarFieldEnum));
+const fileColumns = new Set<string>(Object.values(Prisma.FileScalarFieldEnum));
+
+/** Whether a selection of items asks for nothing beyond their columns and their files' columns: what galleryItemsPage reads. */
+function onlyItemsAndFiles(query: { include?: object; select?: object }) {
+  const onlyColumns = (shape: unknown, columns: Set<string>) =>
+    shape === true ||
+    (typeof shape === 'object' &&
+      shape !== null &&
+      Object.entries(
+        (shape as { include?: object; select?: object }).include ?? (shape as { select?: object }).select ?? {},
+      ).every(([key]) => columns.has(key)));
+  return Object.entries(query.include ?? query.select ?? {}).every(
+    ([key, value]) => itemColumns.has(key) || (key === 'file' && onlyColumns(value, fileColumns)),
+  );
+}
 
 /**
  * The cards statement's rows carry every column; the relations and counts a client's selection
