@@ -189,13 +189,15 @@ export async function saveResults(name: string, results: { date: string }) {
   console.log(`\nSaved ${path.relative(process.cwd(), out)}`);
 }
 
+/** The web app's persisted operations: text by id. */
+const persistedOperations = () =>
+  JSON.parse(readFileSync(path.join(here, '../web/persisted-operations.json'), 'utf8')) as Record<string, string>;
+
 /** The id of the web app's persisted operation whose text starts with `start`. */
 export function persistedOperation(start: string) {
-  const operations = JSON.parse(readFileSync(path.join(here, '../web/persisted-operations.json'), 'utf8')) as Record<
-    string,
-    string
-  >;
-  const found = Object.entries(operations).find(([, text]) => text.startsWith(start));
+  const found = Object.entries(persistedOperations()).find(([, text]) => text.startsWith(start));
   if (!found) throw new Error(`no persisted operation starts with ${start}: run pnpm generate`);
   return found[0];
 }
+
+export const persistedOperationText = (id: string) => persistedOperations()[id] ?? '';

@@ -3,15 +3,20 @@ import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import { imageFacts, isProcessing, type Photo } from './photos.ts';
 
+/** Pages after the first, as the grid scrolls near the end (the server answers at most 100). */
 export const PAGE_SIZE = 200;
 
-/** The gallery's photos, read a page at a time as the grid scrolls. */
+/**
+ * The gallery's photos, read a page at a time as the grid scrolls. The first page (`count`'s
+ * default) is what the widest screen shows at once, 8 columns by 6 rows: each photo more is JSON
+ * the page carries and Relay reads before the first thumbnail can show (bench/gallery.ts).
+ */
 export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
   const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(
     graphql`
       fragment GalleryPhotos_gallery on Gallery
       @refetchable(queryName: "GalleryPhotosPaginationQuery")
-      @argumentDefinitions(count: { type: "Int", defaultValue: 200 }, cursor: { type: "String" }) {
+      @argumentDefinitions(count: { type: "Int", defaultValue: 48 }, cursor: { type: "String" }) {
         items(first: $count, after: $cursor) @connection(key: "GalleryPhotos_items") {
           __id
           totalCount

@@ -451,6 +451,7 @@ function GalleryView({
         index={lightbox.index}
         onIndex={lightbox.open}
         onClose={lightbox.close}
+        onNearEnd={loadMore}
         feedback={(photo) =>
           photo.itemId ? <PhotoFeedback galleryId={gallery.id} fileId={photo.id} itemId={photo.itemId} /> : null
         }

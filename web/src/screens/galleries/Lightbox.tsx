@@ -43,6 +43,9 @@ function NavButton({
   );
 }
 
+/** How many photos before the last one loaded the next page is asked for. */
+const NEAR_END = 3;
+
 export function Lightbox({
   photos,
   index,
@@ -50,6 +53,7 @@ export function Lightbox({
   onClose,
   actions,
   feedback,
+  onNearEnd,
 }: {
   photos: readonly Photo[];
   index: number | null;
@@ -58,10 +62,16 @@ export function Lightbox({
   actions?: (photo: Photo) => ReactNode;
   /** Comments and picks on the photo, under its facts. */
   feedback?: (photo: Photo) => ReactNode;
+  /** Called near the last photo loaded, so the next ones arrive before the person gets there. */
+  onNearEnd?: () => void;
 }) {
   const photo = index === null ? undefined : photos[index];
   const hasPrev = index !== null && index > 0;
   const hasNext = index !== null && index < photos.length - 1;
+
+  useEffect(() => {
+    if (index !== null && index >= photos.length - NEAR_END) onNearEnd?.();
+  }, [index, photos.length, onNearEnd]);
 
   useEffect(() => {
     if (index === null) return;

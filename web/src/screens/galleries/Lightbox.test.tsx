@@ -1,0 +1,40 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Lightbox } from './Lightbox.tsx';
+import type { Photo } from './photos.ts';
+
+afterEach(cleanup);
+
+const photos: Photo[] = Array.from({ length: 10 }, (_, i) => ({
+  id: `f${i}`,
+  name: `photo-${i}.jpg`,
+  mimeType: 'image/jpeg',
+  size: 1000,
+  objectPath: `/objects/uploads/${i}`,
+  tags: [],
+}));
+
+function Stepping({ start, onNearEnd }: { start: number; onNearEnd: () => void }) {
+  return <Lightbox photos={photos} index={start} onIndex={() => {}} onClose={() => {}} onNearEnd={onNearEnd} />;
+}
+
+describe('Lightbox', () => {
+  it('asks for the next photos as the person nears the last one loaded, not before', () => {
+    const onNearEnd = vi.fn();
+    const { rerender } = render(<Stepping start={0} onNearEnd={onNearEnd} />);
+    expect(screen.getByTestId('lightbox')).toBeTruthy();
+    rerender(<Stepping start={6} onNearEnd={onNearEnd} />);
+    expect(onNearEnd).not.toHaveBeenCalled();
+    rerender(<Stepping start={7} onNearEnd={onNearEnd} />);
+    expect(onNearEnd).toHaveBeenCalledTimes(1);
+  });
+
+  it('steps with the arrow keys within the photos loaded', () => {
+    const onIndex = vi.fn();
+    render(<Lightbox photos={photos} index={9} onIndex={onIndex} onClose={() => {}} />);
+    fireEvent.keyDown(window, { key: 'ArrowRight' });
+    expect(onIndex).not.toHaveBeenCalled();
+    fireEvent.keyDown(window, { key: 'ArrowLeft' });
+    expect(onIndex).toHaveBeenCalledWith(8);
+  });
+});
