@@ -1,11 +1,14 @@
 // pnpm bench:gallery — a gallery of 10,000 photos: (1) the first page of its grid as the gallery
 // screen asks for it (persisted GalleryScreenQuery over GraphQL: its first page with totalCount), p50/p95,
-// against the same data read by hand-written SQL over `pg` in the same run; (2) the screen's time
+// against the same data read by hand-written SQL over `pg` in the same run, and the same SQL behind
+// a bare node:http server that checks the session row first (what HTTP and a session cost); (2) the screen's time
 // to first thumbnails in Debian's Chromium (/usr/bin/chromium via playwright-core): from navigation
 // to the first grid thumbnail decoded, with the built web app served by the real server.
 // Runs on PostgreSQL (a throw-away database). The 10,000 photo records share the bytes of 24
 // real uploads (with real thumbnails), so the browser loads real images.
 // Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { launchBrowser } from '../web/e2e/chromium.ts';
 import { buildWeb, distDir } from '../web/e2e/server.ts';
 import {
@@ -100,11 +103,11 @@ const pageSize = first.edges.length;
 const asked = Number(/items\(first: (\d+)\)/.exec(persistedOperationText(GRID_DOC_ID))?.[1]);
 if (first.totalCount !== PHOTOS || pageSize !== Math.min(asked, 100))
   throw new Error(`expected a page of ${PHOTOS} photos, got ${pageSize} of ${first.totalCount}`);
-const rawGrid = async () => {
+const rawGrid = async (userId = viewer.userId) => {
   const g = await db.query(
     `SELECT g.*, (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id)::int AS "photoCount"
      FROM "Gallery" g WHERE g.id = $1 AND g."ownerId" = $2`,
-    [galleryId, viewer.userId],
+    [galleryId, userId],
   );
   const items = await db.query(
     `SELECT i.id, i."fileId", i.position, f.name, f."mimeType", f."objectPath", f.size, f.tags, f.metadata
@@ -114,12 +117,36 @@ const rawGrid = async () => {
   );
   return JSON.stringify({ gallery: g.rows[0], items: items.rows.slice(0, pageSize) });
 };
+// The same statements behind a bare node:http server that first checks the session row: the least
+// an answer over HTTP to a signed-in person must do (the app remembers decoded cookies, so the
+// session id comes as is).
+const session = await db.query<{ id: string }>('SELECT id FROM "Session" WHERE "userId" = $1 LIMIT 1', [viewer.userId]);
+const sessionId = session.rows[0]?.id as string;
+const bare = createServer(async (request, response) => {
+  const found = await db.query<{ userId: string }>(
+    `SELECT "userId" FROM "Session" WHERE id = $1::uuid AND "expiresAt" > (now() AT TIME ZONE 'UTC')`,
+    [request.headers['x-session']],
+  );
+  const userId = found.rows[0]?.userId;
+  if (!userId) return void response.writeHead(401).end();
+  response.writeHead(200, { 'content-type': 'application/json' }).end(await rawGrid(userId));
+});
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+const httpGrid = async () => {
+  const answer = await fetch(bareUrl, { headers: { 'x-session': sessionId } });
+  if (!answer.ok) throw new Error(`bare server refused: ${answer.status}`);
+  return answer.json();
+};
 for (let i = 0; i < 5; i++) {
   await gridQuery();
   await rawGrid();
+  await httpGrid();
 }
 const appTimes = await timeEach(ROUNDS, gridQuery);
-const rawTimes = await timeEach(ROUNDS, rawGrid);
+const rawTimes = await timeEach(ROUNDS, () => rawGrid());
+const httpTimes = await timeEach(ROUNDS, httpGrid);
+bare.close();
 
 // ── (2) time to first thumbnails in Chromium ──
 const browser = await launchBrowser();
@@ -170,6 +197,8 @@ const results = {
     app: summary(appTimes),
     rawSql: summary(rawTimes),
     ratioP50: round(summary(rawTimes).p50Ms / summary(appTimes).p50Ms, 3),
+    overHttp: summary(httpTimes),
+    ratioToHttpP50: round(summary(httpTimes).p50Ms / summary(appTimes).p50Ms, 3),
   },
   screen: {
     ...summary(screenTimes),
@@ -183,6 +212,9 @@ console.log(
 );
 console.log(
   `  raw SQL baseline                                     p50 ${results.gridPage.rawSql.p50Ms} ms  p95 ${results.gridPage.rawSql.p95Ms} ms   ratio (raw/app p50) ${results.gridPage.ratioP50}`,
+);
+console.log(
+  `  the same over bare node:http with the session row   p50 ${results.gridPage.overHttp.p50Ms} ms  p95 ${results.gridPage.overHttp.p95Ms} ms   ratio (http/app p50) ${results.gridPage.ratioToHttpP50}`,
 );
 console.log(
   `  screen: first thumbnail in Chromium  p50 ${results.screen.p50Ms} ms  p95 ${results.screen.p95Ms} ms  (${results.screen.gridImagesInPage} grid images in the page)`,
