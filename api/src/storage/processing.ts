@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Services } from '../context.ts';
 import { Prisma } from '../generated/prisma/client.ts';
+import type { Arrivals } from './arrivals.ts';
 import { IMAGE_TYPES } from './filetypes.ts';
 import { readImageInfo, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
 import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
@@ -23,6 +24,8 @@ export const PROCESS_UPLOAD = 'storage.process-upload';
 
 /** Two at a time: sharp works one photo per thread here, so a burst of photos uses both cores. */
 export const PROCESS_CONCURRENCY = 2;
+/** How long a processing job lets arriving uploads go first: until they pause, at most a few seconds. */
+export const UPLOADS_FIRST = { quietMs: 150, maxWaitMs: 3_000 };
 
 export interface ProcessUploadJob {
   uploadId: string;
@@ -33,6 +36,8 @@ export const PROCESSING_KEY = 'processing';
 
 export interface ProcessingDeps extends Pick<Services, 'db' | 'events' | 'jobs'> {
   store: ObjectStore;
+  /** Uploads arriving in this process: a job starts once they leave the cores to it. */
+  receiving?: Arrivals;
   scratchDir: string;
   logger: Pick<Logger, 'warn' | 'error' | 'info'>;
 }
@@ -138,6 +143,8 @@ export async function startProcessing(deps: ProcessingDeps) {
   await deps.jobs.work<ProcessUploadJob>(
     PROCESS_UPLOAD,
     async ({ uploadId }) => {
+      // Bytes first: a person waits for their upload's answer, not for its thumbnails.
+      await deps.receiving?.quiet(UPLOADS_FIRST);
       await processUpload(deps, uploadId);
     },
     { concurrency: PROCESS_CONCURRENCY },

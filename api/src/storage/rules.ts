@@ -10,6 +10,7 @@ import type { Services, Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { fileAccessWhere } from '../access/rules.ts';
 import { ConflictError, domainError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import type { Arrivals } from './arrivals.ts';
 import { describeAccepted, detectFileType } from './filetypes.ts';
 import type { ImageInfo, Variant } from './images.ts';
 import { enqueueProcessing, needsProcessing, PROCESSING_KEY } from './processing.ts';
@@ -31,7 +32,7 @@ export interface StorageDeps extends Services {
   scratchDir: string;
   logger: Logger;
   /** Uploads whose bytes are arriving right now (the cleanup pass leaves them alone). */
-  receiving: Set<string>;
+  receiving: Arrivals;
 }
 
 const INVALID_URL = 'This upload URL is invalid or has expired. Ask for a new one.';

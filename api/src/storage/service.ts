@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
+import { Arrivals } from './arrivals.ts';
 import { storageRoutes } from './rest.ts';
 import { removeOrphanedFiles, runCleanup, tusDirectory, type CleanupReport, type StorageDeps } from './rules.ts';
 import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
@@ -54,7 +55,7 @@ export function createStorage(
     signingKey: uploadSigningKey(secret),
     scratchDir: store === local ? local.tmpDir : path.join(dataDir, 'tmp', 'uploads'),
     logger,
-    receiving: new Set(),
+    receiving: new Arrivals(),
   };
 
   let running: Promise<CleanupReport> | null = null;
