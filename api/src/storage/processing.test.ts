@@ -5,7 +5,7 @@ import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
 import { listeningOverSse } from '../../test/sse.ts';
 import { processUpload, requeueUnprocessed, UPLOADS_FIRST } from './processing.ts';
-import { processed, uploaded, uploadUrl } from './testing.ts';
+import { arrivingPut, processed, uploaded } from './testing.ts';
 
 // A picture's EXIF facts and thumbnails are made by a durable job after the upload has answered.
 
@@ -84,45 +84,19 @@ describe('post-upload processing', () => {
   });
 
   it('lets arriving bytes go first: a picture waits for its thumbnails while another upload is arriving', async () => {
-    // Another upload whose bytes are still arriving, held open.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let sent = false;
-    const slow = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (!sent) {
-          sent = true;
-          controller.enqueue(new TextEncoder().encode('%PDF-1.7\n'));
-          return;
-        }
-        await held;
-        controller.close();
-      },
-    });
-    const slowUrl = await uploadUrl(app, owner);
-    const arriving = app.request(slowUrl, {
-      method: 'PUT',
-      cookie: owner.cookie,
-      body: slow,
-      duplex: 'half',
-    } as RequestInit);
-    const slowId = new URL(slowUrl).pathname.split('/').pop() as string;
-    for (let i = 0; i < 200 && !app.storage.deps.receiving.has(slowId); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // Another upload whose bytes are still arriving.
+    const arriving = await arrivingPut(app, owner, new TextEncoder().encode('%PDF-1.7\n'));
     try {
       const photo = await uploaded(app, owner, await geotaggedPhoto('#3c5a7d'));
       await new Promise((resolve) => setTimeout(resolve, UPLOADS_FIRST.maxWaitMs / 3));
       const waiting = await app.database.prisma.upload.findUniqueOrThrow({ where: { id: photo.uploadId } });
       expect(waiting.metadata).toEqual({ processing: true });
-      release();
-      expect((await arriving).status).toBe(200);
+      arriving.end('close');
+      expect((await arriving.answer).status).toBe(200);
       const row = await processed(app, photo.uploadId, 20_000);
       expect(row.metadata).toMatchObject({ thumbnails: { grid: true, preview: true } });
     } finally {
-      release();
+      arriving.end('close');
     }
   });
 

@@ -24,6 +24,36 @@ export async function put(app: TestApp, who: Uploader, bytes: Uint8Array | strin
   return { uploadURL, response };
 }
 
+/**
+ * A PUT whose first bytes have arrived and whose body then stays open until `end` closes it (the
+ * rest never comes) or cuts it off (a lost connection). Resolves once the server is receiving it.
+ */
+export async function arrivingPut(app: TestApp, who: Uploader, first: Uint8Array, url?: string) {
+  const uploadURL = url ?? (await uploadUrl(app, who));
+  let end: (how: 'close' | 'cut') => void = () => {};
+  const ended = new Promise<'close' | 'cut'>((resolve) => {
+    end = resolve;
+  });
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(first);
+        return;
+      }
+      if ((await ended) === 'close') controller.close();
+      else controller.error(new Error('connection lost'));
+    },
+  });
+  const answer = app.request(uploadURL, { method: 'PUT', cookie: who.cookie, body, duplex: 'half' } as RequestInit);
+  const id = uploadIdFrom(uploadURL) as string;
+  for (let i = 0; i < 200 && !app.storage.deps.receiving.has(id); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { uploadURL, id, answer, end };
+}
+
 /** Uploads bytes that must be accepted; returns what the server derived. */
 export async function uploaded(app: TestApp, who: Uploader, bytes: Uint8Array | string) {
   const { uploadURL, response } = await put(app, who, bytes);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, signedInUser, testApp } from '../../test/harness.ts';
-import { put, sha256, uploaded, uploadProgress, uploadUrl } from './testing.ts';
+import { arrivingPut, put, sha256, uploaded, uploadProgress, uploadUrl } from './testing.ts';
 import { signUploadToken } from './tokens.ts';
 import { countStatements } from '../../test/statements.ts';
 
@@ -232,39 +232,14 @@ describe('PUT to the upload URL', () => {
   it('takes the bytes again after a PUT cut off midway, and refuses a second PUT while one is running', async () => {
     const url = await uploadUrl(app, owner);
     const bytes = text(300 * 1024);
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let sent = false;
-    const dropping = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (!sent) {
-          sent = true;
-          controller.enqueue(bytes.subarray(0, 100 * 1024));
-          return;
-        }
-        await held;
-        controller.error(new Error('connection lost'));
-      },
-    });
-    const first = app.request(url, {
-      method: 'PUT',
-      cookie: owner.cookie,
-      body: dropping,
-      duplex: 'half',
-    } as RequestInit);
-    const id = new URL(url).pathname.split('/').pop() as string;
-    for (let i = 0; i < 200 && !app.storage.deps.receiving.has(id); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const first = await arrivingPut(app, owner, bytes.subarray(0, 100 * 1024), url);
     // The first PUT is still arriving: a second one to the same URL must wait its turn.
     const second = (await put(app, owner, bytes, url)).response;
     expect(second.status).toBe(409);
-    release();
-    const cut = await first.catch(() => null);
+    first.end('cut');
+    const cut = await first.answer.catch(() => null);
     expect(cut === null || cut.status >= 400).toBe(true);
-    expect((await app.database.prisma.upload.findUniqueOrThrow({ where: { id } })).status).toBe('pending');
+    expect((await app.database.prisma.upload.findUniqueOrThrow({ where: { id: first.id } })).status).toBe('pending');
     const retried = (await put(app, owner, bytes, url)).response;
     expect(retried.status).toBe(200);
     expect(await retried.json()).toMatchObject({ size: bytes.length, checksum: sha256(bytes) });
