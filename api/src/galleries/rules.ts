@@ -465,14 +465,14 @@ const itemsPageSql = `
   ORDER BY i.position, i.id
   LIMIT $3`;
 
-type ItemsPageRow = Omit<GalleryItem, never> &
+type ItemsPageRow = GalleryItem &
   Omit<File, 'id' | 'size' | 'createdAt' | 'updatedAt'> & { size: string; fileCreatedAt: Date; fileUpdatedAt: Date };
 
 /**
  * A page of a gallery's items in gallery order, each with its file, as Prisma's findMany with
  * `include: { file: true }` answers them, in one hand-written statement (Db.$sql): the gallery
- * screen asks for 200 on every visit, and Prisma's JSON for a page and its mapping cost four
- * times the SQL (bench/gallery.ts). The caller has checked that the viewer may read the gallery.
+ * screen asks for a page on every visit, and Prisma's JSON for it and its mapping cost more than
+ * the SQL (bench/gallery.ts). The caller has checked that the viewer may read the gallery.
  * `after` is the id of the last item of the page before. items.test.ts holds it to Prisma's answer.
  */
 export async function galleryItemsPage(

@@ -452,6 +452,7 @@ function GalleryView({
         onIndex={lightbox.open}
         onClose={lightbox.close}
         onNearEnd={loadMore}
+        total={total}
         feedback={(photo) =>
           photo.itemId ? <PhotoFeedback galleryId={gallery.id} fileId={photo.id} itemId={photo.itemId} /> : null
         }

@@ -29,6 +29,11 @@ describe('Lightbox', () => {
     expect(onNearEnd).toHaveBeenCalledTimes(1);
   });
 
+  it('counts the photos there are, not only those loaded', () => {
+    render(<Lightbox photos={photos} index={2} onIndex={() => {}} onClose={() => {}} total={10_000} />);
+    expect(screen.getByText('3 of 10,000')).toBeTruthy();
+  });
+
   it('steps with the arrow keys within the photos loaded', () => {
     const onIndex = vi.fn();
     render(<Lightbox photos={photos} index={9} onIndex={onIndex} onClose={() => {}} />);

@@ -54,8 +54,11 @@ export function Lightbox({
   actions,
   feedback,
   onNearEnd,
+  total = photos.length,
 }: {
   photos: readonly Photo[];
+  /** How many photos there are, loaded or not (the counter's "of"). */
+  total?: number;
   index: number | null;
   onIndex: (index: number) => void;
   onClose: () => void;
@@ -125,7 +128,7 @@ export function Lightbox({
                 </button>
               </div>
               <p className="mt-1 text-xs text-slate-400">
-                {(index ?? 0) + 1} of {photos.length}
+                {(index ?? 0) + 1} of {total.toLocaleString('en')}
               </p>
               <dl className="mt-4 space-y-3">
                 <Fact label="Camera">{[photo.camera, photo.lens].filter(Boolean).join(' · ') || 'Unknown'}</Fact>
