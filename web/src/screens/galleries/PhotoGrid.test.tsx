@@ -78,6 +78,22 @@ describe('PhotoGrid', () => {
     expect(onOpen).toHaveBeenCalledWith(9999);
   });
 
+  it('does not ask for the next page while the end of the first one is only in the rows kept beyond the view', async () => {
+    const onLoadMore = vi.fn();
+    // 48 photos in 6 columns: 8 rows, about 4 in view, the rest rendered beyond it.
+    render(
+      <PhotoGrid photos={photos.slice(0, 48)} hasMore loadingMore={false} onLoadMore={onLoadMore} onOpen={() => {}} />,
+    );
+    expect(screen.getByRole('button', { name: 'Open photo-47.jpg' })).toBeTruthy();
+    expect(onLoadMore).not.toHaveBeenCalled();
+    const grid = screen.getByTestId('photo-grid');
+    await act(async () => {
+      grid.scrollTop = 800;
+      fireEvent.scroll(grid);
+    });
+    expect(onLoadMore).toHaveBeenCalled();
+  });
+
   it('shows a placeholder while a photo is processed, then its thumbnail when the data says it is done', () => {
     const fresh = { ...photos[0], id: 'new', name: 'just-in.jpg', processing: true } as Photo;
     const props = { hasMore: false, loadingMore: false, onLoadMore: () => {}, onOpen: () => {} };

@@ -4,6 +4,8 @@ import { columnsFor, gridUrl, type Photo } from './photos.ts';
 
 const GAP = 8;
 const EAGER_ROWS = 2;
+/** How close to the last row in view the next page is asked for. */
+const NEAR_END_ROWS = 3;
 
 /**
  * The gallery's photos as a grid of thumbnails. Only the rows in view (plus a few) are in the DOM,
@@ -52,10 +54,13 @@ export function PhotoGrid({
   useEffect(() => virtualizer.measure(), [cell, virtualizer]);
 
   const rows = virtualizer.getVirtualItems();
-  const lastRow = rows[rows.length - 1];
+  // Near the end of what is in view, not of the rows rendered beyond it: a first page that the
+  // overscan reaches the end of would otherwise ask for the next one as the screen opens, while
+  // its thumbnails are still on their way.
+  const lastInView = virtualizer.range?.endIndex ?? -1;
   useEffect(() => {
-    if (lastRow && lastRow.index >= rowCount - 3 && hasMore && !loadingMore) onLoadMore();
-  }, [lastRow, rowCount, hasMore, loadingMore, onLoadMore]);
+    if (lastInView >= rowCount - NEAR_END_ROWS && hasMore && !loadingMore) onLoadMore();
+  }, [lastInView, rowCount, hasMore, loadingMore, onLoadMore]);
 
   return (
     <div ref={scrollRef} data-testid="photo-grid" className="h-[calc(100vh-16rem)] min-h-80 overflow-y-auto rounded-lg">
