@@ -1,18 +1,11 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Lightbox } from './Lightbox.tsx';
-import type { Photo } from './photos.ts';
+import { testPhotos } from './testPhotos.ts';
 
 afterEach(cleanup);
 
-const photos: Photo[] = Array.from({ length: 10 }, (_, i) => ({
-  id: `f${i}`,
-  name: `photo-${i}.jpg`,
-  mimeType: 'image/jpeg',
-  size: 1000,
-  objectPath: `/objects/uploads/${i}`,
-  tags: [],
-}));
+const photos = testPhotos(10);
 
 function Stepping({ start, onNearEnd }: { start: number; onNearEnd: () => void }) {
   return <Lightbox photos={photos} index={start} onIndex={() => {}} onClose={() => {}} onNearEnd={onNearEnd} />;

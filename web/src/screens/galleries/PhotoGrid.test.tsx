@@ -1,7 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Photo } from './photos.ts';
 import { PhotoGrid } from './PhotoGrid.tsx';
+import type { Photo } from './photos.ts';
+import { testPhotos } from './testPhotos.ts';
 
 // jsdom has no layout: give every element a 1080 × 800 box so the virtualiser has a viewport.
 const restore: (() => void)[] = [];
@@ -31,14 +32,7 @@ afterAll(() => {
 });
 afterEach(cleanup);
 
-const photos: Photo[] = Array.from({ length: 10_000 }, (_, i) => ({
-  id: `f${i}`,
-  name: `photo-${i}.jpg`,
-  mimeType: 'image/jpeg',
-  size: 1000,
-  objectPath: `/objects/uploads/${i}`,
-  tags: [],
-}));
+const photos = testPhotos(10_000);
 
 describe('PhotoGrid', () => {
   it('keeps only the visible rows of 10,000 photos in the page', () => {
