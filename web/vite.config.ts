@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import relay from 'vite-plugin-relay';
+import { appChunks } from './build/chunks.ts';
 import { preloads } from './build/preloads.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
@@ -21,6 +22,8 @@ const reviewPage: Plugin = {
   },
 };
 
+const chunks = appChunks();
+
 export default defineConfig({
   // Brotli and gzip copies of each text asset, served as they are by the API (no per-request work).
   plugins: [
@@ -30,6 +33,7 @@ export default defineConfig({
     compression({ algorithms: ['brotliCompress', 'gzip'] }),
     reviewPage,
     preloads(),
+    chunks.plugin,
   ],
   build: {
     rolldownOptions: {
@@ -37,6 +41,7 @@ export default defineConfig({
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         review: fileURLToPath(new URL('review.html', import.meta.url)),
       },
+      output: { codeSplitting: { groups: chunks.groups } },
     },
   },
   server: {

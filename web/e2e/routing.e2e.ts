@@ -194,9 +194,51 @@ describe('routes load their data', () => {
   });
 });
 
+/**
+ * The scripts a page of the build loads before it runs (its entry and what they import statically),
+ * and with `later` also those it may load afterwards (its lazy parts).
+ */
+function scriptsOf(htmlFile: string, { later = false } = {}) {
+  const imports = later ? /(?:from|import)\s*\(?["`]\.\/([^"`]+\.js)["`]/g : /(?:from|import)\s*"\.\/([^"]+\.js)"/g;
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(path.join(distDir, file), 'utf8');
+    for (const [, imported] of code.matchAll(imports)) visit(`/assets/${imported}`);
+  };
+  const html = readFileSync(path.join(distDir, htmlFile), 'utf8');
+  for (const [, entry] of html.matchAll(/<script type="module" crossorigin src="([^"]+)"/g)) visit(entry as string);
+  return [...seen];
+}
+
 describe('the scripts a signed-in screen needs before its first paint', () => {
   // What the build lists for each screen (preloads.json): the signed-in app, the shell, the screen.
-  const { signedIn, screens } = JSON.parse(readFileSync(path.join(distDir, 'preloads.json'), 'utf8')) as Preloads;
+  const { signedIn, signedOut, screens } = JSON.parse(
+    readFileSync(path.join(distDir, 'preloads.json'), 'utf8'),
+  ) as Preloads;
+
+  // Over mobile data a browser keeps six connections to a server without HTTP/2 and pays a round
+  // trip per file: 28 to 44 files before build/chunks.ts grouped them, 18 to 21 since.
+  it.each(
+    screens.map(
+      (screen) => [screen.path, [...new Set([...scriptsOf('index.html'), ...signedIn, ...screen.files])]] as const,
+    ),
+  )('%s: come in at most 22 files', (_path, files) => {
+    expect(files.length).toBeLessThanOrEqual(22);
+  });
+
+  it.each([
+    ['the landing page', [...new Set([...scriptsOf('index.html'), ...signedOut])]],
+    ['a review link (its map included)', scriptsOf('review.html', { later: true })],
+  ] as const)('%s loads neither Relay nor the signed-in app', (_page, files) => {
+    expect(files.length).toBeGreaterThan(2);
+    for (const file of files) {
+      const code = readFileSync(path.join(distDir, file), 'utf8');
+      expect(code.includes('RelayModernEnvironment'), `${file} holds Relay`).toBe(false);
+      expect(code.includes('StorageUsageSlot'), `${file} holds the signed-in shell`).toBe(false);
+    }
+  });
 
   it.each(screens.map((screen) => [screen.path, [...new Set([...signedIn, ...screen.files])]] as const))(
     '%s: hold none of Relay’s legacy containers',
