@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 import relay from 'vite-plugin-relay';
 import { appChunks } from './build/chunks.ts';
 import { preloads } from './build/preloads.ts';
+import { stylesheetLast } from './build/stylesheetLast.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
@@ -34,6 +35,7 @@ export default defineConfig({
     reviewPage,
     preloads(),
     chunks.plugin,
+    stylesheetLast(),
   ],
   build: {
     rolldownOptions: {

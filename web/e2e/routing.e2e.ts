@@ -194,6 +194,26 @@ describe('routes load their data', () => {
   });
 });
 
+describe('the loading screen', () => {
+  it("paints as the page arrives, before the app's stylesheet and scripts", async () => {
+    const { context } = await signedInContext(browser());
+    const page = await context.newPage();
+    // The app's files are held until the loading screen has painted: in the head the stylesheet
+    // held that first paint until it came, with the scripts.
+    const held: (() => Promise<void>)[] = [];
+    let holding = true;
+    await page.route('**/assets/**', (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
+    await page.goto('/', { waitUntil: 'commit' });
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+    expect(held.length).toBeGreaterThan(1);
+    expect(await page.getByText('Loading', { exact: true }).last().isVisible()).toBe(true);
+    holding = false;
+    await Promise.all(held.map((release) => release()));
+    await page.getByText('No galleries yet').waitFor();
+    await context.close();
+  });
+});
+
 /**
  * The scripts a page of the build loads before it runs (its entry and what they import statically),
  * and with `later` also those it may load afterwards (its lazy parts).
