@@ -45,6 +45,24 @@ describe('lazyDialog', () => {
     expect(screen.queryByRole('button')).toBeNull();
   });
 
+  it("waits for the page's load (its first pictures) before asking the idle browser", async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.push(work));
+    const readyState = vi.spyOn(document, 'readyState', 'get').mockReturnValue('interactive');
+    try {
+      const { loads, Lazy } = fixture();
+      render(<Lazy open={false} />);
+      expect(idle).toHaveLength(0);
+      readyState.mockReturnValue('complete');
+      window.dispatchEvent(new Event('load'));
+      expect(idle).toHaveLength(1);
+      await act(async () => idle[0]?.());
+      expect(loads.count).toBe(1);
+    } finally {
+      readyState.mockRestore();
+    }
+  });
+
   it('shows the dialog when it opens, and keeps its state when it closes and opens again', async () => {
     vi.stubGlobal('requestIdleCallback', () => 0);
     const { Lazy } = fixture();

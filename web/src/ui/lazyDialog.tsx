@@ -1,9 +1,16 @@
 import { type ComponentType, lazy, Suspense, useEffect, useRef } from 'react';
 
-/** Runs `work` once the browser has nothing else to do (soon after, where it cannot say). */
+/**
+ * Runs `work` once the page has loaded (its pictures included) and the browser has nothing else to
+ * do: the screen's first thumbnails do not share the connection with code for dialogs.
+ */
 function whenIdle(work: () => void) {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 5_000 });
-  else setTimeout(work, 1_000);
+  const idle = () => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 5_000 });
+    else setTimeout(work, 1_000);
+  };
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
 }
 
 /**
