@@ -69,7 +69,9 @@ async function prismaPage(ctx: ViewerContext, options: GalleryListOptions, take:
 /** The statement's page, each row with the facts the card fields read for it. */
 async function cardsPage(ctx: ViewerContext, options: GalleryListOptions & { take: number; after?: string }) {
   const page = await galleryCardsPage(ctx, options);
-  return Promise.all(page.map(async (gallery) => ({ gallery, facts: await galleryCardFacts(ctx, gallery) })));
+  return Promise.all(
+    page.map(async (gallery) => ({ gallery, facts: await galleryCardFacts(ctx, gallery, { keep: false }) })),
+  );
 }
 
 async function prismaGalleries(ctx: ViewerContext, options: GalleryListOptions, take: number, after?: string) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
+import { countStatements } from '../../test/statements.ts';
 import type { ViewerContext } from '../context.ts';
 import { addFilesToGallery, galleryItemsPage } from './rules.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
@@ -188,6 +189,37 @@ describe('gallery items', () => {
       ['a.jpg', encodeGlobalID('User', owner.id), 1024],
       ['b.jpg', encodeGlobalID('User', owner.id), 1024],
     ]);
+  });
+
+  it("reads the card facts once for a screen's fields, the page's totalCount included, and afresh after a mutation", async () => {
+    const g = await makeGallery(app, owner.cookie);
+    const files = await Promise.all(['x', 'y'].map((n) => makeFile(app, owner.id, `${n}.jpg`)));
+    await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: [files[0]?.id] });
+    const id = encodeGlobalID('Gallery', g.id);
+    const screen = (items: string) => `query($id: ID!) { node(id: $id) { ... on Gallery {
+      photoCount viewerCanEdit viewerCanShare items(first: 10) { ${items} edges { node { name } } } } } }`;
+    const withoutCount = await countStatements(() => graphql(app, owner.cookie, screen(''), { id }));
+    let answer: Awaited<ReturnType<typeof graphql>> | undefined;
+    const withCount = await countStatements(async () => {
+      answer = await graphql(app, owner.cookie, screen('totalCount'), { id });
+    });
+    expect(answer?.data).toMatchObject({ node: { photoCount: 1, items: { totalCount: 1 } } });
+    expect(withCount).toBe(withoutCount);
+
+    // A mutation's answer reads what it changed, even where an earlier field of it read the facts.
+    const added = await graphql(
+      app,
+      owner.cookie,
+      `mutation($id: ID!, $fileIds: [ID!]!) {
+        first: updateGallery(id: $id, notes: "two now") { ... on MutationUpdateGallerySuccess { data { photoCount } } }
+        second: addFilesToGallery(galleryId: $id, fileIds: $fileIds) {
+          ... on MutationAddFilesToGallerySuccess { data { photoCount } }
+        }
+      }`,
+      { id, fileIds: [encodeGlobalID('File', files[1]?.id ?? '')] },
+    );
+    expect(added.errors).toBeUndefined();
+    expect(added.data).toEqual({ first: { data: { photoCount: 1 } }, second: { data: { photoCount: 2 } } });
   });
 
   it('pages through 10,000 photos by keyset, in order, to the last one', async () => {

@@ -420,21 +420,33 @@ export async function galleryCardsPage(
   });
 }
 
-// Not cached: a later mutation of the same request must read the facts it changed.
-const factsLoaders = new WeakMap<object, DataLoader<string, GalleryCardFacts>>();
+const factsLoaders = new WeakMap<
+  object,
+  { kept?: DataLoader<string, GalleryCardFacts>; fresh?: DataLoader<string, GalleryCardFacts> }
+>();
 
 /**
  * The card facts of a gallery the viewer may read: those its cards page read with it, or else
  * read together with those of every other gallery of the request asking at the same moment.
+ * With `keep` (a query: its fields ask at different moments, the items' totalCount after the
+ * page of items) they are read once for the rest of the request; a mutation, or a subscription's
+ * next event, reads them afresh: they may have changed since.
  */
 export function galleryCardFacts(
   ctx: ViewerContext,
   gallery: { id: string },
+  { keep }: { keep: boolean },
 ): GalleryCardFacts | Promise<GalleryCardFacts> {
   // At once when known: a promise per card field costs GraphQL's executor more than the fields.
   const known = factsOfRow.get(gallery);
   if (known) return known;
-  let loader = factsLoaders.get(ctx);
+  let loaders = factsLoaders.get(ctx);
+  if (!loaders) {
+    loaders = {};
+    factsLoaders.set(ctx, loaders);
+  }
+  const kind = keep ? 'kept' : 'fresh';
+  let loader = loaders[kind];
   if (!loader) {
     loader = new DataLoader<string, GalleryCardFacts>(
       async (ids) => {
@@ -446,9 +458,9 @@ export function galleryCardFacts(
         const byId = new Map(rows.map((row) => [row.id, row.facts]));
         return ids.map((id) => byId.get(id) ?? new NotFoundError('Gallery'));
       },
-      { cache: false },
+      { cache: keep },
     );
-    factsLoaders.set(ctx, loader);
+    loaders[kind] = loader;
   }
   return loader.load(gallery.id);
 }

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { type Gallery, Prisma } from '../generated/prisma/client.ts';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
@@ -54,8 +55,13 @@ type GalleryFieldBuilder = Parameters<
 >[0];
 
 /** A card field, read from the gallery's card facts. */
-function fromCard<T>(ctx: ViewerContext, gallery: { id: string }, read: (facts: GalleryCardFacts) => T) {
-  const facts = galleryCardFacts(ctx, gallery);
+function fromCard<T>(
+  ctx: ViewerContext,
+  gallery: { id: string },
+  info: GraphQLResolveInfo,
+  read: (facts: GalleryCardFacts) => T,
+) {
+  const facts = galleryCardFacts(ctx, gallery, { keep: info.operation.operation === 'query' });
   return facts instanceof Promise ? facts.then(read) : read(facts);
 }
 
@@ -63,8 +69,8 @@ function viewerMay(t: GalleryFieldBuilder, action: keyof typeof GALLERY_ACTIONS,
   return t.boolean({
     description,
     select: { ownerId: true },
-    resolve: (g, _args, ctx) =>
-      fromCard(ctx, g, (facts) => mayDo(accessFrom(ctx.viewer.id, g.ownerId, facts.writeShared), action)),
+    resolve: (g, _args, ctx, info) =>
+      fromCard(ctx, g, info, (facts) => mayDo(accessFrom(ctx.viewer.id, g.ownerId, facts.writeShared), action)),
   });
 }
 
@@ -87,12 +93,12 @@ builder.prismaNode('Gallery', {
     notes: t.exposeString('notes', { nullable: true, description: 'Notes the team keeps together.' }),
     photoCount: t.int({
       description: 'How many photos the gallery holds.',
-      resolve: (g, _args, ctx) => fromCard(ctx, g, (facts) => facts.photoCount),
+      resolve: (g, _args, ctx, info) => fromCard(ctx, g, info, (facts) => facts.photoCount),
     }),
     coverImageUrl: t.string({
       nullable: true,
       description: "The cover photo's URL (its object path; add ?variant=grid for cards), if a cover is set.",
-      resolve: (g, _args, ctx) => fromCard(ctx, g, (facts) => facts.coverPath),
+      resolve: (g, _args, ctx, info) => fromCard(ctx, g, info, (facts) => facts.coverPath),
     }),
     coverImageId: t.id({
       nullable: true,
@@ -106,7 +112,8 @@ builder.prismaNode('Gallery', {
       type: GalleryAccessEnum,
       description: 'What the signed-in user may do with this gallery.',
       select: { ownerId: true },
-      resolve: (g, _args, ctx) => fromCard(ctx, g, (facts) => accessFrom(ctx.viewer.id, g.ownerId, facts.writeShared)),
+      resolve: (g, _args, ctx, info) =>
+        fromCard(ctx, g, info, (facts) => accessFrom(ctx.viewer.id, g.ownerId, facts.writeShared)),
     }),
     viewerCanEdit: viewerMay(t, 'edit', 'May the signed-in user edit details, photos and notes?'),
     viewerCanShare: viewerMay(t, 'share', 'May the signed-in user share it with projects and revoke shares?'),
@@ -115,7 +122,7 @@ builder.prismaNode('Gallery', {
       type: 'GalleryItem',
       cursor: 'id',
       description: 'The photos in gallery order (keyset pages: fast at any depth).',
-      totalCount: (g, _args, ctx) => fromCard(ctx, g, (facts) => facts.photoCount),
+      totalCount: (g, _args, ctx, info) => fromCard(ctx, g, info, (facts) => facts.photoCount),
       resolve: (query, g, _args, ctx) => {
         const { take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
         if (typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0) && onlyItemsAndFiles(query))
