@@ -1,12 +1,4 @@
-import type { Plugin } from 'vite';
-
-type CodeSplittingGroup = {
-  name: string;
-  test: RegExp | ((id: string) => boolean);
-  priority?: number;
-  minShareCount?: number;
-  includeDependenciesRecursively?: boolean;
-};
+import type { Plugin, Rolldown } from 'vite';
 
 /** The signed-in app's root module (its routes), which the entry loads only with a session. */
 const SIGNED_IN_APP = /[\\/]src[\\/]routes[\\/]signedIn\.tsx$/;
@@ -16,7 +8,7 @@ const packages = (names: string[]) =>
 
 /**
  * How the app's code is cut into files. Left to itself the bundler makes a file for each set of
- * screens and dialogs that share a module: a signed-in screen came in 34 to 44 files, most under
+ * screens and dialogs that share a module: a signed-in screen came in 28 to 44 files, most under
  * 2 KB. A phone on mobile data opens six connections to a server without HTTP/2 and pays a round
  * trip per file, so those files cost more than their bytes (Lighthouse's mobile simulation spent
  * 1.6 s loading the first thumbnail, queued behind them). So React, the router, Relay and Headless
@@ -25,7 +17,7 @@ const packages = (names: string[]) =>
  * that last file, so those pages load neither Relay nor the signed-in app. Dialogs and screens,
  * loaded when first needed, stay files of their own.
  */
-export function appChunks(): { plugin: Plugin; groups: CodeSplittingGroup[] } {
+export function appChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   /** Modules a page without an account may run: filled once the module graph is known. */
   const publicModules = new Set<string>();
   const loadedLater = new Set<string>();
