@@ -52,7 +52,9 @@ export function taskListWhere(viewer: Viewer, filter: TaskFilter = {}, now: Date
   const and: Prisma.TaskWhereInput[] = [taskVisibleWhere(viewer.id)];
   if (f.status) and.push({ status: f.status });
   if (f.overdue === true) and.push(overdueWhere(now));
-  if (f.overdue === false) and.push({ NOT: overdueWhere(now) });
+  // Not NOT(overdueWhere): SQL's NOT of a comparison with a missing due date is unknown, which
+  // dropped pending tasks without one.
+  if (f.overdue === false)
   return { AND: and };
 }
 

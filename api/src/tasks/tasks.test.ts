@@ -301,18 +301,31 @@ describe('overdue', () => {
     const soon = await call(carol, 'POST', '/api/tasks', { title: 'Soon', dueDate: iso(hour) });
     const lateDone = await call(carol, 'POST', '/api/tasks', { title: 'Late but done', dueDate: iso(-2 * hour) });
     await call(carol, 'PATCH', `/api/tasks/${lateDone.body.id}/complete`);
+    const someday = await call(carol, 'POST', '/api/tasks', { title: 'Someday' });
     expect(late.body.isOverdue).toBe(true);
     expect(soon.body.isOverdue).toBe(false);
+    expect(someday.body.isOverdue).toBe(false);
 
     const overdue = await call(carol, 'GET', '/api/tasks?overdue=true');
     expect(overdue.body.map((t: { title: string }) => t.title)).toEqual(['Late']);
+    // Without a due date a pending task is not overdue: it is among the others.
     const notOverdue = await call(carol, 'GET', '/api/tasks?overdue=false');
-    expect(notOverdue.body.map((t: { title: string }) => t.title).sort()).toEqual(['Late but done', 'Soon']);
+    expect(notOverdue.body.map((t: { title: string }) => t.title).sort()).toEqual(['Late but done', 'Someday', 'Soon']);
+    const notOverdueOverGraphql = await graphql<{ tasks: { edges: { node: { title: string } }[] } }>(
+      app,
+      carol.cookie,
+      'query { tasks(first: 10, overdue: false) { edges { node { title } } } }',
+    );
+    expect(notOverdueOverGraphql.data?.tasks.edges.map((e) => e.node.title).sort()).toEqual([
+      'Late but done',
+      'Someday',
+      'Soon',
+    ]);
     const completed = await call(carol, 'GET', '/api/tasks?status=completed');
     expect(completed.body.map((t: { title: string }) => t.title)).toEqual(['Late but done']);
     expect(completed.body[0].isOverdue).toBe(false);
     const pending = await call(carol, 'GET', '/api/tasks?status=pending');
-    expect(pending.body.map((t: { title: string }) => t.title)).toEqual(['Soon', 'Late']);
+    expect(pending.body.map((t: { title: string }) => t.title)).toEqual(['Someday', 'Soon', 'Late']);
 
     // Nothing is stored: moving the due date into the future makes it not overdue at once.
     const moved = await call(carol, 'PATCH', `/api/tasks/${late.body.id}`, { dueDate: iso(5 * hour) });
