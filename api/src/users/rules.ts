@@ -12,6 +12,16 @@ export function visibleUsersWhere(viewer: Viewer): Prisma.UserWhereInput {
   };
 }
 
+/**
+ * visibleUsersWhere as an SQL condition on the user row `alias`, with the viewer's id as the
+ * positional parameter `viewer` (statements sent as text through Db.$sql).
+ */
+export function visibleUserSql(alias: string, viewer: string): string {
+  return `(${alias}.id = ${viewer}::uuid OR EXISTS (
+    SELECT 1 FROM "ProjectMember" theirs JOIN "ProjectMember" mine ON mine."projectId" = theirs."projectId"
+    WHERE theirs."userId" = ${alias}.id AND mine."userId" = ${viewer}::uuid))`;
+}
+
 // What a viewer may know of other people. Anyone reachable through something shared (who added a
 // photo, who did something in a shared gallery) has a name on it; the e-mail address, which can
 // be written to, goes only to the people visibleUsersWhere lets the viewer see.
