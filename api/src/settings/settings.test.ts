@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, sendBody, signedInUser } from '../../test/harness.ts';
+import { countStatements } from '../../test/statements.ts';
 
 let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
@@ -73,6 +74,27 @@ describe('settings', () => {
       darkMode: true,
       pushNotifications: false,
     });
+  });
+});
+
+describe('the viewer over GraphQL', () => {
+  it('reads no row of theirs for their id and settings (the session said who they are), and reads it for their name', async () => {
+    const dana = await signedInUser(app);
+    const settingsOnly = '{ viewer { id settings { autoSave } } }';
+    await graphql(app, dana.cookie, settingsOnly);
+    let answer: Awaited<ReturnType<typeof graphql>> | undefined;
+    const bare = await countStatements(async () => {
+      answer = await graphql(app, dana.cookie, settingsOnly);
+    });
+    expect(answer?.errors).toBeUndefined();
+    expect(answer?.data).toEqual({ viewer: { id: expect.any(String), settings: { autoSave: true } } });
+    const named = await countStatements(async () => {
+      answer = await graphql(app, dana.cookie, '{ viewer { id displayName settings { autoSave } } }');
+    });
+    expect(answer?.data).toMatchObject({ viewer: { displayName: expect.any(String), settings: { autoSave: true } } });
+    // The session and the settings; the name adds the row.
+    expect(bare).toBe(2);
+    expect(named).toBe(3);
   });
 });
 

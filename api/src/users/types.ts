@@ -1,3 +1,4 @@
+import type { User } from '../generated/prisma/client.ts';
 import { builder } from '../graphql/builder.ts';
 import { rowMutation } from '../graphql/shapes.ts';
 import { emailFor, nameToShow, updateProfile, visibleUsersWhere } from './rules.ts';
@@ -5,6 +6,8 @@ import { emailFor, nameToShow, updateProfile, visibleUsersWhere } from './rules.
 export const UserType = builder.prismaNode('User', {
   description: 'A person with an account.',
   id: { field: 'id' },
+  // Each field reads only its own columns (never the password hash): `viewer { id … }` reads none.
+  select: { id: true },
   // node(id:) may only reach users the viewer can see.
   findUnique: (id, ctx) => ({ id, AND: [visibleUsersWhere(ctx.viewer)] }),
   fields: (t) => ({
@@ -27,11 +30,19 @@ export const UserType = builder.prismaNode('User', {
   }),
 });
 
+const onlyTheId = (query: { select?: object; include?: object }) =>
+  !query.include && query.select !== undefined && Object.keys(query.select).join() === 'id';
+
 builder.queryField('viewer', (t) =>
   t.prismaField({
     type: 'User',
     description: 'The signed-in user.',
-    resolve: (query, _root, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.id } }),
+    resolve: (query, _root, _args, ctx) =>
+      // Who the viewer is the session already said: the row is read only for what else is asked.
+      // (The type is the whole row; the fields asked read only its id.)
+      onlyTheId(query)
+        ? ({ id: ctx.viewer.id } as User)
+        : ctx.db.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.id } }),
   }),
 );
 
