@@ -72,7 +72,7 @@ await db.query(
      SELECT gen_random_uuid(), $1, 'warehouse_' || lpad(i::text, 5, '0') || '.jpg', 'DSC_' || lpad(i::text, 5, '0') || '.jpg',
             'image/jpeg', 350000 + i, ($2::text[])[1 + i % 24], ($2::text[])[1 + i % 24],
             ARRAY[(ARRAY['exterior','interior','night','day'])[1 + i % 4]],
-            '{"image": {"width": 1600, "height": 1067}, "thumbnails": {"grid": true, "preview": true}}'::jsonb,
+            '{"image": {"width": 1600, "height": 1067}, "thumbnails": {"grid": true, "grid2x": true, "preview": true}}'::jsonb,
             now() - i * interval '1 second', now()
      FROM generate_series(1, $3::int) i RETURNING id, name)
    INSERT INTO "GalleryItem" (id, "galleryId", "fileId", position, "addedById")

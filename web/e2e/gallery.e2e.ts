@@ -113,6 +113,31 @@ describe('gallery screen', () => {
     await coldPage.getByRole('button', { name: 'Share Gallery' }).click();
     await coldPage.getByRole('dialog', { name: /Share/ }).waitFor();
     await cold.close();
+
+    // On a screen of two device pixels per CSS pixel (a phone's), the page's preloads and the grid
+    // both take the 800-pixel thumbnails, so the cells are sharp and each is still fetched once.
+    const dense = await browser().newContext({ storageState: await context.storageState(), deviceScaleFactor: 2 });
+    const densePage = await dense.newPage();
+    await densePage.goto(page.url());
+    const firstThumbnail = densePage.getByTestId('photo-tile').first().locator('img');
+    // naturalWidth is in CSS pixels: the 800-pixel thumbnail drawn at density 2.
+    await expect
+      .poll(() =>
+        firstThumbnail.evaluate(
+          (img: HTMLImageElement) => img.complete && `${new URL(img.currentSrc).search} ${img.naturalWidth}`,
+        ),
+      )
+      .toBe('?variant=grid2x 400');
+    const fetched = () =>
+      densePage.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.includes('variant=grid'))
+          .map((entry) => `${new URL(entry.name).search} ${(entry as PerformanceResourceTiming).initiatorType}`),
+      );
+    await expect.poll(fetched).toHaveLength(2);
+    expect(await fetched()).toEqual(['?variant=grid2x link', '?variant=grid2x link']);
+    await dense.close();
     await page.getByRole('tab', { name: 'Notes' }).click();
     expect(await page.getByRole('textbox', { name: 'Notes' }).inputValue()).toBe(
       'Gate code 4711. Best light after 4 pm.',

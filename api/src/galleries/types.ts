@@ -151,7 +151,7 @@ builder.prismaNode('GalleryItem', {
     fileId: t.id({ description: 'Global id of the file.', resolve: (item) => encodeGlobalID('File', item.fileId) }),
     name: t.string({ select: { file: { select: { name: true } } }, resolve: (item) => item.file.name }),
     url: t.string({
-      description: "The file's object path (add ?variant=grid or ?variant=preview for thumbnails).",
+      description: "The file's object path (add ?variant=grid, ?variant=grid2x or ?variant=preview for thumbnails).",
       select: { file: { select: { objectPath: true } } },
       resolve: (item) => item.file.objectPath,
     }),

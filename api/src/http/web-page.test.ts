@@ -48,6 +48,19 @@ describe("a page's first pictures", () => {
     expect(hrefs(html)).toEqual(['/objects/&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;&#38;?variant=grid']);
   });
 
+  it("offers a photo's high-density thumbnail beside its grid one, as the grid's <img srcset> does", () => {
+    const dense = { ...rule, dense: { when: 'node.file.metadata.thumbnails.grid2x', suffix: '?variant=grid2x' } };
+    const edges = [
+      { node: { url: '/objects/a', file: { metadata: { thumbnails: { grid: true, grid2x: true } } } } },
+      { node: { url: '/objects/b"', file: { metadata: { thumbnails: { grid: true } } } } },
+    ];
+    const html = imagePreloads(JSON.stringify({ data: { gallery: { items: { edges } } } }), dense);
+    expect(html).toBe(
+      '    <link rel="preload" as="image" href="/objects/a?variant=grid" imagesrcset="/objects/a?variant=grid 1x, /objects/a?variant=grid2x 2x" fetchpriority="high">\n' +
+        '    <link rel="preload" as="image" href="/objects/b&#34;?variant=grid" fetchpriority="high">\n',
+    );
+  });
+
   it('names none for an answer without the list (refused, another shape, cut short)', () => {
     for (const text of [JSON.stringify({ data: { gallery: null } }), JSON.stringify({ errors: [{}] }), '{"data":']) {
       expect(imagePreloads(text, rule)).toBe('');

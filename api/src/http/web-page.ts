@@ -18,13 +18,16 @@ export interface PageQuery {
 /**
  * The first `count` items of the list at `list` (dotted, from the answer's `data`), each item's
  * image at `url` with `suffix` added (the thumbnail the screen shows), skipping an item whose
- * `unless` is true (a photo still being processed has no thumbnail yet).
+ * `unless` is true (a photo still being processed has no thumbnail yet). An item whose `dense.when`
+ * is true also has an image for screens of two device pixels per CSS pixel, at `url` with
+ * `dense.suffix`: the browser picks between the two as it does for the screen's `<img srcset>`.
  */
 export interface FirstImages {
   list: string;
   url: string;
   suffix: string;
   unless?: string;
+  dense?: { when: string; suffix: string };
   count: number;
 }
 
@@ -78,14 +81,23 @@ export function imagePreloads(text: string, rule: FirstImages) {
     return '';
   }
   if (!Array.isArray(list)) return '';
+  const attribute = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const urlOf = (item: unknown) => valueAt(item, rule.url);
   return list
     .filter((item) => rule.unless === undefined || valueAt(item, rule.unless) !== true)
-    .map((item) => valueAt(item, rule.url))
-    .filter((url): url is string => typeof url === 'string' && url.startsWith('/') && !url.startsWith('//'))
+    .filter((item) => {
+      const url = urlOf(item);
+      return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//');
+    })
     .slice(0, rule.count)
-    .map((url) => {
-      const href = `${url}${rule.suffix}`.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-      return `    <link rel="preload" as="image" href="${href}" fetchpriority="high">\n`;
+    .map((item) => {
+      const url = urlOf(item) as string;
+      const href = attribute(`${url}${rule.suffix}`);
+      const dense =
+        rule.dense && valueAt(item, rule.dense.when) === true
+          ? ` imagesrcset="${href} 1x, ${attribute(`${url}${rule.dense.suffix}`)} 2x"`
+          : '';
+      return `    <link rel="preload" as="image" href="${href}"${dense} fetchpriority="high">\n`;
     })
     .join('');
 }

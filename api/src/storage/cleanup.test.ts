@@ -147,7 +147,8 @@ describe('cleanup pass', () => {
     await app.database.prisma.user.delete({ where: { id: leaving.id } });
     expect(await app.database.prisma.upload.count({ where: { id: left.uploadId } })).toBe(0);
     await app.storage.cleanup();
-    expect((await objectsOnDisk()).filter((name) => name.startsWith(left.uploadId))).toHaveLength(3);
+    // The photo and its three thumbnails.
+    expect((await objectsOnDisk()).filter((name) => name.startsWith(left.uploadId))).toHaveLength(4);
     await app.storage.cleanup({ now: new Date(Date.now() + 2 * DAY) });
     expect((await objectsOnDisk()).filter((name) => name.startsWith(left.uploadId))).toEqual([]);
     // Everyone else's bytes stay.

@@ -1,10 +1,12 @@
+import { Readable } from 'node:stream';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
 import { listeningOverSse } from '../../test/sse.ts';
-import { processUpload, requeueUnprocessed, UPLOADS_FIRST } from './processing.ts';
+import { variantKey } from './images.ts';
+import { addGrid2x, processUpload, queueMissingGrid2x, requeueUnprocessed, UPLOADS_FIRST } from './processing.ts';
 import { arrivingPut, processed, uploaded } from './testing.ts';
 
 // A picture's EXIF facts and thumbnails are made by a durable job after the upload has answered.
@@ -67,11 +69,25 @@ describe('post-upload processing', () => {
       image: { takenAt: '2024-05-01T10:20:30', gps: { latitude: 51.5, longitude: -0.125 } },
     });
     const record = await app.database.prisma.file.findUniqueOrThrow({ where: { id: filed.id } });
-    expect(record.metadata).toMatchObject({ thumbnails: { grid: true, preview: true }, image: { width: 3000 } });
+    expect(record.metadata).toMatchObject({
+      thumbnails: { grid: true, grid2x: true, preview: true },
+      image: { width: 3000 },
+    });
     expect(record.metadata).not.toHaveProperty('processing');
-    const grid = await app.request(`${result.objectPath}?variant=grid`, { cookie: owner.cookie });
-    expect(grid.status).toBe(200);
-    expect((await sharp(Buffer.from(await grid.arrayBuffer())).metadata()).width).toBe(400);
+    // Each size at its longer side, the 3:2 shape kept: the grid, the grid for high-density screens, the preview.
+    for (const [variant, width, height] of [
+      ['grid', 400, 267],
+      ['grid2x', 800, 534],
+      ['preview', 1600, 1067],
+    ] as const) {
+      const served = await app.request(`${result.objectPath}?variant=${variant}`, { cookie: owner.cookie });
+      expect(served.status).toBe(200);
+      expect(await sharp(Buffer.from(await served.arrayBuffer())).metadata()).toMatchObject({
+        width,
+        height,
+        format: 'webp',
+      });
+    }
 
     // It opens once every later event is sure to be sent: a client reads again what it holds as processing.
     const [opening, event] = await live.until((r) => r.length >= 2);
@@ -141,5 +157,59 @@ describe('post-upload processing', () => {
     expect(await requeueUnprocessed(app.storage.deps, { olderThan: new Date(Date.now() + 1000) })).toBe(1);
     const row = await waiting;
     expect(row.metadata).toMatchObject({ thumbnails: { grid: true, preview: true } });
+  });
+
+  it('gives pictures processed before the grid had a high-density size their grid2x, from the preview, once', async () => {
+    const db = app.database.prisma;
+    const result = await uploaded(app, owner, await geotaggedPhoto('#335577'));
+    await processed(app, result.uploadId);
+    const filed = await fileUpload(result.uploadURL, 'old gate.jpg');
+    const id = encodeGlobalID('File', filed.id);
+    // As a picture processed before grid2x existed: no such file, and the metadata does not name it.
+    const { objectKey } = await db.upload.findUniqueOrThrow({ where: { id: result.uploadId } });
+    await app.storage.store.delete(variantKey(objectKey, 'grid2x'));
+    const old = { image: { width: 3000, height: 2000 }, thumbnails: { grid: true, preview: true } };
+    await db.upload.update({ where: { id: result.uploadId }, data: { metadata: old } });
+    await db.file.update({ where: { id: filed.id }, data: { metadata: old } });
+    const grid2x = `query ($id: ID!) { node(id: $id) { ... on File { thumbnailUrl(size: GRID_2X) } } }`;
+    expect((await graphql(app, owner.cookie, grid2x, { id })).data).toEqual({ node: { thumbnailUrl: null } });
+    expect((await app.request(`${result.objectPath}?variant=grid2x`, { cookie: owner.cookie })).status).toBe(404);
+
+    // The clean-up pass queues it; the job makes it and records it on the upload and the file.
+    expect(await queueMissingGrid2x(app.storage.deps)).toBe(1);
+    for (let waited = 0; ; waited += 50) {
+      const row = await db.file.findUniqueOrThrow({ where: { id: filed.id } });
+      if ((row.metadata as typeof old & { thumbnails: { grid2x?: boolean } }).thumbnails.grid2x !== undefined) break;
+      if (waited > 20_000) throw new Error('the grid2x job did not run');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await db.upload.findUniqueOrThrow({ where: { id: result.uploadId } })).metadata).toEqual({
+      ...old,
+      thumbnails: { grid: true, grid2x: true, preview: true },
+    });
+    expect((await graphql(app, owner.cookie, grid2x, { id })).data).toEqual({
+      node: { thumbnailUrl: `${result.objectPath}?variant=grid2x` },
+    });
+    const served = await app.request(`${result.objectPath}?variant=grid2x`, { cookie: owner.cookie });
+    expect(await sharp(Buffer.from(await served.arrayBuffer())).metadata()).toMatchObject({ width: 800, height: 534 });
+    // Done once: nothing left to queue, and another run changes nothing.
+    expect(await queueMissingGrid2x(app.storage.deps)).toBe(0);
+    expect(await addGrid2x(app.storage.deps, result.uploadId)).toBe(false);
+
+    // A preview that is unreadable or gone is recorded as such, so it is not asked for again; the
+    // grid keeps its 400 px.
+    const previewKey = variantKey(objectKey, 'preview');
+    for (const spoil of [
+      () => app.storage.store.put(previewKey, Readable.from([Buffer.from('not a picture')])),
+      () => app.storage.store.delete(previewKey),
+    ]) {
+      await spoil();
+      await db.upload.update({ where: { id: result.uploadId }, data: { metadata: old } });
+      expect(await addGrid2x(app.storage.deps, result.uploadId)).toBe(false);
+      expect((await db.upload.findUniqueOrThrow({ where: { id: result.uploadId } })).metadata).toMatchObject({
+        thumbnails: { grid: true, grid2x: false, preview: true },
+      });
+      expect(await queueMissingGrid2x(app.storage.deps)).toBe(0);
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { Services } from '../context.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Arrivals } from './arrivals.ts';
 import { IMAGE_TYPES } from './filetypes.ts';
-import { readImageInfo, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
+import { readImageInfo, thumbnail, thumbnails, VARIANTS, variantKey, type ImageInfo, type Variant } from './images.ts';
 import { LocalObjectStore, type ObjectStore } from '../infra/objects/store.ts';
 import { objectPathFor } from './uploads.ts';
 
@@ -90,7 +90,7 @@ export async function processUpload(deps: ProcessingDeps, uploadId: string): Pro
   if (!upload || upload.status === 'pending' || upload.status === 'released') return false;
   if (!isProcessing(upload.metadata)) return false;
 
-  const facts: { image?: ImageInfo; thumbnails?: Partial<Record<Variant, true>> } = {};
+  const facts: { image?: ImageInfo; thumbnails?: Partial<Record<Variant, boolean>> } = {};
   try {
     await withLocalFile(deps, upload.objectKey, async (file) => {
       facts.image = await readImageInfo(file);
@@ -100,7 +100,7 @@ export async function processUpload(deps: ProcessingDeps, uploadId: string): Pro
           contentType: 'image/webp',
         });
       }
-      facts.thumbnails = { grid: true, preview: true };
+      facts.thumbnails = Object.fromEntries(Object.keys(VARIANTS).map((variant) => [variant, true]));
     });
   } catch (error) {
     // Bytes gone from the store are a reason to try again later; a picture libvips cannot read is
@@ -149,6 +149,14 @@ export async function startProcessing(deps: ProcessingDeps) {
     },
     { concurrency: PROCESS_CONCURRENCY },
   );
+  await deps.jobs.work<ProcessUploadJob>(
+    ADD_GRID_2X,
+    async ({ uploadId }) => {
+      await deps.receiving?.quiet(UPLOADS_FIRST);
+      await addGrid2x(deps, uploadId);
+    },
+    { concurrency: 1 },
+  );
 }
 
 /**
@@ -162,4 +170,68 @@ export async function requeueUnprocessed(deps: ProcessingDeps, { olderThan }: { 
     LIMIT 1000`);
   for (const { id } of rows) await enqueueProcessing(deps, id);
   return rows.length;
+}
+
+/**
+ * Pictures processed before the grid had a high-density size (`grid2x`) get it from their
+ * preview, one job per picture, queued by the clean-up pass: a person's old galleries turn sharp
+ * on a phone without anyone uploading again, and no original is decoded twice.
+ */
+export const ADD_GRID_2X = 'storage.add-grid2x';
+
+const LACKS_GRID_2X = Prisma.sql`metadata->'thumbnails'->>'preview' = 'true' AND metadata->'thumbnails'->'grid2x' IS NULL`;
+
+/** Asks for the missing grid2x thumbnails, at most `limit` per pass; one job per upload. */
+export async function queueMissingGrid2x(deps: Pick<ProcessingDeps, 'db' | 'jobs'>, { limit = 1000 } = {}) {
+  const rows = await deps.db.$queryRaw<{ id: string }[]>(Prisma.sql`
+    SELECT id::text FROM "Upload" WHERE status IN ('uploaded', 'claimed') AND ${LACKS_GRID_2X} LIMIT ${limit}`);
+  for (const { id } of rows) {
+    await deps.jobs.send<ProcessUploadJob>(
+      ADD_GRID_2X,
+      { uploadId: id },
+      { singletonKey: id, retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true },
+    );
+  }
+  return rows.length;
+}
+
+/**
+ * Makes one picture's grid2x thumbnail from its preview and records it on the upload and its
+ * files. A preview that is missing or unreadable is recorded as `grid2x: false`, so the clean-up
+ * pass does not ask again; the grid then keeps the 400-pixel one. Returns whether a thumbnail was made.
+ */
+export async function addGrid2x(deps: ProcessingDeps, uploadId: string): Promise<boolean> {
+  const upload = await deps.db.upload.findUnique({ where: { id: uploadId } });
+  if (!upload || upload.status === 'pending' || upload.status === 'released') return false;
+  const key = variantKey(upload.objectKey, 'grid2x');
+  // A store that does not answer throws: the job is tried again later.
+  const body = await deps.store.get(variantKey(upload.objectKey, 'preview'));
+  let made = false;
+  if (body) {
+    const preview = Buffer.concat(await body.toArray());
+    const grid2x = await thumbnail(preview, 'grid2x').catch((error) => {
+      deps.logger.warn({ err: error, uploadId }, 'could not make the grid2x thumbnail from the preview');
+      return null;
+    });
+    if (grid2x) {
+      await deps.store.put(key, Readable.from([grid2x]), { contentType: 'image/webp' });
+      made = true;
+    }
+  }
+  const mark = Prisma.sql`metadata = jsonb_set(metadata, '{thumbnails,grid2x}', ${JSON.stringify(made)}::jsonb)`;
+  const kept = await deps.db.$transaction(async (tx) => {
+    const updated = await tx.$executeRaw`
+      UPDATE "Upload" SET ${mark} WHERE id = ${upload.id}::uuid AND status <> 'released' AND ${LACKS_GRID_2X}`;
+    if (updated === 0) return false;
+    await tx.$executeRaw`
+      UPDATE "File" SET ${mark}
+      WHERE "ownerId" = ${upload.userId}::uuid AND "objectPath" = ${objectPathFor(upload.id)} AND ${LACKS_GRID_2X}`;
+    return true;
+  });
+  // Released meanwhile: the clean-up pass may have removed the other files already.
+  if (!kept && made) {
+    const now = await deps.db.upload.findUnique({ where: { id: uploadId }, select: { status: true } });
+    if (!now || now.status === 'released') await deps.store.delete(key);
+  }
+  return kept && made;
 }

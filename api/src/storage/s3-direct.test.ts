@@ -144,6 +144,7 @@ describe('direct uploads to an S3 bucket', () => {
     expect(await bucketKeys(target.uploadId)).toEqual([
       `uploads/${target.uploadId}`,
       `uploads/${target.uploadId}.grid.webp`,
+      `uploads/${target.uploadId}.grid2x.webp`,
       `uploads/${target.uploadId}.preview.webp`,
     ]);
 

@@ -13,7 +13,7 @@ import { UploadThingObjectStore } from '../infra/objects/uploadthing.ts';
 import { S3ObjectStore } from '../infra/objects/s3.ts';
 import { removeOrphanedObjects, s3UploadRoutes } from './s3-uploads.ts';
 import { VARIANTS, variantKey, type Variant } from './images.ts';
-import { requeueUnprocessed, startProcessing } from './processing.ts';
+import { queueMissingGrid2x, requeueUnprocessed, startProcessing } from './processing.ts';
 
 // An upload still unprocessed this long after its bytes arrived has probably lost its job.
 const REQUEUE_AFTER_MS = 10 * 60 * 1000;
@@ -66,6 +66,7 @@ export function createStorage(
       const report = await runCleanup(deps, options);
       // Pictures whose job was lost between storing the bytes and queueing it get one now.
       await requeueUnprocessed(deps, { olderThan: new Date(Date.now() - REQUEUE_AFTER_MS) });
+      await queueMissingGrid2x(deps);
       const grace = new Date((options.now ?? new Date()).getTime() - services.config.storage.gracePeriodSeconds * 1000);
       await local.sweepTemp(grace);
       // Bytes whose upload row is gone (an account deleted with its uploads) go after the grace period.

@@ -41,7 +41,7 @@ describe('images', () => {
     });
     // Orientation 6 (rotate 90°) makes the stored 3000×2000 landscape an upright portrait.
     expect(image).toMatchObject({ orientation: 6, width: 2000, height: 3000 });
-    expect(result.metadata.thumbnails).toEqual({ grid: true, preview: true });
+    expect(result.metadata.thumbnails).toEqual({ grid: true, grid2x: true, preview: true });
 
     const row = await app.database.prisma.upload.findUniqueOrThrow({ where: { id: result.uploadId } });
     expect(row.metadata).toEqual(result.metadata);
@@ -67,7 +67,10 @@ describe('images', () => {
       .toBuffer();
     const result = await uploadedAndProcessed(app, owner, png);
     expect(result.mimeType).toBe('image/png');
-    expect(result.metadata).toEqual({ image: { width: 300, height: 200 }, thumbnails: { grid: true, preview: true } });
+    expect(result.metadata).toEqual({
+      image: { width: 300, height: 200 },
+      thumbnails: { grid: true, grid2x: true, preview: true },
+    });
   });
 
   it('keeps a picture libvips cannot read, without thumbnails', async () => {

@@ -8,7 +8,7 @@ import { storageUsage, type StorageUsage } from './rules.ts';
 
 interface ServerMetadata {
   image?: ImageInfo;
-  thumbnails?: Partial<Record<Variant, true>>;
+  thumbnails?: Partial<Record<Variant, boolean>>;
   processing?: boolean;
 }
 
@@ -17,8 +17,10 @@ function serverMetadata(metadata: unknown): ServerMetadata {
 }
 
 const ThumbnailSize = builder.enumType('ThumbnailSize', {
-  description: 'GRID: about 400 px on the longer side, for cards. PREVIEW: about 1600 px, for the lightbox.',
-  values: { GRID: { value: 'grid' }, PREVIEW: { value: 'preview' } } as const,
+  description:
+    'GRID: about 400 px on the longer side, for cards. GRID_2X: about 800 px, the same cards on a high-density ' +
+    'screen (null for pictures that do not have it yet). PREVIEW: about 1600 px, for the lightbox.',
+  values: { GRID: { value: 'grid' }, GRID_2X: { value: 'grid2x' }, PREVIEW: { value: 'preview' } } as const,
 });
 
 const GpsPosition = builder.objectRef<{ latitude: number; longitude: number }>('GpsPosition').implement({

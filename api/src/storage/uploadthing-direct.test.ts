@@ -133,6 +133,7 @@ describe('direct uploads to UploadThing', () => {
     expect([...fake.files.keys()].filter((k) => k.includes(serverData.uploadId)).sort()).toEqual([
       `uploads~${serverData.uploadId}`,
       `uploads~${serverData.uploadId}.grid.webp`,
+      `uploads~${serverData.uploadId}.grid2x.webp`,
       `uploads~${serverData.uploadId}.preview.webp`,
     ]);
 

@@ -36,11 +36,12 @@ describe('UploadThing backend', () => {
       .jpeg()
       .toBuffer();
     const result = await uploadedAndProcessed(app, owner, photo);
-    expect(result.metadata.thumbnails).toEqual({ grid: true, preview: true });
+    expect(result.metadata.thumbnails).toEqual({ grid: true, grid2x: true, preview: true });
     const id = result.uploadId;
     expect([...fake.files.keys()].filter((k) => k.includes(id)).sort()).toEqual([
       `uploads~${id}`,
       `uploads~${id}.grid.webp`,
+      `uploads~${id}.grid2x.webp`,
       `uploads~${id}.preview.webp`,
     ]);
     const original = fake.files.get(`uploads~${id}`);

@@ -6,7 +6,7 @@ import DashboardScreenQuery from '../screens/dashboard/__generated__/DashboardSc
 import { fileSortArgument, fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
 import FilesScreenQuery from '../screens/files/__generated__/FilesScreenQuery$parameters';
 import { gallerySortFrom } from '../screens/galleries/options.ts';
-import { FIRST_ROW, gridUrl } from '../screens/galleries/photos.ts';
+import { FIRST_ROW, gridUrl, gridUrl2x } from '../screens/galleries/photos.ts';
 import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesScreenQuery$parameters';
 import GalleryScreenQuery from '../screens/galleries/__generated__/GalleryScreenQuery$parameters';
 import ProjectsScreenQuery from '../screens/projects/__generated__/ProjectsScreenQuery$parameters';
@@ -53,6 +53,8 @@ const SCREEN_QUERIES = {
       url: 'node.url',
       suffix: gridUrl(''),
       unless: 'node.file.metadata.processing',
+      // As the grid's <img srcset> (gridImage): the same thumbnail for the same screen.
+      dense: { when: 'node.file.metadata.thumbnails.grid2x', suffix: gridUrl2x('') },
       count: FIRST_ROW,
     },
     variables: ({ id = '' }) => {

@@ -67,7 +67,7 @@ beforeAll(async () => {
         .toBuffer(),
     );
     const up = await uploadedAndProcessed(app, owner, bytes);
-    expect(up.metadata.thumbnails).toEqual({ grid: true, preview: true });
+    expect(up.metadata.thumbnails).toEqual({ grid: true, grid2x: true, preview: true });
     const filed = await sendBody(app, owner.cookie, 'POST', '/api/files', {
       name: `scout-${colour.slice(1)}.jpg`,
       objectUrl: up.uploadURL,
@@ -102,13 +102,13 @@ describe('pnpm storage:migrate', () => {
   it('copies every object, version and thumbnail to the bucket with equal checksums; a second run copies nothing', async () => {
     const local = app.storage.store as LocalObjectStore;
     const before = await checksums(local);
-    // 2 photos × 3 objects + 3 versions.
-    expect(before.size).toBe(9);
+    // 2 photos × 4 objects (the original and its three thumbnails) + 3 versions.
+    expect(before.size).toBe(11);
 
     const run = await migrate('s3', app.dataDir);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Done: 9 object(s) copied');
+    expect(run.stdout).toContain('Done: 11 object(s) copied');
     expect(run.stdout).toContain('Nothing was deleted from the source.');
     expect(run.stdout).toContain('To switch: put these S3_* settings');
     expect(await checksums(bucketStore)).toEqual(before);
@@ -116,7 +116,7 @@ describe('pnpm storage:migrate', () => {
 
     const again = await migrate('s3', app.dataDir);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('Done: 0 object(s) copied (0.0 MB), 9 already there with the same sha256');
+    expect(again.stdout).toContain('Done: 0 object(s) copied (0.0 MB), 11 already there with the same sha256');
   });
 
   it('resumes: an object missing or different in the bucket is copied again, the rest left alone', async () => {
@@ -127,7 +127,7 @@ describe('pnpm storage:migrate', () => {
     await bucketStore.put(damaged, Readable.from([Buffer.alloc(size, 7)]));
     const run = await migrate('s3', app.dataDir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Done: 2 object\(s\) copied .*, 7 already there/);
+    expect(run.stdout).toMatch(/Done: 2 object\(s\) copied .*, 9 already there/);
     expect(await checksums(bucketStore)).toEqual(await checksums(app.storage.store as LocalObjectStore));
   });
 
@@ -166,7 +166,7 @@ describe('pnpm storage:migrate', () => {
     try {
       const run = await migrate('local', target);
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain('Done: 9 object(s) copied');
+      expect(run.stdout).toContain('Done: 11 object(s) copied');
       expect(run.stdout).toContain('remove S3_BUCKET');
       const back = new LocalObjectStore(path.join(target, 'objects'));
       expect(await checksums(back)).toEqual(await checksums(app.storage.store as LocalObjectStore));

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
-import { imageFacts, isProcessing, type Photo } from './photos.ts';
+import { hasGrid2x, imageFacts, isProcessing, type Photo } from './photos.ts';
 
 /** Pages after the first, as the grid scrolls near the end (the server answers at most 100). */
 export const PAGE_SIZE = 200;
@@ -55,6 +55,7 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
           tags: node.file.tags,
           ...imageFacts(node.file.metadata),
           processing: isProcessing(node.file.metadata),
+          grid2x: hasGrid2x(node.file.metadata),
         })),
     [data.items.edges],
   );

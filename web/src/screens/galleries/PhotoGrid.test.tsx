@@ -100,4 +100,25 @@ describe('PhotoGrid', () => {
     expect(tile.querySelector('img')?.getAttribute('src')).toBe('/objects/uploads/0?variant=grid');
     expect(screen.queryByTestId('photo-processing')).toBeNull();
   });
+
+  it('offers the high-density thumbnail where the server has made it, so a phone shows the cell sharp', () => {
+    const props = { hasMore: false, loadingMore: false, onLoadMore: () => {}, onOpen: () => {} };
+    const old = { ...photos[0], id: 'old', name: 'old.jpg', objectPath: '/objects/uploads/old' } as Photo;
+    const sharp = {
+      ...photos[1],
+      id: 'new',
+      name: 'new.jpg',
+      objectPath: '/objects/uploads/new',
+      grid2x: true,
+    } as Photo;
+    render(<PhotoGrid photos={[old, sharp]} {...props} />);
+    const image = (name: string) => screen.getByRole('img', { name });
+    // A photo processed before the 800-pixel size existed asks for no thumbnail it does not have.
+    expect(image('old.jpg').getAttribute('src')).toBe('/objects/uploads/old?variant=grid');
+    expect(image('old.jpg').hasAttribute('srcset')).toBe(false);
+    expect(image('new.jpg').getAttribute('src')).toBe('/objects/uploads/new?variant=grid');
+    expect(image('new.jpg').getAttribute('srcset')).toBe(
+      '/objects/uploads/new?variant=grid 1x, /objects/uploads/new?variant=grid2x 2x',
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { columnsFor, gridUrl, type Photo } from './photos.ts';
+import { columnsFor, gridImage, type Photo } from './photos.ts';
 
 const GAP = 8;
 const EAGER_ROWS = 2;
@@ -94,7 +94,7 @@ export function PhotoGrid({
                     </span>
                   ) : (
                     <img
-                      src={gridUrl(photo.objectPath)}
+                      {...gridImage(photo)}
                       alt={photo.name}
                       // The first rows are in view as the screen opens: fetched at once, the
                       // first with high priority (it is what the eye and LCP wait for).

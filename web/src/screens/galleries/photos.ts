@@ -25,6 +25,8 @@ export interface Photo {
   tags: readonly string[];
   /** The server is still making its thumbnails (they arrive live when done). */
   processing?: boolean;
+  /** It has the grid thumbnail for high-density screens (`?variant=grid2x`, 800 px). */
+  grid2x?: boolean;
 }
 
 /**
@@ -35,6 +37,21 @@ export const FIRST_ROW = 2;
 
 export function gridUrl(objectPath: string) {
   return `${objectPath}?variant=grid`;
+}
+
+/**
+ * The grid thumbnail of a photo: the 400-pixel one, and the 800-pixel one where a CSS pixel is
+ * more than one device pixel (a cell is 170–360 CSS pixels wide, so a phone's needs about 800).
+ * Densities rather than widths: the page's preload (screenQueries.ts) makes the same choice
+ * before the grid is laid out, so the browser fetches one thumbnail per cell, not two.
+ */
+export function gridImage(photo: Pick<Photo, 'objectPath' | 'grid2x'>) {
+  const src = gridUrl(photo.objectPath);
+  return photo.grid2x ? { src, srcSet: `${src} 1x, ${gridUrl2x(photo.objectPath)} 2x` } : { src };
+}
+
+export function gridUrl2x(objectPath: string) {
+  return `${objectPath}?variant=grid2x`;
 }
 
 export function previewUrl(objectPath: string) {
@@ -67,6 +84,11 @@ export function imageFacts(metadata: unknown): Pick<Photo, 'width' | 'height' | 
         ? { latitude, longitude }
         : undefined,
   };
+}
+
+/** Whether the server has made a picture's grid thumbnail for high-density screens. */
+export function hasGrid2x(metadata: unknown) {
+  return (metadata as { thumbnails?: { grid2x?: unknown } } | null)?.thumbnails?.grid2x === true;
 }
 
 /** True while the server is still making a picture's thumbnails and reading its EXIF facts. */
