@@ -393,7 +393,7 @@ console.log(
 );
 console.log(`${PHOTOS} photos, ${p.size}, ${round(p.averageBytes / 1024 / 1024)} MB each:`);
 console.log(
-  `  thumbnails (grid + preview) ${p.thumbnailMsPerPhoto} ms/photo = ${p.thumbnailPhotosPerSecond} photos/s; whole upload ${p.uploadMsPerPhoto} ms/photo`,
+  `  thumbnails (grid, grid2x, preview) ${p.thumbnailMsPerPhoto} ms/photo = ${p.thumbnailPhotosPerSecond} photos/s; whole upload ${p.uploadMsPerPhoto} ms/photo`,
 );
 console.log(
   `  upload answer ${p.uploadMsPerPhoto} ms/photo vs the same bytes as a non-picture ${p.bytesOnlyMsPerPhoto} ms: ratio ${p.ratioToBytes}`,

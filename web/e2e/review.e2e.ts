@@ -47,8 +47,25 @@ describe('review links', () => {
     const lightbox = page.getByTestId('lightbox');
     await lightbox.getByText('No comments yet.').waitFor();
 
-    // A phone without an account, in light mode.
-    const phone = await browser().newContext({ baseURL, viewport: MOBILE, colorScheme: 'light', hasTouch: true });
+    // A phone without an account, in light mode, three device pixels per CSS pixel as most are; it
+    // opens the link once the photos' thumbnails are made.
+    for (const id of fileIds) {
+      await expect
+        .poll(async () => {
+          const file = (await (await context.request.get(`/api/files/${id}`)).json()) as {
+            metadata: { thumbnails?: { grid2x?: boolean } };
+          };
+          return file.metadata.thumbnails?.grid2x;
+        })
+        .toBe(true);
+    }
+    const phone = await browser().newContext({
+      baseURL,
+      viewport: MOBILE,
+      deviceScaleFactor: 3,
+      colorScheme: 'light',
+      hasTouch: true,
+    });
     const review = await phone.newPage();
     await review.goto(new URL(url).pathname);
     await review.getByRole('heading', { name: 'Password required' }).waitFor();
@@ -67,6 +84,13 @@ describe('review links', () => {
           .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
       )
       .toBeGreaterThan(0);
+    // The grid's 800-pixel thumbnail, so a cell of about 180 CSS pixels is sharp on this screen.
+    expect(
+      await review
+        .locator('main img')
+        .first()
+        .evaluate((img: HTMLImageElement) => img.currentSrc),
+    ).toMatch(/\?variant=grid2x$/);
     expect(await seriousViolations(review)).toEqual([]);
     // The geotagged photo on a map (its coordinates listed as the map's text alternative) opens it.
     await review.getByRole('heading', { name: 'Map' }).waitFor();

@@ -196,7 +196,7 @@ export function reviewPickJson(p: PhotoPick) {
 
 interface Thumbnails {
   image?: { width?: number; height?: number; takenAt?: string; gps?: { latitude: number; longitude: number } };
-  thumbnails?: { grid?: true; preview?: true };
+  thumbnails?: { grid?: boolean; grid2x?: boolean; preview?: boolean };
 }
 
 /**
@@ -242,6 +242,8 @@ export async function reviewPage(db: Db, access: ReviewAccess, token: string) {
         // Without downloads the page shows the preview; the original stays home (links.ts reviewPhoto).
         url: access.allowDownload || !meta.thumbnails?.preview ? url : `${url}?variant=preview`,
         thumbnailUrl: meta.thumbnails?.grid ? `${url}?variant=grid` : null,
+        // The same at twice the pixels, for phones' screens; null for photos that do not have it yet.
+        thumbnail2xUrl: meta.thumbnails?.grid2x ? `${url}?variant=grid2x` : null,
         previewUrl: meta.thumbnails?.preview ? `${url}?variant=preview` : null,
         width: meta.image?.width ?? null,
         height: meta.image?.height ?? null,

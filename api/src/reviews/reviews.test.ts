@@ -87,16 +87,21 @@ describe('review links', () => {
     const { file, token, link } = await reviewedGallery(app, owner);
     await db().file.update({
       where: { id: file.id },
-      data: { metadata: { thumbnails: { grid: true, preview: true } } },
+      data: { metadata: { thumbnails: { grid: true, grid2x: true, preview: true } } },
     });
     const objectKey = `uploads/${file.objectPath.split('/').pop()}`;
     const preview = Buffer.from('preview bytes');
     await app.storage.store.put(variantKey(objectKey, 'preview'), Readable.from([preview]), { size: preview.length });
+    const sharp2x = Buffer.from('grid2x bytes');
+    await app.storage.store.put(variantKey(objectKey, 'grid2x'), Readable.from([sharp2x]), { size: sharp2x.length });
     const page = await anonymous('GET', `/api/review/${token}`);
     expect(page.body.photos[0]).toMatchObject({
       url: `/api/review/${token}/photos/${file.id}?variant=preview`,
       thumbnailUrl: `/api/review/${token}/photos/${file.id}?variant=grid`,
+      thumbnail2xUrl: `/api/review/${token}/photos/${file.id}?variant=grid2x`,
     });
+    const dense = await app.request(`/api/review/${token}/photos/${file.id}?variant=grid2x`);
+    expect(Buffer.from(await dense.arrayBuffer())).toEqual(sharp2x);
     const original = await anonymous('GET', `/api/review/${token}/photos/${file.id}`);
     expect(original).toMatchObject({ status: 403, body: { message: 'Downloads are not allowed on this link.' } });
     const shown = await app.request(`/api/review/${token}/photos/${file.id}?variant=preview`);

@@ -571,6 +571,12 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
                 >
                   <img
                     src={photo.thumbnailUrl ?? photo.previewUrl ?? photo.url}
+                    // A phone's cell is about 180 CSS pixels: sharp there only with the 800-pixel one.
+                    srcSet={
+                      photo.thumbnailUrl && photo.thumbnail2xUrl
+                        ? `${photo.thumbnailUrl} 1x, ${photo.thumbnail2xUrl} 2x`
+                        : undefined
+                    }
                     alt=""
                     // The first row is what the reviewer sees first (the page's largest paint).
                     loading={i < 4 ? 'eager' : 'lazy'}
@@ -578,7 +584,6 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
                     decoding="async"
                     width={300}
                     height={300}
-                    sizes="(min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw"
                     className="h-full w-full object-cover"
                   />
                   {count > 0 && (

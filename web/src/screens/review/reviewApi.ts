@@ -9,6 +9,8 @@ export interface ReviewPhoto {
   mimeType: string;
   url: string;
   thumbnailUrl: string | null;
+  /** The grid thumbnail at twice the pixels (for high-density screens), when the server has made it. */
+  thumbnail2xUrl: string | null;
   previewUrl: string | null;
   width: number | null;
   height: number | null;
