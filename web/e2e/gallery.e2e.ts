@@ -159,6 +159,26 @@ describe('gallery screen', () => {
     const card = page.getByTestId('gallery-card').filter({ hasText: 'Harbour Warehouses' });
     expect(await card.getByTestId('photo-count').textContent()).toBe('2 photos');
     expect(await card.locator('img').getAttribute('src')).toMatch(/\?variant=grid$/);
+    // On a phone's screen the card takes the cover's 800-pixel thumbnail, the one its page preloaded.
+    const phone = await browser().newContext({
+      storageState: await context.storageState(),
+      viewport: MOBILE,
+      deviceScaleFactor: 3,
+    });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(page.url());
+    const cover = phonePage.getByTestId('gallery-card').filter({ hasText: 'Harbour Warehouses' }).locator('img');
+    await expect
+      .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && new URL(img.currentSrc).search))
+      .toBe('?variant=grid2x');
+    const covers = await phonePage.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('variant=grid'))
+        .map((entry) => `${new URL(entry.name).search} ${(entry as PerformanceResourceTiming).initiatorType}`),
+    );
+    expect(covers).toEqual(['?variant=grid2x link']);
+    await phone.close();
     await page.setViewportSize(MOBILE);
     await page.goto(`/galleries/${gallery.id}`);
     await page.getByTestId('photo-tile').first().waitFor();

@@ -39,6 +39,13 @@ beforeAll(async () => {
       const files = [await makeFile(app, alice.id, `a${i}.jpg`), await makeFile(app, alice.id, `b${i}.jpg`)];
       await call(app, alice.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: files.map((f) => f.id) });
       if (i % 4 === 0) await call(app, alice.cookie, 'PATCH', `/api/galleries/${g.id}`, { coverImageId: files[1]?.id });
+      // One cover with its high-density thumbnail made, one without.
+      if (i === 0) {
+        await app.services.db.file.update({
+          where: { id: files[1]?.id },
+          data: { metadata: { thumbnails: { grid: true, grid2x: true, preview: true } } },
+        });
+      }
     }
     if (i === 1 || i === 2) await shareWith(app, alice, bob, g.id, 'write');
     if (i === 2 || i === 3) await shareWith(app, alice, bob, g.id, 'read');
@@ -62,7 +69,12 @@ async function prismaPage(ctx: ViewerContext, options: GalleryListOptions, take:
   const page = await prismaGalleries(ctx, options, take, after);
   return page.map(({ coverImage, _count, ...gallery }) => ({
     gallery,
-    facts: { coverPath: coverImage?.objectPath ?? null, photoCount: _count.items, writeShared: _count.shares > 0 },
+    facts: {
+      coverPath: coverImage?.objectPath ?? null,
+      coverGrid2x: (coverImage?.metadata as { thumbnails?: { grid2x?: unknown } } | null)?.thumbnails?.grid2x === true,
+      photoCount: _count.items,
+      writeShared: _count.shares > 0,
+    },
   }));
 }
 
@@ -77,7 +89,7 @@ async function cardsPage(ctx: ViewerContext, options: GalleryListOptions & { tak
 async function prismaGalleries(ctx: ViewerContext, options: GalleryListOptions, take: number, after?: string) {
   const { where, orderBy } = await galleryListQuery(ctx, options);
   const include = {
-    coverImage: { select: { objectPath: true } },
+    coverImage: { select: { objectPath: true, metadata: true } },
     _count: {
       select: {
         items: true,
@@ -149,8 +161,22 @@ describe('the gallery cards statement', () => {
     ]);
   });
 
+  it("offers a cover's high-density thumbnail only once it is made", async () => {
+    type Page = { galleries: { edges: { node: { name: string; coverImageUrl: string; coverImage2xUrl: string } }[] } };
+    const { data } = await graphql<Page>(
+      app,
+      alice.cookie,
+      'query { galleries(first: 100, sort: name) { edges { node { name coverImageUrl coverImage2xUrl } } } }',
+    );
+    const covers = (data?.galleries.edges ?? []).map((e) => e.node).filter((g) => g.coverImageUrl);
+    expect(covers.map((g) => [g.name, g.coverImage2xUrl])).toEqual([
+      ['Diner', null],
+      ['Loft 10', `${covers[1]?.coverImageUrl}?variant=grid2x`],
+    ]);
+  });
+
   it('serves the galleries screen query in one statement after the session lookup', async () => {
-    const screen = `query { galleries(first: 2) { edges { node { id name tags photoCount coverImageUrl viewerAccess } cursor }
+    const screen = `query { galleries(first: 2) { edges { node { id name tags photoCount coverImageUrl coverImage2xUrl viewerAccess } cursor }
       pageInfo { endCursor hasNextPage } } }`;
     let result: Awaited<ReturnType<typeof graphql>> | undefined;
     const statements = await countStatements(async () => {

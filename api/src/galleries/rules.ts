@@ -371,6 +371,8 @@ const pageSql = (sort: GallerySort) => `
 export interface GalleryCardFacts {
   /** The cover photo's object path, if a cover is set. */
   coverPath: string | null;
+  /** Whether the cover has its grid thumbnail for high-density screens (grid2x). */
+  coverGrid2x: boolean;
   photoCount: number;
   /** Whether a project of the viewer's holds an active write share of it. */
   writeShared: boolean;
@@ -379,6 +381,8 @@ export interface GalleryCardFacts {
 // The facts of gallery g for viewer $1, as one JSON column beside the gallery's own.
 const cardFactsSql = `json_build_object(
     'coverPath', (SELECT f."objectPath" FROM "File" f WHERE f.id = g."coverImageId"),
+    'coverGrid2x', EXISTS (SELECT 1 FROM "File" f WHERE f.id = g."coverImageId"
+                             AND f.metadata->'thumbnails'->'grid2x' = 'true'::jsonb),
     'photoCount', (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id)::int,
     'writeShared', EXISTS (SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
                            WHERE s."galleryId" = g.id AND s.status = 'active' AND s.permission = 'write'

@@ -100,6 +100,16 @@ builder.prismaNode('Gallery', {
       description: "The cover photo's URL (its object path; add ?variant=grid for cards), if a cover is set.",
       resolve: (g, _args, ctx, info) => fromCard(ctx, g, info, (facts) => facts.coverPath),
     }),
+    coverImage2xUrl: t.string({
+      nullable: true,
+      description:
+        "The cover's grid thumbnail at twice the pixels (?variant=grid2x), for high-density screens; " +
+        'null without a cover or while the cover does not have it yet.',
+      resolve: (g, _args, ctx, info) =>
+        fromCard(ctx, g, info, (facts) =>
+          facts.coverPath && facts.coverGrid2x ? `${facts.coverPath}?variant=grid2x` : null,
+        ),
+    }),
     coverImageId: t.id({
       nullable: true,
       description: 'Global id of the cover file, if a cover is set.',

@@ -19,7 +19,7 @@ export interface PageQuery {
  * The first `count` items of the list at `list` (dotted, from the answer's `data`), each item's
  * image at `url` with `suffix` added (the thumbnail the screen shows), skipping an item whose
  * `unless` is true (a photo still being processed has no thumbnail yet). An item whose `dense.when`
- * is true also has an image for screens of two device pixels per CSS pixel, at `url` with
+ * is there (true, or a URL) also has an image for screens of two device pixels per CSS pixel, at `url` with
  * `dense.suffix`: the browser picks between the two as it does for the screen's `<img srcset>`.
  */
 export interface FirstImages {
@@ -94,7 +94,7 @@ export function imagePreloads(text: string, rule: FirstImages) {
       const url = urlOf(item) as string;
       const href = attribute(`${url}${rule.suffix}`);
       const dense =
-        rule.dense && valueAt(item, rule.dense.when) === true
+        rule.dense && valueAt(item, rule.dense.when)
           ? ` imagesrcset="${href} 1x, ${attribute(`${url}${rule.dense.suffix}`)} 2x"`
           : '';
       return `    <link rel="preload" as="image" href="${href}"${dense} fetchpriority="high">\n`;

@@ -33,6 +33,8 @@ const coverImages = (list: string): FirstImages => ({
   list,
   url: 'node.coverImageUrl',
   suffix: gridUrl(''),
+  // As the card's <img srcset> (GalleryCardView): the same cover for the same screen.
+  dense: { when: 'node.coverImage2xUrl', suffix: gridUrl2x('') },
   count: FIRST_ROW,
 });
 

@@ -46,6 +46,7 @@ function GalleryCard({ gallery: key, first }: { gallery: DashboardScreen_gallery
         id
         name
         coverImageUrl
+        coverImage2xUrl
         photoCount
         isPublic
         createdAt

@@ -35,6 +35,7 @@ export function GalleryCard({
         isPublic
         photoCount
         coverImageUrl
+        coverImage2xUrl
         viewerCanEdit
         viewerCanShare
         viewerCanDelete

@@ -18,6 +18,8 @@ export interface GalleryCardData {
   photoCount: number;
   /** Where the cover photo is served (its grid thumbnail is shown), or null for no cover. */
   coverImageUrl?: string | null;
+  /** The cover's grid thumbnail for high-density screens, once the server has made it. */
+  coverImage2xUrl?: string | null;
   /** An ISO date (the DateTime scalar). */
   createdAt: unknown;
 }
@@ -79,6 +81,12 @@ export function GalleryCardView({
           {gallery.coverImageUrl ? (
             <img
               src={gridUrl(gallery.coverImageUrl)}
+              // As the page's preload (screenQueries.ts) chooses: one cover per card is fetched.
+              srcSet={
+                gallery.coverImage2xUrl
+                  ? `${gridUrl(gallery.coverImageUrl)} 1x, ${gallery.coverImage2xUrl} 2x`
+                  : undefined
+              }
               alt=""
               // The first cards are in view as the screen opens (their page asked for them already).
               loading={first ? 'eager' : 'lazy'}
