@@ -119,6 +119,7 @@ describe.runIf(reachable)('two app servers on one PostgreSQL, Redis and bucket',
     expect(await keys()).toEqual([
       `uploads/${result.uploadId}`,
       `uploads/${result.uploadId}.grid.webp`,
+      `uploads/${result.uploadId}.grid2x.webp`,
       `uploads/${result.uploadId}.preview.webp`,
     ]);
 

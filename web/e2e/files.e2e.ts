@@ -100,7 +100,15 @@ describe('file manager', () => {
       .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBeGreaterThan(0);
     expect(await thumbnail.getAttribute('src')).toMatch(/^\/objects\/uploads\/[0-9a-f-]+\?variant=grid$/);
+    // A 40-pixel icon in the list never needs more; a cell of the grid layout offers 2x for dense screens.
+    expect(await thumbnail.getAttribute('srcset')).toBeNull();
     await screenshot(page, 'files-desktop');
+    await page.getByRole('button', { name: 'grid', exact: true }).click();
+    const tile = page.getByTestId('file-row').filter({ hasText: 'warehouse.jpg' }).getByTestId('file-thumbnail');
+    expect(await tile.getAttribute('srcset')).toMatch(
+      /\?variant=grid 1x, \/objects\/uploads\/[0-9a-f-]+\?variant=grid2x 2x$/,
+    );
+    await page.getByRole('button', { name: 'list', exact: true }).click();
 
     // Opening the file shows its bytes in a new tab.
     const [tab] = await Promise.all([

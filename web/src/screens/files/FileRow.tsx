@@ -5,7 +5,7 @@ import { formatAge, formatFileSize } from '../../lib/format.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';
 import type { FileRow_file$data, FileRow_file$key } from './__generated__/FileRow_file.graphql';
-import { gridUrl } from '../galleries/photos.ts';
+import { gridImage, gridUrl, hasGrid2x } from '../galleries/photos.ts';
 
 export type FileRowData = FileRow_file$data;
 
@@ -81,10 +81,13 @@ function FileMenu({ file, actions }: { file: FileRowData; actions: FileRowAction
   );
 }
 
-function Thumb({ file, className }: { file: FileRowData; className: string }) {
+/** A picture's grid thumbnail; `tile` for the grid layout's cells, which are sharp only at 2x on dense screens. */
+function Thumb({ file, className, tile = false }: { file: FileRowData; className: string; tile?: boolean }) {
   return hasThumbnail(file) ? (
     <img
-      src={gridUrl(file.objectPath)}
+      {...(tile
+        ? gridImage({ objectPath: file.objectPath, grid2x: hasGrid2x(file.metadata) })
+        : { src: gridUrl(file.objectPath) })}
       alt=""
       loading="lazy"
       className={`${className} object-cover`}
@@ -220,7 +223,7 @@ export function FileRow({
           className="block focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
           aria-label={`Open ${file.name}`}
         >
-          <Thumb file={file} className="aspect-square w-full" />
+          <Thumb file={file} className="aspect-square w-full" tile />
         </a>
         <div className="flex items-center gap-1 p-2">
           <div className="min-w-0 flex-1">
