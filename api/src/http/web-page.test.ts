@@ -61,6 +61,22 @@ describe("a page's first pictures", () => {
     );
   });
 
+  it("offers a cover's high-density thumbnail when the answer names one, not when it is null", () => {
+    const covers = {
+      list: 'galleries.edges',
+      url: 'node.coverImageUrl',
+      suffix: '?variant=grid',
+      dense: { when: 'node.coverImage2xUrl', suffix: '?variant=grid2x' },
+      count: 2,
+    };
+    const edges = [
+      { node: { coverImageUrl: '/objects/a', coverImage2xUrl: '/objects/a?variant=grid2x' } },
+      { node: { coverImageUrl: '/objects/b', coverImage2xUrl: null } },
+    ];
+    const html = imagePreloads(JSON.stringify({ data: { galleries: { edges } } }), covers);
+    expect(html.split('\n').map((line) => line.includes('imagesrcset'))).toEqual([true, false, false]);
+  });
+
   it('names none for an answer without the list (refused, another shape, cut short)', () => {
     for (const text of [JSON.stringify({ data: { gallery: null } }), JSON.stringify({ errors: [{}] }), '{"data":']) {
       expect(imagePreloads(text, rule)).toBe('');
