@@ -4,7 +4,7 @@ import { countOf, formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { preloadOnIntent } from '../../routes/intent.ts';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
-import { gridUrl } from './photos.ts';
+import { densitySrcSet, gridUrl } from './photos.ts';
 
 export interface GalleryCardData {
   id: string;
@@ -82,11 +82,7 @@ export function GalleryCardView({
             <img
               src={gridUrl(gallery.coverImageUrl)}
               // As the page's preload (screenQueries.ts) chooses: one cover per card is fetched.
-              srcSet={
-                gallery.coverImage2xUrl
-                  ? `${gridUrl(gallery.coverImageUrl)} 1x, ${gallery.coverImage2xUrl} 2x`
-                  : undefined
-              }
+              srcSet={densitySrcSet(gridUrl(gallery.coverImageUrl), gallery.coverImage2xUrl)}
               alt=""
               // The first cards are in view as the screen opens (their page asked for them already).
               loading={first ? 'eager' : 'lazy'}

@@ -47,7 +47,12 @@ export function gridUrl(objectPath: string) {
  */
 export function gridImage(photo: Pick<Photo, 'objectPath' | 'grid2x'>) {
   const src = gridUrl(photo.objectPath);
-  return photo.grid2x ? { src, srcSet: `${src} 1x, ${gridUrl2x(photo.objectPath)} 2x` } : { src };
+  return photo.grid2x ? { src, srcSet: densitySrcSet(src, gridUrl2x(photo.objectPath)) } : { src };
+}
+
+/** A `srcset` offering `twice` (an image of twice the pixels) to high-density screens, if there is one. */
+export function densitySrcSet(once: string, twice: string | null | undefined) {
+  return twice ? `${once} 1x, ${twice} 2x` : undefined;
 }
 
 export function gridUrl2x(objectPath: string) {

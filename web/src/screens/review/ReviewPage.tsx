@@ -11,6 +11,7 @@ import {
   useState,
 } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
+import { densitySrcSet } from '../galleries/photos.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { Input, Textarea } from '../../ui/Field.tsx';
@@ -572,11 +573,7 @@ function GalleryReview({ token, initial, onGone }: { token: string; initial: Rev
                   <img
                     src={photo.thumbnailUrl ?? photo.previewUrl ?? photo.url}
                     // A phone's cell is about 180 CSS pixels: sharp there only with the 800-pixel one.
-                    srcSet={
-                      photo.thumbnailUrl && photo.thumbnail2xUrl
-                        ? `${photo.thumbnailUrl} 1x, ${photo.thumbnail2xUrl} 2x`
-                        : undefined
-                    }
+                    srcSet={photo.thumbnailUrl ? densitySrcSet(photo.thumbnailUrl, photo.thumbnail2xUrl) : undefined}
                     alt=""
                     // The first row is what the reviewer sees first (the page's largest paint).
                     loading={i < 4 ? 'eager' : 'lazy'}
