@@ -181,10 +181,13 @@ export const ADD_GRID_2X = 'storage.add-grid2x';
 
 const LACKS_GRID_2X = Prisma.sql`metadata->'thumbnails'->>'preview' = 'true' AND metadata->'thumbnails'->'grid2x' IS NULL`;
 
+/** Uploads whose picture lacks its grid2x: the predicate of "Upload_lacks_grid2x_idx", word for word. */
+export const missingGrid2xSql = (limit: number) => Prisma.sql`
+  SELECT id::text FROM "Upload" WHERE status IN ('uploaded', 'claimed') AND ${LACKS_GRID_2X} LIMIT ${limit}`;
+
 /** Asks for the missing grid2x thumbnails, at most `limit` per pass; one job per upload. */
 export async function queueMissingGrid2x(deps: Pick<ProcessingDeps, 'db' | 'jobs'>, { limit = 1000 } = {}) {
-  const rows = await deps.db.$queryRaw<{ id: string }[]>(Prisma.sql`
-    SELECT id::text FROM "Upload" WHERE status IN ('uploaded', 'claimed') AND ${LACKS_GRID_2X} LIMIT ${limit}`);
+  const rows = await deps.db.$queryRaw<{ id: string }[]>(missingGrid2xSql(limit));
   for (const { id } of rows) {
     await deps.jobs.send<ProcessUploadJob>(
       ADD_GRID_2X,
