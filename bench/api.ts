@@ -7,10 +7,20 @@
 // BENCH_PROFILE=<dir>: writes a CPU profile of this thread (the app) for each measured app run there.
 import './production-env.ts';
 import { createServer } from 'node:http';
-import { readFile, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { machine, n, persistedOperation, pg, requireApi, round, saveResults, serverOnPostgres, signUp } from './lib.ts';
+import {
+  machine,
+  n,
+  persistedOperation,
+  pg,
+  requireApi,
+  round,
+  saveResults,
+  serverOnPostgres,
+  signUp,
+  startProfile,
+} from './lib.ts';
 
 const autocannon = requireApi('autocannon') as typeof import('autocannon');
 const SECONDS = n('BENCH_SECONDS', 10);
@@ -164,8 +174,6 @@ if (appEdges[0]?.node.photoCount !== 20 || !appEdges[0]?.node.coverImageUrl)
 if (appTasks.length !== baseTasks.length || appTasks.length === 0)
   throw new Error(`task lists differ: app ${appTasks.length}, baseline ${baseTasks.length}`);
 
-const PROFILE_DIR = process.env.BENCH_PROFILE;
-
 // Throughput on a shared machine moves with everyone else's load; CPU time spent per request moves
 // much less. Both servers run on this thread, and PostgreSQL's backends do the rest of the work.
 const TICK_MS = 10; // Linux reports CPU time in clock ticks of 10 ms (USER_HZ 100)
@@ -191,22 +199,6 @@ async function cpuSince(before: Awaited<ReturnType<typeof cpuSnapshot>>) {
   return { serverThread: after.thread - before.thread, postgres };
 }
 
-async function startProfile() {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    async save(title: string) {
-      const { profile } = await session.post('Profiler.stop');
-      const file = `${PROFILE_DIR}/${title.replace(/\W+/g, '-')}${Date.now()}.cpuprofile`;
-      await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
-      console.log(`CPU profile: ${file}`);
-    },
-  };
-}
-
 async function load(
   title: string,
   url: string,
@@ -215,7 +207,7 @@ async function load(
   // A short warm-up first (JIT, connection pools), then the measured run. The load comes from a
   // worker thread so it does not compete with the servers for this thread.
   await autocannon({ url, connections: CONNECTIONS, duration: 2, workers: 1, ...init });
-  const profiler = PROFILE_DIR && title.endsWith('(app)') ? await startProfile() : null;
+  const profiler = title.endsWith('(app)') ? await startProfile() : null;
   const cpuBefore = await cpuSnapshot();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, workers: 1, ...init });
   const cpu = await cpuSince(cpuBefore);

@@ -6,7 +6,9 @@
 // to the first grid thumbnail decoded, with the built web app served by the real server.
 // Runs on PostgreSQL (a throw-away database). The 10,000 photo records share the bytes of 24
 // real uploads (with real thumbnails), so the browser loads real images.
-// Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL.
+// Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL,
+// BENCH_PROFILE=<dir>: a CPU profile of this thread (the app) while it answers the measured grid pages.
+import './production-env.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchBrowser } from '../web/e2e/chromium.ts';
@@ -22,6 +24,7 @@ import {
   saveResults,
   serverOnPostgres,
   signUp,
+  startProfile,
   summary,
   timeEach,
 } from './lib.ts';
@@ -143,7 +146,9 @@ for (let i = 0; i < 5; i++) {
   await rawGrid();
   await httpGrid();
 }
+const profiler = await startProfile();
 const appTimes = await timeEach(ROUNDS, gridQuery);
+await profiler?.save('gallery grid page (app)');
 const rawTimes = await timeEach(ROUNDS, () => rawGrid());
 const httpTimes = await timeEach(ROUNDS, httpGrid);
 bare.close();

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -201,3 +202,22 @@ export function persistedOperation(start: string) {
 }
 
 export const persistedOperationText = (id: string) => persistedOperations()[id] ?? '';
+
+/** With BENCH_PROFILE=<dir>, a CPU profile of this thread (where the app runs) for one measured run. */
+export async function startProfile() {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async save(title: string) {
+      const { profile } = await session.post('Profiler.stop');
+      const file = `${dir}/${title.replace(/\W+/g, '-')}${Date.now()}.cpuprofile`;
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile: ${file}`);
+    },
+  };
+}
