@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { countStatements } from '../../test/statements.ts';
 import type { ViewerContext } from '../context.ts';
 import { addFilesToGallery, galleryItemsPage } from './rules.ts';
@@ -220,6 +220,54 @@ describe('gallery items', () => {
     );
     expect(added.errors).toBeUndefined();
     expect(added.data).toEqual({ first: { data: { photoCount: 1 } }, second: { data: { photoCount: 2 } } });
+  });
+
+  it('opens a gallery in three statements: the session, the gallery with its card facts, its page of items', async () => {
+    const g = await makeGallery(app, owner.cookie, { name: 'Pier 9' });
+    const file = await makeFile(app, owner.id, 'pier.jpg');
+    await call(app, owner.cookie, 'POST', `/api/galleries/${g.id}/items`, { fileIds: [file.id] });
+    await call(app, owner.cookie, 'PATCH', `/api/galleries/${g.id}`, { coverImageId: file.id });
+    const id = encodeGlobalID('Gallery', g.id);
+    const open = `query($id: ID!) { node(id: $id) { ... on Gallery {
+      id name notes isPublic photoCount coverImageUrl coverImageId viewerAccess viewerCanEdit viewerCanShare updatedAt
+      items(first: 48) { totalCount edges { node { position file { name } } } } } } }`;
+    let answer: Awaited<ReturnType<typeof graphql>> | undefined;
+    const statements = await countStatements(async () => {
+      answer = await graphql(app, owner.cookie, open, { id });
+    });
+    expect(answer?.errors).toBeUndefined();
+    expect(answer?.data).toMatchObject({
+      node: {
+        id,
+        name: 'Pier 9',
+        photoCount: 1,
+        coverImageUrl: file.objectPath,
+        coverImageId: encodeGlobalID('File', file.id),
+        viewerAccess: 'owner',
+        viewerCanEdit: true,
+        items: { totalCount: 1, edges: [{ node: { position: 0, file: { name: 'pier.jpg' } } }] },
+      },
+    });
+    expect(statements).toBe(3);
+    // Asked for a relation, it is read as before (Prisma joins the owner in).
+    const withOwner = await graphql(
+      app,
+      owner.cookie,
+      `query($id: ID!) { node(id: $id) { ... on Gallery { name photoCount owner { id } } } }`,
+      { id },
+    );
+    expect(withOwner.data).toEqual({
+      node: { name: 'Pier 9', photoCount: 1, owner: { id: encodeGlobalID('User', owner.id) } },
+    });
+    // Another person's gallery is not there for them, in no more statements.
+    const other = await signedInUser(app);
+    let hidden: Awaited<ReturnType<typeof graphql>> | undefined;
+    const hiddenStatements = await countStatements(async () => {
+      hidden = await graphql(app, other.cookie, open, { id });
+    });
+    expect(hidden?.errors).toBeUndefined();
+    expect(hidden?.data).toEqual({ node: null });
+    expect(hiddenStatements).toBe(2);
   });
 
   it('pages through 10,000 photos by keyset, in order, to the last one', async () => {

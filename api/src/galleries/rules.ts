@@ -424,6 +424,22 @@ export async function galleryCardsPage(
   });
 }
 
+/**
+ * A gallery the viewer may read, with its card facts, in one hand-written statement: the gallery
+ * screen opens one on every visit (bench/gallery.ts). Null when it is hidden from them or gone.
+ */
+export async function readableGalleryWithFacts(ctx: ViewerContext, id: string): Promise<Gallery | null> {
+  const [row] = await ctx.db.$sql<Gallery & { facts: GalleryCardFacts }>(
+    `SELECT ${galleryColumnsSql}, ${cardFactsSql} AS facts FROM "Gallery" g
+     WHERE g.id = $2::uuid AND ${readableGallerySql('g', '$1')}`,
+    [ctx.viewer.id, id],
+  );
+  if (!row) return null;
+  const { facts, ...gallery } = row;
+  factsOfRow.set(gallery, facts);
+  return gallery;
+}
+
 const factsLoaders = new WeakMap<
   object,
   { kept?: DataLoader<string, GalleryCardFacts>; fresh?: DataLoader<string, GalleryCardFacts> }

@@ -3,7 +3,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { type Gallery, Prisma } from '../generated/prisma/client.ts';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
 import type { ViewerContext } from '../context.ts';
-import { builder } from '../graphql/builder.ts';
+import { builder, loadNodeWith } from '../graphql/builder.ts';
 import { prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -22,6 +22,7 @@ import {
   galleryListQuery,
   mayDo,
   moveGalleryItem,
+  readableGalleryWithFacts,
   removeFileFromGallery,
   revokeShare,
   shareGallery,
@@ -151,6 +152,8 @@ builder.prismaNode('Gallery', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+loadNodeWith('Gallery', readableGalleryWithFacts);
 
 builder.prismaNode('GalleryItem', {
   description: 'A file placed in a gallery, at a position.',
