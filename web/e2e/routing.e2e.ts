@@ -212,6 +212,24 @@ describe('the loading screen', () => {
     await page.getByText('No galleries yet').waitFor();
     await context.close();
   });
+
+  it('asks for the stylesheet before the scripts', async () => {
+    const { context } = await signedInContext(browser());
+    const page = await context.newPage();
+    // Linked at the end of the page, it was asked for once the carried answers had been made, last
+    // of all: over six connections it queued behind the scripts, and the scripts run only after it.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/assets/')) asked.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/galleries');
+    await page.getByText('No galleries yet').waitFor();
+    const stylesheet = asked.findIndex((file) => file.endsWith('.css'));
+    const firstScript = asked.findIndex((file) => file.endsWith('.js'));
+    expect(stylesheet, asked.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(stylesheet, asked.join('\n')).toBeLessThan(firstScript);
+    await context.close();
+  });
 });
 
 /**
