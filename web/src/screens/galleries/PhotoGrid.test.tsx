@@ -1,4 +1,6 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import type { Photo } from './photos.ts';
@@ -16,8 +18,15 @@ beforeAll(() => {
   Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 800 });
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 800 });
   Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => 1080 });
+  // As in a browser, the first observation reports the element's size (there, before the next paint).
   globalThis.ResizeObserver = class {
-    observe() {}
+    constructor(private readonly report: ResizeObserverCallback) {}
+    observe(element: Element) {
+      this.report(
+        [{ target: element, contentRect: element.getBoundingClientRect() } as ResizeObserverEntry],
+        this as unknown as ResizeObserver,
+      );
+    }
     unobserve() {}
     disconnect() {}
   } as unknown as typeof ResizeObserver;
@@ -86,6 +95,31 @@ describe('PhotoGrid', () => {
       fireEvent.scroll(grid);
     });
     expect(onLoadMore).toHaveBeenCalled();
+  });
+
+  it("puts its thumbnails in the page in a render of their own, after the screen's commit", async () => {
+    // On a phone the screen's first commit was one long task with the grid's second render in it
+    // (its width, set in a layout effect, is flushed synchronously): hundreds of milliseconds of
+    // Lighthouse's total blocking time. The cells now come as a transition, in slices of their own.
+    const host = document.body.appendChild(document.createElement('div'));
+    const root = createRoot(host);
+    const acting = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT;
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+    const tiles = () => host.querySelectorAll('[data-testid="photo-tile"]').length;
+    try {
+      flushSync(() =>
+        root.render(
+          <PhotoGrid photos={photos} hasMore={false} loadingMore={false} onLoadMore={() => {}} onOpen={() => {}} />,
+        ),
+      );
+      expect(host.querySelector('[data-testid="photo-grid"]')).not.toBeNull();
+      expect(tiles()).toBe(0);
+      await waitFor(() => expect(tiles()).toBeGreaterThan(0));
+    } finally {
+      root.unmount();
+      host.remove();
+      (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = acting;
+    }
   });
 
   it('shows a placeholder while a photo is processed, then its thumbnail when the data says it is done', () => {

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type RefObject, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { columnsFor, gridImage, type Photo } from './photos.ts';
 
 const GAP = 8;
@@ -7,39 +7,55 @@ const EAGER_ROWS = 2;
 /** How close to the last row in view the next page is asked for. */
 const NEAR_END_ROWS = 3;
 
-/**
- * The gallery's photos as a grid of thumbnails. Only the rows in view (plus a few) are in the DOM,
- * so 10,000 photos scroll as smoothly as 10; reaching the end asks for the next page.
- */
-export function PhotoGrid({
-  photos,
-  hasMore,
-  loadingMore,
-  onLoadMore,
-  onOpen,
-  coverId,
-}: {
+type PhotoGridProps = {
   photos: readonly Photo[];
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
   onOpen: (index: number) => void;
   coverId?: string | null;
-}) {
+};
+
+/**
+ * The gallery's photos as a grid of thumbnails. Only the rows in view (plus a few) are in the DOM,
+ * so 10,000 photos scroll as smoothly as 10; reaching the end asks for the next page.
+ */
+export function PhotoGrid(props: PhotoGridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
 
+  // The cells need the grid's width, known once the page is laid out. Set in a layout effect it
+  // was rendered and committed synchronously inside the screen's own commit: on a phone one task of
+  // hundreds of milliseconds. As a transition the cells come in slices of their own, and the
+  // observer reads the width when the browser lays the page out anyway instead of forcing it early.
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
-    setWidth(element.clientWidth);
-    const observer = new ResizeObserver(([entry]) => entry && setWidth(entry.contentRect.width));
+    const observer = new ResizeObserver(([entry]) => entry && startTransition(() => setWidth(entry.contentRect.width)));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
 
+  return (
+    <div ref={scrollRef} data-testid="photo-grid" className="h-[calc(100vh-16rem)] min-h-80 overflow-y-auto rounded-lg">
+      {width > 0 && <PhotoRows {...props} width={width} scrollRef={scrollRef} />}
+      {props.loadingMore && <p className="py-3 text-center text-sm text-slate-500">Loading more photos…</p>}
+    </div>
+  );
+}
+
+function PhotoRows({
+  photos,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  onOpen,
+  coverId,
+  width,
+  scrollRef,
+}: PhotoGridProps & { width: number; scrollRef: RefObject<HTMLDivElement | null> }) {
   const columns = columnsFor(width);
-  const cell = width > 0 ? (width - GAP * (columns - 1)) / columns : 180;
+  const cell = (width - GAP * (columns - 1)) / columns;
   const rowCount = Math.ceil(photos.length / columns);
 
   const virtualizer = useVirtualizer({
@@ -63,60 +79,53 @@ export function PhotoGrid({
   }, [lastInView, rowCount, hasMore, loadingMore, onLoadMore]);
 
   return (
-    <div ref={scrollRef} data-testid="photo-grid" className="h-[calc(100vh-16rem)] min-h-80 overflow-y-auto rounded-lg">
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-        {rows.map((row) => {
-          const start = row.index * columns;
-          return (
-            <div
-              key={row.key}
-              className="absolute left-0 flex w-full"
-              style={{ top: row.start, height: cell, gap: GAP }}
-            >
-              {photos.slice(start, start + columns).map((photo, i) => (
-                <button
-                  key={photo.id}
-                  type="button"
-                  onClick={() => onOpen(start + i)}
-                  className="relative shrink-0 overflow-hidden rounded-md bg-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-slate-800"
-                  style={{ width: cell, height: cell }}
-                  aria-label={`Open ${photo.name}`}
-                  data-testid="photo-tile"
-                >
-                  {photo.processing ? (
-                    <span
-                      role="img"
-                      aria-label={`${photo.name} (preparing its thumbnail)`}
-                      data-testid="photo-processing"
-                      className="flex h-full w-full animate-pulse items-center justify-center p-2 text-center text-xs text-slate-600 dark:text-slate-300"
-                    >
-                      Preparing…
-                    </span>
-                  ) : (
-                    <img
-                      {...gridImage(photo)}
-                      alt={photo.name}
-                      // The first rows are in view as the screen opens: fetched at once, the
-                      // first with high priority (it is what the eye and LCP wait for).
-                      loading={row.index < EAGER_ROWS ? 'eager' : 'lazy'}
-                      fetchPriority={row.index === 0 ? 'high' : undefined}
-                      decoding="async"
-                      className="h-full w-full object-cover"
-                      draggable={false}
-                    />
-                  )}
-                  {photo.id === coverId && (
-                    <span className="absolute top-1 left-1 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
-                      Cover
-                    </span>
-                  )}
-                </button>
-              ))}
-            </div>
-          );
-        })}
-      </div>
-      {loadingMore && <p className="py-3 text-center text-sm text-slate-500">Loading more photos…</p>}
+    <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      {rows.map((row) => {
+        const start = row.index * columns;
+        return (
+          <div key={row.key} className="absolute left-0 flex w-full" style={{ top: row.start, height: cell, gap: GAP }}>
+            {photos.slice(start, start + columns).map((photo, i) => (
+              <button
+                key={photo.id}
+                type="button"
+                onClick={() => onOpen(start + i)}
+                className="relative shrink-0 overflow-hidden rounded-md bg-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-slate-800"
+                style={{ width: cell, height: cell }}
+                aria-label={`Open ${photo.name}`}
+                data-testid="photo-tile"
+              >
+                {photo.processing ? (
+                  <span
+                    role="img"
+                    aria-label={`${photo.name} (preparing its thumbnail)`}
+                    data-testid="photo-processing"
+                    className="flex h-full w-full animate-pulse items-center justify-center p-2 text-center text-xs text-slate-600 dark:text-slate-300"
+                  >
+                    Preparing…
+                  </span>
+                ) : (
+                  <img
+                    {...gridImage(photo)}
+                    alt={photo.name}
+                    // The first rows are in view as the screen opens: fetched at once, the
+                    // first with high priority (it is what the eye and LCP wait for).
+                    loading={row.index < EAGER_ROWS ? 'eager' : 'lazy'}
+                    fetchPriority={row.index === 0 ? 'high' : undefined}
+                    decoding="async"
+                    className="h-full w-full object-cover"
+                    draggable={false}
+                  />
+                )}
+                {photo.id === coverId && (
+                  <span className="absolute top-1 left-1 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
+                    Cover
+                  </span>
+                )}
+              </button>
+            ))}
+          </div>
+        );
+      })}
     </div>
   );
 }
