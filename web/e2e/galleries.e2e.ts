@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { emptyScreen, MOBILE, screenshot, sharedBrowser } from './support.ts';
+import { emptyScreen, MOBILE, screenshot, sharedBrowser, signedInContext } from './support.ts';
 
 const browser = sharedBrowser();
 
@@ -113,6 +113,34 @@ describe('galleries', () => {
     await page.waitForURL(/\/galleries\/[^/?]+$/);
     expect(page.url()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
     await page.getByRole('tab', { name: /^Photos/ }).waitFor();
+    await context.close();
+  });
+
+  it('does not read the list again when the live connection opens and nothing changed meanwhile', async () => {
+    const { context } = await signedInContext(browser());
+    const page = await context.newPage();
+    let listened = false;
+    const askedAfter: string[] = [];
+    page.on('request', (request) => {
+      if (listened && request.url().endsWith('/graphql')) askedAfter.push(request.postData() ?? '');
+    });
+    const listening = new Promise<void>((resolve) => {
+      page.on('websocket', (socket) =>
+        socket.on('framereceived', ({ payload }) => {
+          if (!String(payload).includes('"listening"')) return;
+          listened = true;
+          resolve();
+        }),
+      );
+    });
+    await page.goto('/galleries');
+    await page.getByText('No galleries yet').waitFor();
+    await listening;
+    // What `listening` would set off (the screen's loader run again) starts at once.
+    await page.waitForTimeout(1_000);
+    // The page's answers were read after the last change to what this person may see: the server
+    // says so on `listening` (readAgain: false), and the screen keeps them.
+    expect(askedAfter.filter((body) => body.includes('"sort"'))).toEqual([]);
     await context.close();
   });
 });

@@ -845,7 +845,7 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
     return { share, notifications, memberIds: members.map((m) => m.userId) };
   });
   publishNotifications(ctx, notifications);
-  announceAccessChange(ctx, memberIds, { kind: 'galleries', projectId: share.projectId, galleryId });
+  await announceAccessChange(ctx, memberIds, { kind: 'galleries', projectId: share.projectId, galleryId });
   return share;
 }
 
@@ -876,6 +876,10 @@ export async function revokeShare(ctx: ViewerContext, shareId: string) {
     return { share, memberIds: await memberIdsOf(tx, share.projectId) };
   });
   // Members' open gallery screens and lists drop it without a reload.
-  announceAccessChange(ctx, memberIds, { kind: 'galleries', projectId: share.projectId, galleryId: share.galleryId });
+  await announceAccessChange(ctx, memberIds, {
+    kind: 'galleries',
+    projectId: share.projectId,
+    galleryId: share.galleryId,
+  });
   return share;
 }

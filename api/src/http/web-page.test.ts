@@ -5,7 +5,7 @@ import { encode } from '@auth/core/jwt';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
-import { CARRIED_PROFILE } from '../users/contract.ts';
+import { CARRIED_PROFILE, CARRIED_READ_AT } from '../users/contract.ts';
 import { appPage, imagePreloads } from './web-page.ts';
 
 const rule = {
@@ -121,6 +121,7 @@ describe("a signed-in screen's page", () => {
       }),
     );
 
+    const asked = Date.now();
     const response = await Promise.race([
       app.request('/tasks', { headers: { cookie: `${SESSION_COOKIE}=${token}` } }),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the page waited for its answers')), 2000)),
@@ -143,5 +144,9 @@ describe("a signed-in screen's page", () => {
       'tasks {}': { data: { tasks: [] } },
     });
     expect(rest).toMatch(/<\/body><\/html>$/);
+    // When the answers were read, taken before any was: the live connection asks what changed since.
+    const readAt = Date.parse(JSON.parse(block ?? '{}')[CARRIED_READ_AT]);
+    expect(readAt).toBeGreaterThanOrEqual(asked);
+    expect(readAt).toBeLessThanOrEqual(Date.now());
   });
 });

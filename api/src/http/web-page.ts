@@ -5,7 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
 import { sessionIdFromCookies } from '../auth/sessions.ts';
 import { answerEncoding, compressingStream } from '../graphql/compression.ts';
-import { CARRIED_PROFILE, type Profile } from '../users/contract.ts';
+import { CARRIED_PROFILE, CARRIED_READ_AT, type Profile } from '../users/contract.ts';
 
 /** A persisted query as the web app sends it first on a screen; `:name` stands for the address's part. */
 export interface PageQuery {
@@ -172,6 +172,8 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
    * absence means no valid session.
    */
   const answersFor = async (c: Context, pageAnswers: PageAnswers, queries: PageQuery[]) => {
+    // Before any answer is read: whatever changes after it, the live connection is told of.
+    const readAt = new Date().toISOString();
     const [profile, ...texts] = await Promise.all([
       pageAnswers.profile(c).catch(() => null),
       ...queries.map((query) => pageAnswers.query(c, query).catch(() => null)),
@@ -179,6 +181,7 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
     if (!profile) return [];
     return [
       { key: CARRIED_PROFILE, text: JSON.stringify(profile), images: '' },
+      { key: CARRIED_READ_AT, text: JSON.stringify(readAt), images: '' },
       ...queries.flatMap((query, i) => {
         const text = texts[i];
         const images = text && query.firstImages ? imagePreloads(text, query.firstImages) : '';

@@ -26,19 +26,20 @@ export function ownEvents<T extends Topic>(
 /**
  * The viewer's events on one or more topics, opened by `opening` once they are sure to arrive
  * (through Redis: once every SUBSCRIBE is answered). A client reads again, on the opening, what it
- * read before: a change in between was not sent to it, and every change from then on is.
+ * read before: a change in between was not sent to it, and every change from then on is. An
+ * opening made by a function is made at that moment, so what it reads cannot miss a change.
  */
 export function ownEventsFromNow<T extends Topic, O>(
   ctx: ViewerContext,
   topics: readonly T[],
-  opening: O,
+  opening: O | (() => Promise<O>),
 ): AsyncIterableIterator<PayloadOf<T> | O> {
   return new Repeater<PayloadOf<T> | O>(async (push, stop) => {
     const streams = topics.map((topic) => ownEvents(ctx, topic));
     void stop.then(() => Promise.all(streams.map((events) => events.return?.())));
     // Each stream hears its topic from subscribe() on; through Redis, once its SUBSCRIBE is answered.
     await Promise.all(topics.map((topic) => ctx.events.subscribed(`${topic}:${ctx.viewer.id}`)));
-    await push(opening);
+    await push(typeof opening === 'function' ? await (opening as () => Promise<O>)() : opening);
     await Promise.all(
       streams.map(async (events) => {
         for await (const event of events) await push(event);

@@ -45,6 +45,38 @@ it('opens with `listening` once its events are sure to reach it, so one invitati
   await client.dispose();
 });
 
+it('with `since`, says on `listening` whether anything changed since then, so a page read before need not be read again', async () => {
+  const owner = await signedInUser(app);
+  const crew = await signedInUser(app);
+  const project = await makeProject(app, owner.cookie, { name: 'Quiet Shoot' });
+  const SINCE = 'subscription ($since: DateTime) { accessChanged(since: $since) { kind readAgain } }';
+  type Opening = { accessChanged: { kind: string; readAgain: boolean } };
+  const opening = async (variables: { since?: string }) => {
+    const client = wsClient(server.ws, { cookie: crew.cookie });
+    const sub = collect<Opening>(client, SINCE, variables);
+    await sub.next(1);
+    await client.dispose();
+    return sub.results[0]?.data?.accessChanged;
+  };
+  // The page's answers were read at `readAt`; nothing the crew member may see has changed since.
+  const readAt = new Date().toISOString();
+  expect(await opening({ since: readAt })).toEqual({ kind: 'listening', readAgain: false });
+  // Without `since` nothing is known of what was read before: read it again, as ever.
+  expect(await opening({})).toEqual({ kind: 'listening', readAgain: true });
+  // An invitation after the page was read and before its live connection listened.
+  const invited = await call(app, owner.cookie, 'POST', `/api/projects/${project.id}/invitations`, {
+    email: crew.email,
+  });
+  expect(invited.status).toBe(201);
+  expect(await opening({ since: readAt })).toEqual({ kind: 'listening', readAgain: true });
+  // The owner, whose screens show the invitation too, heard of it as well.
+  const ownerClient = wsClient(server.ws, { cookie: owner.cookie });
+  const ownerSub = collect<Opening>(ownerClient, SINCE, { since: readAt });
+  await ownerSub.next(1);
+  expect(ownerSub.results[0]?.data?.accessChanged.readAgain).toBe(true);
+  await ownerClient.dispose();
+});
+
 it('tells a crew member, live, about their invitation, joining, galleries shared and revoked, and removal', async () => {
   const owner = await signedInUser(app);
   const crew = await signedInUser(app);

@@ -120,19 +120,43 @@ export async function listMembers(ctx: ViewerContext, projectId: string) {
 
 // ───────────────────────────── invitations and membership ─────────────────────────────
 
-/** Tells each person, live, that what they may see changed (after the transaction committed). */
-export function announceAccessChange(
-  services: Pick<Services, 'events'>,
+/**
+ * Tells each person, live, that what they may see changed (after the transaction committed). Their
+ * time of the last change is written first: a page whose answers were read before it (and whose
+ * live connection opens after it) is then told to read them again (`accessChanged(since:)`), and
+ * a connection already listening hears the event itself.
+ */
+export async function announceAccessChange(
+  services: Pick<Services, 'db' | 'events' | 'logger'>,
   userIds: Iterable<string>,
   change: Omit<AccessChange, 'galleryId' | 'galleriesChanged'> & Partial<AccessChange>,
 ) {
-  for (const userId of new Set(userIds)) {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return;
+  // The change is committed whatever happens here: a failed write costs an open page one refresh
+  // it needed only if it was read in this instant, so it is reported, not thrown.
+  await services.db.user
+    .updateMany({ where: { id: { in: ids } }, data: { accessChangedAt: new Date() } })
+    .catch((error: unknown) => services.logger?.error({ err: error }, 'could not note an access change'));
+  for (const userId of ids) {
     services.events.publish('access:changed', userId, {
       galleryId: null,
       galleriesChanged: change.kind === 'galleries',
       ...change,
     });
   }
+}
+
+/**
+ * How far apart two servers' clocks may be: `since` comes from the one that made the page, the time
+ * of a change from the one that made the change. Within it, a change counts as one the page missed.
+ */
+const CLOCK_SKEW_MS = 5_000;
+
+/** Whether what the viewer may see changed at or after `since` (announceAccessChange notes it). */
+export async function accessChangedSince(ctx: ViewerContext, since: Date) {
+  const user = await ctx.db.user.findUnique({ where: { id: ctx.viewer.id }, select: { accessChangedAt: true } });
+  return user?.accessChangedAt != null && user.accessChangedAt.getTime() >= since.getTime() - CLOCK_SKEW_MS;
 }
 
 const invitationInclude = {
@@ -213,7 +237,7 @@ export async function inviteToProject(ctx: ViewerContext, projectId: string, inp
   });
   if (notification) publishNotifications(ctx, [notification]);
   // The invitee's list refreshes on a repeat too: the role may have changed.
-  announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], { kind: 'invitations', projectId });
+  await announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], { kind: 'invitations', projectId });
   return invitation;
 }
 
@@ -296,14 +320,14 @@ export async function respondToInvitation(ctx: ViewerContext, invitationId: stri
   publishNotifications(ctx, [notification]);
   const projectId = invitation.projectId;
   if (answer === 'accepted') {
-    announceAccessChange(ctx, [ctx.viewer.id], { kind: 'membership', projectId, galleriesChanged: true });
-    announceAccessChange(
+    await announceAccessChange(ctx, [ctx.viewer.id], { kind: 'membership', projectId, galleriesChanged: true });
+    await announceAccessChange(
       ctx,
       memberIds.filter((id) => id !== ctx.viewer.id),
       { kind: 'membership', projectId },
     );
   } else {
-    announceAccessChange(ctx, [ctx.viewer.id, ...ownerIds], { kind: 'invitations', projectId });
+    await announceAccessChange(ctx, [ctx.viewer.id, ...ownerIds], { kind: 'invitations', projectId });
   }
   return invitation;
 }
@@ -327,7 +351,7 @@ export async function cancelInvitation(ctx: ViewerContext, invitationId: string,
     const invitee = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
     return { invitation, ownerIds: await ownerIdsOf(tx, found.projectId), inviteeId: invitee?.id };
   });
-  announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], {
+  await announceAccessChange(ctx, [...ownerIds, ...(inviteeId ? [inviteeId] : [])], {
     kind: 'invitations',
     projectId: invitation.projectId,
   });
@@ -364,6 +388,6 @@ export async function removeProjectMember(ctx: ViewerContext, projectId: string,
     return { notification, memberIds: await memberIdsOf(tx, projectId) };
   });
   if (notification) publishNotifications(ctx, [notification]);
-  announceAccessChange(ctx, [userId], { kind: 'membership', projectId, galleriesChanged: true });
-  announceAccessChange(ctx, memberIds, { kind: 'membership', projectId });
+  await announceAccessChange(ctx, [userId], { kind: 'membership', projectId, galleriesChanged: true });
+  await announceAccessChange(ctx, memberIds, { kind: 'membership', projectId });
 }

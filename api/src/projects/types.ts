@@ -7,6 +7,7 @@ import { builder } from '../graphql/builder.ts';
 import { listConnection, prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawIdOf } from '../shared/ids.ts';
 import {
+  accessChangedSince,
   cancelInvitation,
   createProject,
   invitationVisibleWhere,
@@ -277,7 +278,7 @@ const AccessChangeKindEnum = builder.enumType('AccessChangeKind', {
 });
 
 const LISTENING = { kind: 'listening', projectId: null, galleryId: null, galleriesChanged: true } as const;
-type AccessEvent = AccessChange | typeof LISTENING;
+type AccessEvent = AccessChange | (typeof LISTENING & { readAgain: boolean });
 
 const AccessChangedEvent = builder.objectRef<AccessEvent>('AccessChangedEvent').implement({
   description: 'Something you may see changed; refetch what shows it.',
@@ -297,6 +298,11 @@ const AccessChangedEvent = builder.objectRef<AccessEvent>('AccessChangedEvent').
       description: 'The galleries you can see may have changed: refresh gallery lists and any open gallery.',
       resolve: (e) => e.galleriesChanged,
     }),
+    readAgain: t.boolean({
+      description:
+        'Whether what you read before this event may be out of date. Always true on a change; on listening, false only when nothing you may see changed since `since`.',
+      resolve: (e) => ('readAgain' in e ? e.readAgain : true),
+    }),
     project: t.prismaField({
       type: 'Project',
       nullable: true,
@@ -314,8 +320,19 @@ builder.subscriptionField('accessChanged', (t) =>
     type: AccessChangedEvent,
     description:
       'First `listening`, then each change to what you may see: invitations to you (or to a project you own), memberships, and galleries shared with or revoked from your projects.',
-    subscribe: (_root, _args, ctx) =>
-      ownEventsFromNow<'access:changed', AccessEvent>(ctx, ['access:changed'], LISTENING),
+    args: {
+      since: t.arg({
+        type: 'DateTime',
+        required: false,
+        description:
+          'When what you show was read (a signed-in page carries it): `listening` then says whether to read it again.',
+      }),
+    },
+    subscribe: (_root, { since }, ctx) =>
+      ownEventsFromNow<'access:changed', AccessEvent>(ctx, ['access:changed'], async () => ({
+        ...LISTENING,
+        readAgain: since ? await accessChangedSince(ctx, since) : true,
+      })),
     resolve: (e) => e,
   }),
 );

@@ -16,3 +16,9 @@ export interface Profile {
 
 /** The key under which a signed-in page carries the person's profile (api/src/http/web-page.ts). */
 export const CARRIED_PROFILE = 'GET /api/auth/user';
+
+/**
+ * The key under which a signed-in page carries when its answers were read (an ISO time, taken before
+ * the first): the live connection asks whether anything the person may see changed since.
+ */
+export const CARRIED_READ_AT = 'answers read at';

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { graphql, useSubscription } from 'react-relay/hooks';
+import { CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
+import { takeCarriedAt } from '../relay/prefetch.ts';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type {
   useAccessChangesSubscription,
@@ -12,13 +14,20 @@ export type AccessChange = useAccessChangesSubscription$data['accessChanged'];
 // a project they manage, a project's crew, a gallery shared with or revoked from one of their
 // projects. The tab holds one subscription for it (the shell's) and screens listen to that.
 // The server opens it with `listening`: a change before then was not sent, so data read before
-// it is read again; a screen also hears what arrived while its own data was on its way.
+// it is read again, unless the server says nothing changed since the page's answers were read; a
+// screen also hears what arrived while its own data was on its way.
 
 /** Changes heard by this tab so far, counted; the last few are kept for screens still loading. */
 let heard = 0;
 const recent: { heard: number; change: AccessChange }[] = [];
 const KEPT = 50;
-const READ_AGAIN: AccessChange = { kind: 'listening', projectId: null, galleryId: null, galleriesChanged: true };
+const READ_AGAIN: AccessChange = {
+  kind: 'listening',
+  projectId: null,
+  galleryId: null,
+  galleriesChanged: true,
+  readAgain: true,
+};
 const listeners = new Set<(change: AccessChange) => void>();
 
 function hear(change: AccessChange) {
@@ -33,24 +42,38 @@ export function accessChangesHeard() {
   return heard;
 }
 
+let readAt: string | null | undefined;
+/** When the page's carried answers were read (api/src/http/web-page.ts), null if it carried none. */
+function pageReadAt() {
+  if (readAt === undefined) {
+    const carried = takeCarriedAt(CARRIED_READ_AT);
+    readAt = typeof carried === 'string' ? carried : null;
+  }
+  return readAt;
+}
+
 /** The tab's one access-change subscription: mount once in the signed-in shell. */
 export function AccessChangesFeed() {
   useSubscription<useAccessChangesSubscription>(
     useMemo<GraphQLSubscriptionConfig<useAccessChangesSubscription>>(
       () => ({
         subscription: graphql`
-          subscription useAccessChangesSubscription {
-            accessChanged {
+          subscription useAccessChangesSubscription($since: DateTime) {
+            accessChanged(since: $since) {
               kind
               projectId
               galleryId
               galleriesChanged
+              readAgain
             }
           }
         `,
-        variables: {},
+        // The page's answers were read then: `listening` says whether anything changed since.
+        variables: { since: pageReadAt() },
         onNext: (response) => {
-          if (response) hear(response.accessChanged);
+          const change = response?.accessChanged;
+          // Nothing to hear: the screens' data is not older than what they may see.
+          if (change && (change.kind !== 'listening' || change.readAgain)) hear(change);
         },
       }),
       [],
