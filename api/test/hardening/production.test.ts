@@ -6,7 +6,7 @@ import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ConfigError, readConfig } from '../../src/config.ts';
-import { CARRIED_PROFILE } from '../../src/users/contract.ts';
+import { CARRIED_PROFILE, CARRIED_READ_AT } from '../../src/users/contract.ts';
 import { graphql, signedInUser, testApp, type TestApp } from '../harness.ts';
 
 const persistedFile = readConfig({}).persistedOperationsFile;
@@ -191,7 +191,11 @@ describe('production mode', () => {
 
     const own = await carried(address, { cookie: owner.cookie, 'accept-encoding': 'br' });
     expect(own.cacheControl).toBe('private, no-store');
-    expect(Object.keys(own.answers ?? {}).sort()).toEqual([CARRIED_PROFILE, galleryKey, themeKey].sort());
+    expect(Object.keys(own.answers ?? {}).sort()).toEqual(
+      [CARRIED_PROFILE, CARRIED_READ_AT, galleryKey, themeKey].sort(),
+    );
+    // When they were read, for the live connection's `since`.
+    expect(Number.isNaN(Date.parse(String(own.answers?.[CARRIED_READ_AT])))).toBe(false);
     expect(own.answers?.[galleryKey]?.data?.gallery).toMatchObject({ name });
     expect(own.answers?.[themeKey]?.data).toBeTruthy();
     // The profile is GET /api/auth/user's answer, to the letter.
