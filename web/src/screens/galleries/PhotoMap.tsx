@@ -153,7 +153,10 @@ export default function PhotoMap({
               key={photo.id}
               center={[photo.gps?.latitude ?? 0, photo.gps?.longitude ?? 0]}
               radius={8}
-              pathOptions={{ color: '#4f46e5', fillOpacity: 0.8, className: 'photo-marker' }}
+              // Leaflet gives a path its class only when it draws it first; pathOptions come later
+              // (setStyle), so a class there was seen only after StrictMode's second mount in development.
+              className="photo-marker"
+              pathOptions={{ color: '#4f46e5', fillOpacity: 0.8 }}
               eventHandlers={{ click: () => onOpen(photo.id) }}
             >
               <Tooltip>{photo.name}</Tooltip>
