@@ -46,6 +46,14 @@ it('runs the screens in production mode with persisted operations and no CSP vio
   });
   const bodies: string[] = [];
   const graphqlErrors: string[] = [];
+  // The build under test is the one that ships: React's development build (StrictMode's double
+  // effects and renders, its warnings) would make every browser test run something else.
+  const developmentScripts = new Set<string>();
+  page.on('response', async (response) => {
+    if (!response.url().endsWith('.js')) return;
+    const text = await response.text().catch(() => '');
+    if (text.includes('Download the React DevTools')) developmentScripts.add(new URL(response.url()).pathname);
+  });
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/graphql' && request.method() === 'POST')
       bodies.push(request.postData() ?? '');
@@ -69,6 +77,7 @@ it('runs the screens in production mode with persisted operations and no CSP vio
   expect(headers['content-security-policy']).toContain("script-src 'self'");
 
   expect(violations).toEqual([]);
+  expect([...developmentScripts]).toEqual([]);
   expect(streams).toEqual([]);
   // One socket per page load (each goto above is a new page), each acknowledged and answering.
   expect(new Set(sockets)).toEqual(new Set(['/graphql']));

@@ -47,10 +47,9 @@ export function buildWeb() {
   execFileSync(
     path.join(webDir, 'node_modules/.bin/vite'),
     ['build', '--outDir', distDir, '--emptyOutDir', '--logLevel', 'warn'],
-    {
-      cwd: webDir,
-      stdio: 'inherit',
-    },
+    // Vite keeps the NODE_ENV it finds, and vitest sets it to 'test': React's development build
+    // then ran in every browser test, StrictMode's double effects and all, not what ships.
+    { cwd: webDir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
 }
 
