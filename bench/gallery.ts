@@ -9,7 +9,6 @@
 // Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL,
 // BENCH_PROFILE=<dir>: a CPU profile of this thread (the app) while it answers the measured grid pages.
 import './production-env.ts';
-import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchBrowser } from '../web/e2e/chromium.ts';
@@ -171,12 +170,13 @@ const thumbnailsShown: number[] = [];
 for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
   const page = await context.newPage();
   // With BENCH_PROFILE, the last round's page is profiled too: where the renderer's thread goes.
-  const pageProfile = process.env.BENCH_PROFILE && i === BROWSER_ROUNDS ? await context.newCDPSession(page) : null;
-  if (pageProfile) {
-    await pageProfile.send('Profiler.enable');
-    await pageProfile.send('Profiler.setSamplingInterval', { interval: 100 });
-    await pageProfile.send('Profiler.start');
-  }
+  const pageProfile =
+    i === BROWSER_ROUNDS
+      ? await startProfile(async () => {
+          const cdp = await context.newCDPSession(page);
+          return { send: (method, params) => cdp.send(method as 'Profiler.start', params), close: () => cdp.detach() };
+        }, 100)
+      : null;
   const started = Date.now();
   await page.goto(`${server.origin}/galleries/${globalId}`);
   await page.waitForFunction(
@@ -188,12 +188,7 @@ for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
     { timeout: 60_000, polling: 'raf' },
   );
   const ms = Date.now() - started;
-  if (pageProfile) {
-    const { profile } = await pageProfile.send('Profiler.stop');
-    const file = `${process.env.BENCH_PROFILE}/gallery-screen-${Date.now()}.cpuprofile`;
-    await writeFile(file, JSON.stringify(profile));
-    console.log(`CPU profile of the screen (${ms} ms): ${file}`);
-  }
+  await pageProfile?.save(`gallery screen (${ms} ms)`);
   const shown = await page.evaluate(
     () => [...document.querySelectorAll('img')].filter((img) => img.src.includes('variant=grid')).length,
   );

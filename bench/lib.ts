@@ -203,20 +203,42 @@ export function persistedOperation(start: string) {
 
 export const persistedOperationText = (id: string) => persistedOperations()[id] ?? '';
 
-/** With BENCH_PROFILE=<dir>, a CPU profile of this thread (where the app runs) for one measured run. */
-export async function startProfile() {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return null;
+/** What a profile is driven through: node's inspector session here, or a page's CDP session. */
+interface ProfilerSession {
+  send(method: string, params?: object): Promise<unknown>;
+  close(): Promise<void> | void;
+}
+
+/** The inspector of this thread (where the app runs). */
+function thisThread(): ProfilerSession {
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  return {
+    send: (method, params) => session.post(method, params),
+    close: () => session.disconnect(),
+  };
+}
+
+/**
+ * With BENCH_PROFILE=<dir>, a CPU profile for one measured run: of this thread (where the app runs),
+ * or of whatever `session` drives (a Chromium page's CDP session), sampled every `intervalUs` when given.
+ */
+export async function startProfile(
+  session: () => ProfilerSession | Promise<ProfilerSession> = thisThread,
+  intervalUs?: number,
+) {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return null;
+  const driven = await session();
+  await driven.send('Profiler.enable');
+  if (intervalUs) await driven.send('Profiler.setSamplingInterval', { interval: intervalUs });
+  await driven.send('Profiler.start');
   return {
     async save(title: string) {
-      const { profile } = await session.post('Profiler.stop');
+      const { profile } = (await driven.send('Profiler.stop')) as { profile: object };
       const file = `${dir}/${title.replace(/\W+/g, '-')}${Date.now()}.cpuprofile`;
       await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
+      await driven.close();
       console.log(`CPU profile: ${file}`);
     },
   };
