@@ -9,6 +9,7 @@ import bellQuery from '../src/shell/__generated__/NotificationBellSlotQuery$para
 import themeQuery from '../src/shell/__generated__/ShellThemeQuery$parameters.ts';
 import storageQuery from '../src/shell/__generated__/StorageUsageSlotQuery$parameters.ts';
 import type { Preloads } from '../build/preloads.ts';
+import { appPath, globalIdOf } from '../src/lib/globalId.ts';
 import { distDir } from './server.ts';
 import { baseURL, newUser, sharedBrowser, signedInContext } from './support.ts';
 
@@ -66,6 +67,39 @@ describe('routes load their data', () => {
     await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
     expect(sent[0]).toBe('galleriesQuery');
     expect(sent).not.toContain('dashboardQuery');
+    await context.close();
+  });
+
+  it('opens every screen at its bare address with what the page carried, asking nothing more over HTTP', async () => {
+    const { context } = await signedInContext(browser());
+    const made = await context.request.post('/api/galleries', { data: { name: 'Carried Gallery' } });
+    const gallery = (await made.json()) as { id: string };
+    const screens = {
+      '/': 'Dashboard',
+      '/galleries': 'Photo Galleries',
+      [appPath.gallery(globalIdOf('Gallery', gallery.id))]: 'Carried Gallery',
+      '/files': 'File Manager',
+      '/tasks': 'Task Management',
+      '/projects': 'Projects',
+      '/settings': 'Account Settings',
+    };
+    const asked: Record<string, string[]> = {};
+    for (const [path, heading] of Object.entries(screens)) {
+      const page = await context.newPage();
+      const sent: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/graphql')) sent.push(request.postData() ?? '');
+      });
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      // Long enough for anything the opening sets off (a route read again, a second render's query).
+      await page.waitForTimeout(1_000);
+      asked[path] = sent;
+      await page.close();
+    }
+    // The galleries screen wrote its (unchanged) search into the address on opening: a navigation,
+    // so its route read the list again right after the answer the page carried.
+    expect(asked).toEqual(Object.fromEntries(Object.keys(screens).map((path) => [path, []])));
     await context.close();
   });
 

@@ -281,8 +281,11 @@ export default function GalleriesScreen() {
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
 
-  // The search and sort live in the address, so a reload or a shared link keeps them.
+  // The search and sort live in the address, so a reload or a shared link keeps them. An address
+  // that already says it is left alone: writing it again is a navigation, and the route would read
+  // the list again (on every opening, right after the answer the page carried).
   useEffect(() => {
+    if ((new URLSearchParams(window.location.search).get('search') ?? '') === query) return;
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
