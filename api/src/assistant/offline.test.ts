@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, sendBody } from '../../test/harness.ts';
+import { appLink } from '../shared/links.ts';
 
 let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
@@ -149,7 +150,9 @@ describe('the offline assistant (no API key)', () => {
   it('creates a gallery and lists overdue tasks', async () => {
     const gallery = await chat(alice, { message: 'create a gallery called Rooftops', context });
     expect(gallery.body.action).toEqual({ function: 'createGallery', arguments: { name: 'Rooftops' } });
-    expect(await app.database.prisma.gallery.count({ where: { ownerId: alice.id, name: 'Rooftops' } })).toBe(1);
+    const created = await app.database.prisma.gallery.findFirstOrThrow({ where: { ownerId: alice.id, name: 'Rooftops' } });
+    // The address the web app opens it at: its global id, as every link the API writes.
+    expect(gallery.body.actionResult).toMatchObject({ id: created.id, url: appLink.gallery(created.id) });
 
     await app.database.prisma.task.create({
       data: { creatorId: alice.id, title: 'Return the keys', dueDate: new Date(Date.now() - 86400_000) },

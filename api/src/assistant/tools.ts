@@ -5,6 +5,7 @@ import { fileAccessWhere } from '../access/rules.ts';
 import { createGallery } from '../galleries/rules.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { DomainError } from '../shared/errors.ts';
+import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 import { createTask, listTasks } from '../tasks/rules.ts';
 import { searchFiles } from '../files/search.ts';
@@ -176,7 +177,7 @@ async function execute(ctx: ViewerContext, name: ToolName, args: Record<string, 
         ...(args.projectName !== undefined && { projectName: args.projectName }),
       });
       return {
-        result: { id: gallery.id, name: gallery.name, url: `/galleries/${gallery.id}` },
+        result: { id: gallery.id, name: gallery.name, url: appLink.gallery(gallery.id) },
         summary: `Created the gallery "${gallery.name}".`,
       };
     }
