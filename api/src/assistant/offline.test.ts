@@ -150,7 +150,9 @@ describe('the offline assistant (no API key)', () => {
   it('creates a gallery and lists overdue tasks', async () => {
     const gallery = await chat(alice, { message: 'create a gallery called Rooftops', context });
     expect(gallery.body.action).toEqual({ function: 'createGallery', arguments: { name: 'Rooftops' } });
-    const created = await app.database.prisma.gallery.findFirstOrThrow({ where: { ownerId: alice.id, name: 'Rooftops' } });
+    const created = await app.database.prisma.gallery.findFirstOrThrow({
+      where: { ownerId: alice.id, name: 'Rooftops' },
+    });
     // The address the web app opens it at: its global id, as every link the API writes.
     expect(gallery.body.actionResult).toMatchObject({ id: created.id, url: appLink.gallery(created.id) });
 
