@@ -73,6 +73,10 @@ it('runs the screens in production mode with persisted operations and no CSP vio
     // Live updates keep a stream open, so the network never goes idle: give the screen a moment.
     await page.waitForTimeout(1000);
   }
+  // Each address above opened with the answers its page carried; a screen reached inside the app
+  // asks for its own, by its persisted id.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Galleries' }).click();
+  await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
   const headers = (await context.request.get(`${baseURL}/`)).headers();
   expect(headers['content-security-policy']).toContain("script-src 'self'");
 
