@@ -107,9 +107,9 @@ async function deliverOnce<T>(send: () => Promise<T> | T) {
   return arrivals;
 }
 
-// ── the baseline: a bare ws server broadcasting the same payload to the same clients ──
+// ── the baseline: a bare ws server broadcasting the same payload to clients of the same kind ──
 // It speaks just enough of graphql-ws (acknowledge the connection, note each subscription's id)
-// for the same clients to take its messages, so the clients' own work (parsing, checking each
+// for graphql-ws clients to take its messages, so the clients' own work (parsing, checking each
 // message) weighs the same in both figures, and serializes the payload once for all sockets.
 const bare = new WebSocketServer({ port: 0, host: '127.0.0.1' });
 await new Promise((resolve) => bare.once('listening', resolve));
