@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 import relay from 'vite-plugin-relay';
 import { appChunks } from './build/chunks.ts';
 import { preloads } from './build/preloads.ts';
+import { serverBundle } from './build/serverBundle.ts';
 import { stylesheetLast } from './build/stylesheetLast.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
@@ -25,26 +26,32 @@ const reviewPage: Plugin = {
 
 const chunks = appChunks();
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   // Brotli and gzip copies of each text asset, served as they are by the API (no per-request work).
-  plugins: [
-    relay,
-    react(),
-    tailwindcss(),
-    compression({ algorithms: ['brotliCompress', 'gzip'] }),
-    reviewPage,
-    preloads(),
-    chunks.plugin,
-    stylesheetLast(),
-  ],
+  plugins: isSsrBuild
+    ? // The render on the server (build/serverBundle.ts) needs only the code: no styles, copies or lists.
+      [relay, react()]
+    : [
+        relay,
+        react(),
+        tailwindcss(),
+        compression({ algorithms: ['brotliCompress', 'gzip'] }),
+        reviewPage,
+        preloads(),
+        chunks.plugin,
+        stylesheetLast(),
+        serverBundle(),
+      ],
   build: {
-    rolldownOptions: {
-      input: {
-        index: fileURLToPath(new URL('index.html', import.meta.url)),
-        review: fileURLToPath(new URL('review.html', import.meta.url)),
-      },
-      output: { codeSplitting: { groups: chunks.groups } },
-    },
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          input: {
+            index: fileURLToPath(new URL('index.html', import.meta.url)),
+            review: fileURLToPath(new URL('review.html', import.meta.url)),
+          },
+          output: { codeSplitting: { groups: chunks.groups } },
+        },
   },
   server: {
     port: 5173,
@@ -60,4 +67,4 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
   },
-});
+}));

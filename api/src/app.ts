@@ -45,7 +45,8 @@ import { compressAnswers } from './graphql/compression.ts';
 import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
-import { appPage } from './http/web-page.ts';
+import { loadPageRender } from './http/page-render.ts';
+import { appPage, HOLD_PRESSES_SCRIPT_HASH } from './http/web-page.ts';
 import { profileOf } from './users/rules.ts';
 import { LocalObjectStore } from './infra/objects/store.ts';
 import { shareSubscriptionEvents } from './live/shared-events.ts';
@@ -83,10 +84,10 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** What the pages load from elsewhere: the import connection page's script, map tiles, UploadThing or the S3 bucket. */
+/** What the pages load from elsewhere: the import connection page's and a rendered page's scripts, map tiles, UploadThing or the S3 bucket. */
 export function pageSources(config: Config): PageSources {
   return {
-    scripts: [CONNECTION_SCRIPT_HASH],
+    scripts: [CONNECTION_SCRIPT_HASH, HOLD_PRESSES_SCRIPT_HASH],
     images: tileImageSources(config.map),
     connect: [...uploadthingConnectSources(config.storage), ...s3ConnectSources(config.storage)],
   };
@@ -339,25 +340,31 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const root = path.relative(process.cwd(), config.webDistDir);
     // The build writes .br and .gz beside each text asset, so nothing is compressed per request.
     const web = { root, precompressed: true };
-    const page = appPage(config.webDistDir, secret, {
-      async query(c, query) {
-        const viewer = c.get('viewer');
-        if (!viewer) return null;
-        // The same server and rules as the request the web app would send, run as this person.
-        const request = new Request(new URL('/graphql', c.req.url), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ doc_id: query.id, variables: query.variables }),
-        });
-        const context = { viewer, clientAddress: c.get('clientAddress'), requestId: c.get('requestId') };
-        const response = await yoga.fetch(request, context);
-        return response.ok ? response.text() : null;
+    const render = await loadPageRender(config.webDistDir);
+    const page = appPage(
+      config.webDistDir,
+      secret,
+      {
+        async query(c, query) {
+          const viewer = c.get('viewer');
+          if (!viewer) return null;
+          // The same server and rules as the request the web app would send, run as this person.
+          const request = new Request(new URL('/graphql', c.req.url), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ doc_id: query.id, variables: query.variables }),
+          });
+          const context = { viewer, clientAddress: c.get('clientAddress'), requestId: c.get('requestId') };
+          const response = await yoga.fetch(request, context);
+          return response.ok ? response.text() : null;
+        },
+        async profile(c) {
+          const viewer = c.get('viewer');
+          return viewer ? profileOf(db, viewer.id) : null;
+        },
       },
-      async profile(c) {
-        const viewer = c.get('viewer');
-        return viewer ? profileOf(db, viewer.id) : null;
-      },
-    });
+      render,
+    );
     // Before the static files, which would answer / with index.html as it is.
     app.get('/', page);
     app.use('/*', webCacheHeaders, serveStatic(web));

@@ -1,6 +1,8 @@
 import { lazy, Suspense, startTransition, useEffect, useState } from 'react';
 import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
+import { pinNow } from './lib/format.ts';
+import { tookOver } from './lib/takeover.ts';
 import { Button } from './ui/Button.tsx';
 import { FullScreenSpinner } from './ui/Spinner.tsx';
 import { Toaster } from './ui/toast.tsx';
@@ -10,12 +12,13 @@ import { Toaster } from './ui/toast.tsx';
 // (routes/signedIn.tsx). Signing in reloads the page; signing out swaps one for the other.
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
 let signedInApp: typeof import('./routes/signedIn.tsx') | undefined;
-const loadSignedInApp = () => import('./routes/signedIn.tsx').then((module) => (signedInApp = module));
+/** The signed-in app's module; a page rendered on the server hydrates once it is here (main.tsx). */
+export const loadSignedInApp = () => import('./routes/signedIn.tsx').then((module) => (signedInApp = module));
 // The server marks the page when its request carried a session (api/src/http/web-page.ts): the
 // signed-in app, whose routes ask for their data as it loads, starts while the session is checked
 // instead of after. Should the session be gone, its first data call says so and goes to sign-in, as
 // when a session ends under an open screen (e2e/auth.e2e.ts).
-const startedEarly = document.querySelector('meta[name="scoutbase-session"]') !== null;
+const startedEarly = !import.meta.env.SSR && document.querySelector('meta[name="scoutbase-session"]') !== null;
 if (startedEarly) void loadSignedInApp();
 
 /**
@@ -73,6 +76,12 @@ function AppForSession() {
 
 // A review link (/r/{token}) has its own entry, review.html (src/review.tsx).
 export function App() {
+  // Taken over from the server's render (main.tsx): the screen's relative times go on from now,
+  // and the presses made before happen.
+  useEffect(() => {
+    pinNow(undefined);
+    tookOver();
+  }, []);
   return (
     <AuthProvider>
       <AppForSession />

@@ -1,17 +1,46 @@
 import { StrictMode } from 'react';
-import { App } from './App.tsx';
+import { hydrateRoot } from 'react-dom/client';
+import { App, loadSignedInApp } from './App.tsx';
+import { peekCarriedAt } from './relay/prefetch.ts';
+import { CARRIED_READ_AT, TIME_ZONE_COOKIE } from '../../api/src/users/contract.ts';
+import { pinNow } from './lib/format.ts';
 import { renderInSlices } from './lib/renderInSlices.ts';
-import { applyStoredTheme } from './lib/theme.ts';
+import { applyStoredTheme, setDarkMode } from './lib/theme.ts';
 import './index.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 applyStoredTheme();
+// The server shows dates in it when it renders a page (src/server/render.tsx).
+// biome-ignore lint/suspicious/noDocumentCookie: one fixed value, set before the next page is asked for; older Safari and Firefox have no Cookie Store API
+document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}; path=/; max-age=31536000; samesite=lax`;
 
-renderInSlices(
-  root,
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+if (root.dataset.rendered === undefined) renderInSlices(root, app);
+else {
+  // The server rendered the first screen (src/server/render.tsx), with the person's Dark Mode on
+  // #root until the whole page has it. It is taken over once the signed-in app has routed to it
+  // with the same carried answers, so the first render here is the server's.
+  setDarkMode(root.classList.contains('dark'));
+  root.classList.remove('dark');
+  pinNow(renderedAt());
+  loadSignedInApp()
+    .then((signedIn) => signedIn.routed())
+    .then(
+      () => hydrateRoot(root, app),
+      // The app's code did not come: rendered afresh, the app shows why (its error boundary).
+      () => renderInSlices(root, app),
+    );
+}
+
+/** When the server read the answers it rendered the page with. */
+function renderedAt() {
+  const at = peekCarriedAt(CARRIED_READ_AT);
+  return typeof at === 'string' ? new Date(at) : undefined;
+}

@@ -57,7 +57,7 @@ export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds:
   return { id: session.userId, email: session.email, sessionId };
 }
 
-function readCookie(header: string | null, name: string): string | undefined {
+export function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');

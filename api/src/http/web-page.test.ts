@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,8 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { CARRIED_PROFILE, CARRIED_READ_AT } from '../users/contract.ts';
-import { appPage, imagePreloads } from './web-page.ts';
+import type { PageRender } from './page-render.ts';
+import { appPage, HOLD_PRESSES_SCRIPT, HOLD_PRESSES_SCRIPT_HASH, imagePreloads } from './web-page.ts';
 
 const rule = {
   list: 'gallery.items.edges',
@@ -148,5 +150,86 @@ describe("a signed-in screen's page", () => {
     const readAt = Date.parse(JSON.parse(block ?? '{}')[CARRIED_READ_AT]);
     expect(readAt).toBeGreaterThanOrEqual(asked);
     expect(readAt).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("a signed-in screen's page rendered on the server", () => {
+  const index =
+    '<!doctype html><html><head><link rel="preload" as="style" href="/assets/app.css"></head><body>' +
+    '<div id="root"><!--boot--><div class="boot">Loading</div><!--/boot--></div>' +
+    '<link rel="stylesheet" href="/assets/app.css"></body></html>';
+  const secret = 'a secret long enough for the test, thirty-two bytes or more';
+
+  async function pageFor(render: PageRender, cookies: string[] = ['scoutbase-tz=Europe%2FLisbon']) {
+    const dist = mkdtempSync(path.join(tmpdir(), 'scoutbase-page-'));
+    writeFileSync(path.join(dist, 'index.html'), index);
+    writeFileSync(
+      path.join(dist, 'preloads.json'),
+      JSON.stringify({
+        signedOut: [],
+        signedIn: [],
+        screens: [{ path: '/tasks', files: [], queries: [{ id: 'tasks', variables: {} }] }],
+      }),
+    );
+    const token = await encode({ token: { sid: 'a-session' }, secret, salt: SESSION_COOKIE });
+    const profile = { id: 'u1', email: 'ana@example.com', firstName: 'Ana', lastName: null, displayName: 'Ana' };
+    const app = new Hono().get(
+      '*',
+      appPage(
+        dist,
+        secret,
+        {
+          query: async () => '{"data":{"tasks":[]}}',
+          profile: async () => ({ ...profile, profileImageUrl: null, createdAt: '' }),
+        },
+        render,
+      ),
+    );
+    const response = await app.request('/tasks', {
+      headers: { cookie: [`${SESSION_COOKIE}=${token}`, ...cookies].join('; ') },
+    });
+    return response.text();
+  }
+
+  it('puts the screen in #root with the answers it was made from, the stylesheet before it', async () => {
+    const asked: unknown[] = [];
+    const html = await pageFor(async (address, answers, timeZone) => {
+      asked.push({ address, answers, timeZone });
+      return { html: '<main><h1>Task Management</h1></main>', dark: true };
+    });
+    expect(asked).toMatchObject([
+      {
+        address: '/tasks',
+        timeZone: 'Europe/Lisbon',
+        answers: { 'tasks {}': { data: { tasks: [] } }, [CARRIED_PROFILE]: { id: 'u1' } },
+      },
+    ]);
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body).toMatch(
+      /^<body><link rel="stylesheet" href="\/assets\/app.css">\s*<script>.*?<\/script>\s*<div id="root" data-rendered="" class="dark"><main><h1>Task Management<\/h1><\/main><\/div>\s*<script type="application\/json" id="scoutbase-answers">.*<\/script>\n<\/body><\/html>$/s,
+    );
+    expect(html).not.toContain('boot');
+    // Its one inline script is the one the content security policy allows by its hash.
+    const script = html.match(/<script>(.*?)<\/script>/s)?.[1] ?? '';
+    expect(script).toBe(HOLD_PRESSES_SCRIPT);
+    expect(HOLD_PRESSES_SCRIPT_HASH).toBe(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+  });
+
+  it('keeps the loading screen when the screen cannot be rendered there, or the browser has not said its time zone', async () => {
+    let renders = 0;
+    const cannot: PageRender = async () => {
+      renders += 1;
+      return null;
+    };
+    const fails: PageRender = async () => {
+      throw new Error('a render that broke');
+    };
+    for (const html of [await pageFor(cannot), await pageFor(fails), await pageFor(cannot, [])]) {
+      expect(html).toContain('<div id="root"><!--boot--><div class="boot">Loading</div><!--/boot--></div>');
+      expect(html).not.toContain('data-rendered');
+      expect(html).toContain('id="scoutbase-answers"');
+    }
+    // The page without the time zone cookie was not rendered at all.
+    expect(renders).toBe(1);
   });
 });

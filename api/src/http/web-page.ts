@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
-import { sessionIdFromCookies } from '../auth/sessions.ts';
+import { readCookie, sessionIdFromCookies } from '../auth/sessions.ts';
 import { answerEncoding, compressingStream } from '../graphql/compression.ts';
-import { CARRIED_PROFILE, CARRIED_READ_AT, type Profile } from '../users/contract.ts';
+import type { PageRender } from './page-render.ts';
+import { CARRIED_PROFILE, CARRIED_READ_AT, HELD_PRESSES, type Profile, TIME_ZONE_COOKIE } from '../users/contract.ts';
 
 /** A persisted query as the web app sends it first on a screen; `:name` stands for the address's part. */
 export interface PageQuery {
@@ -133,6 +135,45 @@ function answersBlock(answers: { key: string; text: string }[]) {
   return `    <script type="application/json" id="scoutbase-answers">${json}</script>\n`;
 }
 
+const ROOT = '<div id="root">';
+
+/**
+ * A page rendered on the server shows its buttons before the app's scripts have run, and a press
+ * meanwhile would do nothing: this script, first in the body, holds such presses for the app to
+ * make again once it has taken the page over (web/src/lib/takeover.ts). A link needs no help. It
+ * never changes, so the content security policy allows exactly it by its hash.
+ */
+export const HOLD_PRESSES_SCRIPT = `(function () {
+  var held = { buttons: [], hold: function (event) {
+    var button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (!button) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (held.buttons.indexOf(button) < 0) held.buttons.push(button);
+  } };
+  window.${HELD_PRESSES} = held;
+  document.addEventListener('click', held.hold, true);
+})();`;
+export const HOLD_PRESSES_SCRIPT_HASH = `'sha256-${createHash('sha256').update(HOLD_PRESSES_SCRIPT).digest('base64')}'`;
+/** Where index.html's loading screen ends, #root's own end follows it. */
+const BOOT_END = '<!--/boot-->';
+const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
+
+/** The screen rendered from the carried answers, or null (then the browser renders it). */
+async function renderedScreen(
+  render: PageRender,
+  address: string,
+  carried: { key: string; text: string }[],
+  timeZone: string,
+) {
+  try {
+    const answers = Object.fromEntries(carried.map(({ key, text }) => [key, JSON.parse(text)]));
+    return await render(address, answers, timeZone);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The app's page (index.html), for every address the web app routes itself. The entry finds out
  * who is signed in and then loads that app and its screen: on a phone, round trips one after the
@@ -143,7 +184,12 @@ function answersBlock(answers: { key: string; text: string }[]) {
  * the same GraphQL server and rules), so the screen shows once its code has run, without another
  * round trip.
  */
-export function appPage(distDir: string, secret: string, answers?: PageAnswers): MiddlewareHandler {
+export function appPage(
+  distDir: string,
+  secret: string,
+  answers?: PageAnswers,
+  render?: PageRender,
+): MiddlewareHandler {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const listFile = path.join(distDir, 'preloads.json');
   const preloads: Preloads | null = existsSync(listFile) ? JSON.parse(readFileSync(listFile, 'utf8')) : null;
@@ -190,11 +236,30 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
     ];
   };
 
-  /** What ends the page: the pictures it asks for, the answers it carries, then its own end. */
-  const pageEnd = async (c: Context, pageAnswers: PageAnswers, queries: PageQuery[], end: string) => {
+  /**
+   * What ends the page: the pictures it asks for, the answers it carries, then its own end (from
+   * `</body>` on). When the screen is to be rendered here (`timeZone` known), the page was cut at
+   * its #root instead: the rendered screen goes there (the stylesheet before it, so it never
+   * paints unstyled), or index.html's loading screen should the render not come about.
+   */
+  const pageEnd = async (
+    c: Context,
+    pageAnswers: PageAnswers,
+    queries: PageQuery[],
+    end: string,
+    timeZone?: string,
+  ) => {
     const carried = await answersFor(c, pageAnswers, queries).catch(() => []);
+    const cut = end.lastIndexOf('</body>');
     if (carried.length === 0) return end;
-    return `${carried.map((answer) => answer.images).join('')}${answersBlock(carried)}${end}`;
+    const answers = answersBlock(carried);
+    const rendered = render && timeZone && (await renderedScreen(render, c.req.path, carried, timeZone));
+    if (!rendered)
+      return `${end.slice(0, cut)}${carried.map((answer) => answer.images).join('')}${answers}${end.slice(cut)}`;
+    const stylesheets = end.match(STYLESHEET) ?? [];
+    const rest = end.slice(end.indexOf('</div>', end.indexOf(BOOT_END)), cut).replaceAll(STYLESHEET, '');
+    const attributes = rendered.dark ? ' data-rendered="" class="dark"' : ' data-rendered=""';
+    return `${stylesheets.join('')}\n    <script>${HOLD_PRESSES_SCRIPT}</script>\n    <div id="root"${attributes}>${rendered.html}${rest}${answers}${end.slice(cut)}`;
   };
 
   return async (c) => {
@@ -213,11 +278,14 @@ export function appPage(distDir: string, secret: string, answers?: PageAnswers):
     if (answers && at?.screen.queries && new URL(c.req.url).search === '') {
       // One person's data: kept by no cache, the browser's included.
       c.header('Cache-Control', 'private, no-store');
-      // The head goes at once, so the browser fetches the scripts while the answers are made. The
+      // The head goes at once, so the browser fetches the scripts while the answers are made, and
+      // the loading screen with it unless the screen is to be rendered here (with the answers). The
       // scripts are modules, which run once the page has ended, so they find the answers there.
-      const cut = page.html.lastIndexOf('</body>');
+      // Without the browser's time zone its dates could not be shown as it will show them.
+      const timeZone = render && readCookie(c.req.header('cookie') ?? null, TIME_ZONE_COOKIE);
+      const cut = timeZone ? page.html.indexOf(ROOT) : page.html.lastIndexOf('</body>');
       const queries = at.screen.queries.map((query) => withParams(query, at.params));
-      const end = pageEnd(c, answers, queries, page.html.slice(cut));
+      const end = pageEnd(c, answers, queries, page.html.slice(cut), timeZone || undefined);
       const { stream, flush } = encoding ? compressingStream(encoding) : { stream: new PassThrough(), flush: () => {} };
       stream.write(page.html.slice(0, cut));
       flush();

@@ -22,3 +22,12 @@ export const CARRIED_PROFILE = 'GET /api/auth/user';
  * the first): the live connection asks whether anything the person may see changed since.
  */
 export const CARRIED_READ_AT = 'answers read at';
+
+/** The browser's time zone, as the web app leaves it in a cookie (web/src/main.tsx): a page rendered on the server shows dates in it. */
+export const TIME_ZONE_COOKIE = 'scoutbase-tz';
+
+/**
+ * Where a page rendered on the server keeps the buttons pressed before the app took it over (its
+ * inline script, api/src/http/web-page.ts): the app presses them again once it has (web/src/lib/takeover.ts).
+ */
+export const HELD_PRESSES = 'scoutbaseHeldPresses';

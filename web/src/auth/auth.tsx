@@ -12,6 +12,7 @@ import { CARRIED_PROFILE, type Profile } from '../../../api/src/users/contract.t
 import { errorFromResponse } from '../lib/http.ts';
 import { signOutEnded, signOutStarted } from '../lib/unauthorized.ts';
 import { takeCarriedAt } from '../relay/prefetch.ts';
+import { serverPage } from '../server/page.ts';
 import { toast } from '../ui/toast.tsx';
 
 /** The signed-in person, as GET /api/auth/user gives them. */
@@ -67,11 +68,13 @@ async function postSignOut() {
  * round trip before anything else can be asked.
  */
 let carriedSession: AuthState | undefined;
+const sessionOf = (user: unknown): AuthState =>
+  user ? { status: 'signedIn', user: user as AuthUser } : { status: 'loading' };
 function sessionAtStart(): AuthState {
-  if (!carriedSession) {
-    const user = takeCarriedAt(CARRIED_PROFILE) as AuthUser | undefined;
-    carriedSession = user ? { status: 'signedIn', user } : { status: 'loading' };
-  }
+  // Rendered on the server: this page's own profile, never a tab's cached one.
+  const page = serverPage();
+  if (page) return sessionOf(page.answers.get(CARRIED_PROFILE));
+  carriedSession ??= sessionOf(takeCarriedAt(CARRIED_PROFILE));
   return carriedSession;
 }
 

@@ -1,3 +1,5 @@
+import { serverPage } from '../server/page.ts';
+
 // Display formats of SPEC.md section 9. Every function takes `now` so tests can pin the clock.
 
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
@@ -18,12 +20,24 @@ export function formatMegabytes(bytes: number): string {
   return Number.parseFloat((bytes / (1024 * 1024)).toFixed(2)).toString();
 }
 
+let pinnedNow: Date | undefined;
+/**
+ * Relative times ("5m ago") as of `at` until released: a page rendered on the server is taken over
+ * with the times it was rendered with (main.tsx), else the two would differ across a minute's turn.
+ */
+export function pinNow(at: Date | undefined) {
+  pinnedNow = at;
+}
+const currentTime = () => serverPage()?.now ?? pinnedNow ?? new Date();
+/** The zone dates are shown in: the browser's own, or on the server the browser's as it said. */
+const zone = () => serverPage()?.timeZone;
+
 function toDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
 /** Notifications: "Just now", "5m ago", "3h ago", "2d ago". */
-export function formatNotificationTime(value: Date | string, now: Date = new Date()): string {
+export function formatNotificationTime(value: Date | string, now: Date = currentTime()): string {
   const elapsed = now.getTime() - toDate(value).getTime();
   if (elapsed < MINUTE) return 'Just now';
   if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)}m ago`;
@@ -32,18 +46,19 @@ export function formatNotificationTime(value: Date | string, now: Date = new Dat
 }
 
 /** The activity feed: like notifications, then a short date ("Mar 9") after seven days. */
-export function formatActivityTime(value: Date | string, now: Date = new Date()): string {
+export function formatActivityTime(value: Date | string, now: Date = currentTime()): string {
   const date = toDate(value);
   if (now.getTime() - date.getTime() < 7 * DAY) return formatNotificationTime(date, now);
   return date.toLocaleDateString('en-US', {
     month: 'short',
     day: 'numeric',
-    ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+    timeZone: zone(),
+    ...(yearOf(date) === yearOf(now) ? {} : { year: 'numeric' }),
   });
 }
 
 /** Galleries and files: "Just now", "5h ago", "1 day ago", "3 days ago". */
-export function formatAge(value: Date | string, now: Date = new Date()): string {
+export function formatAge(value: Date | string, now: Date = currentTime()): string {
   const elapsed = now.getTime() - toDate(value).getTime();
   if (elapsed < HOUR) return 'Just now';
   if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h ago`;
@@ -51,11 +66,21 @@ export function formatAge(value: Date | string, now: Date = new Date()): string 
   return `${Math.floor(elapsed / DAY)} days ago`;
 }
 
+/** The calendar day of `date` in the shown zone, as a UTC midnight (days between them are whole). */
+function calendarDay(date: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone(),
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(date);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day'));
+}
+const yearOf = (date: Date) => new Date(calendarDay(date)).getUTCFullYear();
+
 function calendarDaysBetween(from: Date, to: Date): number {
-  const start = new Date(from.getFullYear(), from.getMonth(), from.getDate());
-  const end = new Date(to.getFullYear(), to.getMonth(), to.getDate());
-  // Rounded so that a daylight-saving day (23 or 25 hours) still counts as one day.
-  return Math.round((end.getTime() - start.getTime()) / DAY);
+  return Math.round((calendarDay(to) - calendarDay(from)) / DAY);
 }
 
 /** "1 file", "3 files": a count and its unit, plural unless one. */
@@ -68,7 +93,7 @@ export function countOf(n: number, unit: string): string {
  * 3 hours", "Overdue by 2 days"), never "Due today"; before that, in the user's calendar days:
  * "Due today", "Due tomorrow", "Due in 5 days".
  */
-export function formatTaskDue(due: Date | string, now: Date = new Date()): string {
+export function formatTaskDue(due: Date | string, now: Date = currentTime()): string {
   const date = toDate(due);
   const late = now.getTime() - date.getTime();
   if (late > 0) {
@@ -83,18 +108,24 @@ export function formatTaskDue(due: Date | string, now: Date = new Date()): strin
 }
 
 /** Overdue = still pending and due before now (derived, never stored). */
-export function isOverdue(task: { status: string; dueDate?: string | null }, now: Date = new Date()): boolean {
+export function isOverdue(task: { status: string; dueDate?: string | null }, now: Date = currentTime()): boolean {
   return task.status === 'pending' && task.dueDate != null && new Date(task.dueDate).getTime() < now.getTime();
 }
 
 /** "Mar 9, 2025" */
 export function formatDate(value: Date | string): string {
-  return toDate(value).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return toDate(value).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: zone(),
+  });
 }
 
 /** "Mar 9, 2025, 3:04 PM" */
 export function formatDateTime(value: Date | string): string {
   return toDate(value).toLocaleString('en-US', {
+    timeZone: zone(),
     month: 'short',
     day: 'numeric',
     year: 'numeric',

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { graphql, useSubscription } from 'react-relay/hooks';
 import { CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
+import { serverPage } from '../server/page.ts';
 import { takeCarriedAt } from '../relay/prefetch.ts';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type {
@@ -45,6 +46,8 @@ export function accessChangesHeard() {
 let readAt: string | null | undefined;
 /** When the page's carried answers were read (api/src/http/web-page.ts), null if it carried none. */
 function pageReadAt() {
+  // Rendered on the server: nothing subscribes there, and no page's time is kept for the next.
+  if (serverPage()) return null;
   if (readAt === undefined) {
     const carried = takeCarriedAt(CARRIED_READ_AT);
     readAt = typeof carried === 'string' ? carried : null;

@@ -12,6 +12,7 @@ import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
 import { forgetPrefetched, postGraphQL, takeCarried, takePrefetched } from './prefetch.ts';
+import { serverPage } from '../server/page.ts';
 import { subscribeLive } from './live.ts';
 
 // Mutations of this page answered so far. A read answered after one of them may have been made
@@ -46,9 +47,14 @@ const fetchOverHttp: FetchFunction = async (operation, variables) => {
 const fetchGraphQL: FetchFunction = (operation, variables, cacheConfig, uploadables) => {
   const carried =
     operation.operationKind === 'query' && operation.id ? takeCarried(operation.id, variables) : undefined;
-  return carried === undefined
-    ? fetchOverHttp(operation, variables, cacheConfig, uploadables)
-    : (carried as GraphQLResponse);
+  if (carried !== undefined) return carried as GraphQLResponse;
+  // A render on the server has only what the page carries, and the page is then not rendered there.
+  const page = serverPage();
+  if (page) {
+    page.missing.push(operation.name);
+    return Promise.reject(new Error(`${operation.name} is not carried by the page`));
+  }
+  return fetchOverHttp(operation, variables, cacheConfig, uploadables);
 };
 
 /** `subscribe` is the live connection; unit tests, which have no server, hand in their own. */
@@ -63,6 +69,11 @@ let app: Environment | null = null;
 
 /** The signed-in app's one store: the route loaders fill it and the shell's screens read it. */
 export function appEnvironment(): Environment {
+  const page = serverPage();
+  if (page) {
+    page.environment ??= createEnvironment();
+    return page.environment;
+  }
   app ??= createEnvironment();
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Variables } from 'relay-runtime';
+import { serverPage } from '../server/page.ts';
 
 // A screen's query sent before Relay's runtime has loaded (routes/signedIn.tsx); the network layer
 // (environment.ts) takes the answer when Relay asks for the same operation, so it is sent once.
@@ -12,6 +13,8 @@ const keyOf = (id: string, variables: Variables) => `${id} ${JSON.stringify(vari
 
 let carried: Map<string, unknown> | null = null;
 function carriedAnswers(): Map<string, unknown> {
+  const page = serverPage();
+  if (page) return page.answers;
   if (!carried) {
     const block = document.getElementById('scoutbase-answers');
     let parsed: Record<string, unknown> = {};
@@ -34,6 +37,11 @@ function carriedAnswers(): Map<string, unknown> {
  */
 export function takeCarried(id: string, variables: Variables): unknown {
   return takeCarriedAt(keyOf(id, variables));
+}
+
+/** What the page carries under this key, left for whoever takes it. */
+export function peekCarriedAt(key: string): unknown {
+  return carriedAnswers().get(key);
 }
 
 /** What the page carries under this key (the profile's is CARRIED_PROFILE), once. */
@@ -59,8 +67,8 @@ export function postGraphQL(body: object): Promise<Response> {
  */
 export function prefetchOperation(id: string, variables: Variables) {
   const key = keyOf(id, variables);
-  // Relay takes it from the page (takeCarried) when it asks.
-  if (carriedAnswers().has(key)) return;
+  // Relay takes it from the page (takeCarried) when it asks. A render on the server has only those.
+  if (carriedAnswers().has(key) || serverPage()) return;
   const response = postGraphQL({ doc_id: id, variables });
   // A failure is Relay's to report when it takes the answer; none is left unhandled meanwhile.
   response.catch(() => {});

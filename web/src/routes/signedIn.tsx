@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, useEffect } from 'react';
 import {
   createBrowserRouter,
+  type DataRouter,
   type LoaderFunctionArgs,
   matchRoutes,
   Navigate,
@@ -11,6 +12,7 @@ import {
 } from 'react-router-dom';
 import { safeCallbackUrl } from '../auth/signIn.ts';
 import { prefetchOperation } from '../relay/prefetch.ts';
+import { serverPage } from '../server/page.ts';
 import { FullScreenSpinner } from '../ui/Spinner.tsx';
 import { setRoutePreloader } from './intent.ts';
 import { LEGAL_PATHS } from './legalPaths.ts';
@@ -76,7 +78,7 @@ function sameQuery(name: ScreenName, a: Address, b: Address): boolean {
   }
 }
 
-const routes: RouteObject[] = [
+export const routes: RouteObject[] = [
   {
     hydrateFallbackElement: <FullScreenSpinner />,
     children: [
@@ -101,12 +103,32 @@ const routes: RouteObject[] = [
   },
 ];
 
-const router = createBrowserRouter(routes);
-setRoutePreloader(preloadRoute);
+// Made as the module loads, so the first screen's code and data start at once. A render on the
+// server has a router of its own for its one address (server/render.tsx).
+const browserRouter = import.meta.env.SSR ? undefined : createBrowserRouter(routes);
+if (!import.meta.env.SSR) setRoutePreloader(preloadRoute);
 let mounted = 0;
 let shown = false;
 
+/**
+ * Once the router has the first screen's code and data: a page rendered on the server is hydrated
+ * then (main.tsx), so the first render in the browser is the one the server made.
+ */
+export function routed(): Promise<void> {
+  const router = browserRouter as DataRouter;
+  const ready = () => router.state.initialized && router.state.navigation.state === 'idle';
+  return new Promise((resolve) => {
+    if (ready()) return resolve();
+    const stop = router.subscribe(() => {
+      if (!ready()) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 export default function SignedInApp() {
+  const router = (serverPage()?.router ?? browserRouter) as DataRouter;
   // Signed out, the app goes and its router with it: left listening, it would answer the Back
   // button by loading signed-in screens. StrictMode's trial unmount remounts before the timer runs.
   useEffect(() => {
@@ -116,7 +138,7 @@ export default function SignedInApp() {
       mounted -= 1;
       setTimeout(() => mounted === 0 && router.dispose());
     };
-  }, []);
+  }, [router]);
   return <RouterProvider router={router} />;
 }
 
@@ -125,7 +147,7 @@ export default function SignedInApp() {
  * (App.tsx) and the session turned out to be gone, so the signed-out pages own the address bar.
  */
 export function discardUnlessShown() {
-  if (!shown) router.dispose();
+  if (!shown) browserRouter?.dispose();
 }
 
 /** What a link's preloadOnIntent (intent.ts) does: starts its screen's code and data. */

@@ -1,11 +1,22 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type RefObject, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type RefObject,
+  startTransition,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { columnsFor, gridImage, type Photo } from './photos.ts';
 
 const GAP = 8;
 const EAGER_ROWS = 2;
 /** How close to the last row in view the next page is asked for. */
 const NEAR_END_ROWS = 3;
+/** The widest grid's columns (columnsFor), and the cells shown before the width is known: two such rows. */
+const FIRST_ROW_CELLS = 8;
+const FIRST_CELLS = FIRST_ROW_CELLS * EAGER_ROWS;
 
 type PhotoGridProps = {
   photos: readonly Photo[];
@@ -38,7 +49,7 @@ export function PhotoGrid(props: PhotoGridProps) {
 
   return (
     <div ref={scrollRef} data-testid="photo-grid" className="h-[calc(100vh-16rem)] min-h-80 overflow-y-auto rounded-lg">
-      {width > 0 && <PhotoRows {...props} width={width} scrollRef={scrollRef} />}
+      {width > 0 ? <PhotoRows {...props} width={width} scrollRef={scrollRef} /> : <FirstRows {...props} />}
       {props.loadingMore && <p className="py-3 text-center text-sm text-slate-500">Loading more photos…</p>}
     </div>
   );
@@ -85,47 +96,98 @@ function PhotoRows({
         return (
           <div key={row.key} className="absolute left-0 flex w-full" style={{ top: row.start, height: cell, gap: GAP }}>
             {photos.slice(start, start + columns).map((photo, i) => (
-              <button
+              <PhotoTile
                 key={photo.id}
-                type="button"
-                onClick={() => onOpen(start + i)}
-                className="relative shrink-0 overflow-hidden rounded-md bg-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-slate-800"
+                photo={photo}
+                row={row.index}
+                cover={photo.id === coverId}
+                onOpen={() => onOpen(start + i)}
                 style={{ width: cell, height: cell }}
-                aria-label={`Open ${photo.name}`}
-                data-testid="photo-tile"
-              >
-                {photo.processing ? (
-                  <span
-                    role="img"
-                    aria-label={`${photo.name} (preparing its thumbnail)`}
-                    data-testid="photo-processing"
-                    className="flex h-full w-full animate-pulse items-center justify-center p-2 text-center text-xs text-slate-600 dark:text-slate-300"
-                  >
-                    Preparing…
-                  </span>
-                ) : (
-                  <img
-                    {...gridImage(photo)}
-                    alt={photo.name}
-                    // The first rows are in view as the screen opens: fetched at once, the
-                    // first with high priority (it is what the eye and LCP wait for).
-                    loading={row.index < EAGER_ROWS ? 'eager' : 'lazy'}
-                    fetchPriority={row.index === 0 ? 'high' : undefined}
-                    decoding="async"
-                    className="h-full w-full object-cover"
-                    draggable={false}
-                  />
-                )}
-                {photo.id === coverId && (
-                  <span className="absolute top-1 left-1 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
-                    Cover
-                  </span>
-                )}
-              </button>
+              />
             ))}
           </div>
         );
       })}
     </div>
+  );
+}
+
+/**
+ * The first rows before the grid's width is known: in the page the server rendered, and in the
+ * browser's first render, which is that page taken over (main.tsx). The columns are those of
+ * columnsFor, by the grid's own width (a container query), so the thumbnails the page asks for
+ * first are in place as the HTML arrives, and the measured rows replace them cell for cell.
+ */
+function FirstRows({ photos, onOpen, coverId }: PhotoGridProps) {
+  return (
+    <div className="@container">
+      <div className="grid grid-cols-2 gap-2 @min-[540px]:grid-cols-3 @min-[720px]:grid-cols-4 @min-[900px]:grid-cols-5 @min-[1080px]:grid-cols-6 @min-[1260px]:grid-cols-7 @min-[1440px]:grid-cols-8">
+        {photos.slice(0, FIRST_CELLS).map((photo, i) => (
+          <PhotoTile
+            key={photo.id}
+            photo={photo}
+            row={Math.floor(i / FIRST_ROW_CELLS)}
+            cover={photo.id === coverId}
+            onOpen={() => onOpen(i)}
+            className="aspect-square"
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function PhotoTile({
+  photo,
+  row,
+  cover,
+  onOpen,
+  style,
+  className = '',
+}: {
+  photo: Photo;
+  row: number;
+  cover: boolean;
+  onOpen: () => void;
+  style?: CSSProperties;
+  className?: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      className={`relative shrink-0 overflow-hidden rounded-md bg-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-slate-800 ${className}`}
+      style={style}
+      aria-label={`Open ${photo.name}`}
+      data-testid="photo-tile"
+    >
+      {photo.processing ? (
+        <span
+          role="img"
+          aria-label={`${photo.name} (preparing its thumbnail)`}
+          data-testid="photo-processing"
+          className="flex h-full w-full animate-pulse items-center justify-center p-2 text-center text-xs text-slate-600 dark:text-slate-300"
+        >
+          Preparing…
+        </span>
+      ) : (
+        <img
+          {...gridImage(photo)}
+          alt={photo.name}
+          // The first rows are in view as the screen opens: fetched at once, the
+          // first with high priority (it is what the eye and LCP wait for).
+          loading={row < EAGER_ROWS ? 'eager' : 'lazy'}
+          fetchPriority={row === 0 ? 'high' : undefined}
+          decoding="async"
+          className="h-full w-full object-cover"
+          draggable={false}
+        />
+      )}
+      {cover && (
+        <span className="absolute top-1 left-1 rounded bg-black/60 px-1.5 py-0.5 text-xs font-medium text-white">
+          Cover
+        </span>
+      )}
+    </button>
   );
 }

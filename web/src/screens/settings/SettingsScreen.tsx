@@ -1,4 +1,4 @@
-import { type FormEvent, Suspense, useEffect, useRef, useState } from 'react';
+import { type FormEvent, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { graphql, useMutation } from 'react-relay/hooks';
 import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
@@ -74,9 +74,12 @@ function SettingsForm() {
   });
 
   // Push notifications need the browser's permission too; asked when the switch is turned on.
-  const [permission, setPermission] = useState<PushPermission>(pushPermission);
+  // A page rendered on the server cannot know it (null): the note comes once the browser says.
+  const browserPermission = useSyncExternalStore(unchanging, pushPermission, () => null);
+  const [answered, setAnswered] = useState<PushPermission>();
+  const permission = answered ?? browserPermission;
   async function askPermission() {
-    setPermission(await requestPushPermission());
+    setAnswered(await requestPushPermission());
   }
 
   // Dark Mode previews at once; leaving without saving puts the saved theme back.
@@ -239,7 +242,9 @@ function SettingsForm() {
           {setting('emailNotifications', 'Email Notifications', 'Receive notifications by e-mail')}
           {setting('pushNotifications', 'Push Notifications', 'Receive notifications in the browser')}
         </div>
-        {switches.pushNotifications && <PushPermissionNote permission={permission} onAsk={askPermission} />}
+        {switches.pushNotifications && permission && (
+          <PushPermissionNote permission={permission} onAsk={askPermission} />
+        )}
       </Section>
 
       <Section title="Appearance">{setting('darkMode', 'Dark Mode', 'Use a dark theme across the app')}</Section>
@@ -268,6 +273,9 @@ function SettingsForm() {
     </form>
   );
 }
+
+/** The browser's permission changes only when asked (askPermission), so nothing subscribes to it. */
+const unchanging = () => () => {};
 
 /** Why push notifications will not appear in this browser, and the way to allow them when there is one. */
 function PushPermissionNote({ permission, onAsk }: { permission: PushPermission; onAsk: () => void }) {
