@@ -20,6 +20,7 @@ export const pageRenderDir = (distDir: string) => `${distDir.replace(/[\\/]+$/, 
 export async function loadPageRender(distDir: string): Promise<PageRender | undefined> {
   const file = path.join(pageRenderDir(distDir), 'render.js');
   if (!existsSync(file)) return undefined;
-  const module = (await import(pathToFileURL(file).href)) as { renderPage: PageRender };
+  const module = (await import(pathToFileURL(file).href)) as { renderPage: PageRender; prepare(): Promise<void> };
+  await module.prepare();
   return module.renderPage;
 }

@@ -206,7 +206,7 @@ describe("a signed-in screen's page rendered on the server", () => {
     ]);
     const body = html.slice(html.indexOf('<body>'));
     expect(body).toMatch(
-      /^<body><link rel="stylesheet" href="\/assets\/app.css">\s*<script>.*?<\/script>\s*<div id="root" data-rendered="" class="dark"><main><h1>Task Management<\/h1><\/main><\/div>\s*<script type="application\/json" id="scoutbase-answers">.*<\/script>\n<\/body><\/html>$/s,
+      /^<body><script>.*?<\/script>\s*<link rel="stylesheet" href="\/assets\/app.css">\s*<div id="root" data-rendered="" class="dark"><main><h1>Task Management<\/h1><\/main><\/div>\s*<script type="application\/json" id="scoutbase-answers">.*<\/script>\n<\/body><\/html>$/s,
     );
     expect(html).not.toContain('boot');
     // Its one inline script is the one the content security policy allows by its hash.

@@ -259,7 +259,8 @@ export function appPage(
     const stylesheets = end.match(STYLESHEET) ?? [];
     const rest = end.slice(end.indexOf('</div>', end.indexOf(BOOT_END)), cut).replaceAll(STYLESHEET, '');
     const attributes = rendered.dark ? ' data-rendered="" class="dark"' : ' data-rendered=""';
-    return `${stylesheets.join('')}\n    <script>${HOLD_PRESSES_SCRIPT}</script>\n    <div id="root"${attributes}>${rendered.html}${rest}${answers}${end.slice(cut)}`;
+    // The script first: after a stylesheet still on its way it would wait for it, and the page with it.
+    return `<script>${HOLD_PRESSES_SCRIPT}</script>\n    ${stylesheets.join('')}\n    <div id="root"${attributes}>${rendered.html}${rest}${answers}${end.slice(cut)}`;
   };
 
   return async (c) => {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { text } from 'node:stream/consumers';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { createMemoryRouter, type DataRouter } from 'react-router-dom';
+import { createMemoryRouter, type DataRouter, type RouteObject } from 'react-router-dom';
 import { CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
 import { App, loadSignedInApp } from '../App.tsx';
 import { type ServerPage, setServerPageSource } from './page.ts';
@@ -67,6 +67,18 @@ export async function renderPage(
       router.dispose();
     }
   });
+}
+
+/**
+ * Loads the signed-in app with its shell and every screen, so the first page rendered after a
+ * start does not wait for them (about 0.7 s here).
+ */
+export async function prepare() {
+  await loadSignedInApp();
+  const { routes } = await import('../routes/signedIn.tsx');
+  const lazyRoutes = (list: RouteObject[]): RouteObject[] =>
+    list.flatMap((route) => [route, ...lazyRoutes(route.children ?? [])]);
+  await Promise.all(lazyRoutes(routes).map((route) => (typeof route.lazy === 'function' ? route.lazy() : undefined)));
 }
 
 /** Whether the router settled on its first screen within MOST_MS. */

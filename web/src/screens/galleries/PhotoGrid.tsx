@@ -181,6 +181,8 @@ function PhotoTile({
           decoding="async"
           className="h-full w-full object-cover"
           draggable={false}
+          // When it was painted, for the browser to record (bench/gallery.ts reads the first).
+          elementtiming="thumbnail"
         />
       )}
       {cover && (
