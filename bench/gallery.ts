@@ -3,7 +3,7 @@
 // against the same data read by hand-written SQL over `pg` in the same run, and the same SQL behind
 // a bare node:http server that checks the session row first (what HTTP and a session cost); (2) the screen's time
 // to first thumbnails in Debian's Chromium (/usr/bin/chromium via playwright-core): from navigation
-// to the first grid thumbnail decoded, with the built web app served by the real server.
+// to the first grid thumbnail painted (Element Timing), with the built web app served by the real server.
 // Runs on PostgreSQL (a throw-away database). The 10,000 photo records share the bytes of 24
 // real uploads (with real thumbnails), so the browser loads real images.
 // Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL,
@@ -166,6 +166,7 @@ await context.addCookies(
   })),
 );
 const screenTimes: number[] = [];
+const checkedTimes: number[] = [];
 const thumbnailsShown: number[] = [];
 for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
   const page = await context.newPage();
@@ -177,17 +178,28 @@ for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
           return { send: (method, params) => cdp.send(method as 'Profiler.start', params), close: () => cdp.detach() };
         }, 100)
       : null;
+  // When the browser painted the first thumbnail (Element Timing: the grid's images carry
+  // elementtiming), from the navigation's start. A check run in the page would come only once
+  // the page's main thread is free, which a page rendered on the server shows before.
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      const holder = window as unknown as { firstThumbnailPaint?: number };
+      for (const entry of list.getEntries() as (PerformanceEntry & { renderTime: number; identifier: string })[]) {
+        if (entry.identifier === 'thumbnail' && holder.firstThumbnailPaint === undefined) {
+          holder.firstThumbnailPaint = entry.renderTime || entry.startTime;
+        }
+      }
+    }).observe({ type: 'element', buffered: true });
+  });
   const started = Date.now();
   await page.goto(`${server.origin}/galleries/${globalId}`);
-  await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll('img')].some(
-        (img) => img.src.includes('variant=grid') && img.complete && img.naturalWidth > 0,
-      ),
+  const painted = await page.waitForFunction(
+    () => (window as unknown as { firstThumbnailPaint?: number }).firstThumbnailPaint,
     undefined,
-    { timeout: 60_000, polling: 'raf' },
+    { timeout: 60_000 },
   );
-  const ms = Date.now() - started;
+  const ms = Math.round((await painted.jsonValue()) as number);
+  const checkedMs = Date.now() - started;
   await pageProfile?.save(`gallery screen (${ms} ms)`);
   const shown = await page.evaluate(
     () => [...document.querySelectorAll('img')].filter((img) => img.src.includes('variant=grid')).length,
@@ -195,6 +207,7 @@ for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
   if (i > 0) {
     // The first load fills the browser's cache of the app's scripts: a returning visitor's case.
     screenTimes.push(ms);
+    checkedTimes.push(checkedMs);
     thumbnailsShown.push(shown);
   }
   await page.close();
@@ -217,7 +230,9 @@ const results = {
   screen: {
     ...summary(screenTimes),
     gridImagesInPage: thumbnailsShown.at(-1),
-    note: 'navigation start to the first grid thumbnail decoded, warm browser cache for the scripts',
+    note: 'navigation start to the first grid thumbnail painted (Element Timing), warm browser cache for the scripts',
+    // Until 2026-12-02 the figure: a check in the page that an image had loaded, which runs once the main thread is free.
+    checkedInPage: summary(checkedTimes),
   },
 };
 console.log(`Gallery of ${PHOTOS.toLocaleString('en')} photos on PostgreSQL, load ${results.machine.load}\n`);
@@ -231,7 +246,7 @@ console.log(
   `  the same over bare node:http with the session row   p50 ${results.gridPage.overHttp.p50Ms} ms  p95 ${results.gridPage.overHttp.p95Ms} ms   ratio (http/app p50) ${results.gridPage.ratioToHttpP50}`,
 );
 console.log(
-  `  screen: first thumbnail in Chromium  p50 ${results.screen.p50Ms} ms  p95 ${results.screen.p95Ms} ms  (${results.screen.gridImagesInPage} grid images in the page)`,
+  `  screen: first thumbnail painted in Chromium  p50 ${results.screen.p50Ms} ms  p95 ${results.screen.p95Ms} ms  (${results.screen.gridImagesInPage} grid images in the page; seen loaded by a check in the page at p50 ${results.screen.checkedInPage.p50Ms} ms)`,
 );
 await saveResults('gallery', results);
 await db.end();
