@@ -7,6 +7,7 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  useSyncExternalStore,
 } from 'react';
 import { columnsFor, gridImage, type Photo } from './photos.ts';
 
@@ -27,6 +28,10 @@ type PhotoGridProps = {
   coverId?: string | null;
 };
 
+const unchanging = () => () => {};
+const inBrowser = () => false;
+const onServer = () => true;
+
 /**
  * The gallery's photos as a grid of thumbnails. Only the rows in view (plus a few) are in the DOM,
  * so 10,000 photos scroll as smoothly as 10; reaching the end asks for the next page.
@@ -34,6 +39,10 @@ type PhotoGridProps = {
 export function PhotoGrid(props: PhotoGridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+  // Rendered on the server, or taken over from such a page: its first rows are laid out by CSS
+  // until the width is known. Rendered in the browser, the measured rows come alone (more cells
+  // replacing fewer would be work on a phone's main thread for nothing).
+  const fromServer = useRef(useSyncExternalStore(unchanging, inBrowser, onServer)).current;
 
   // The cells need the grid's width, known once the page is laid out. Set in a layout effect it
   // was rendered and committed synchronously inside the screen's own commit: on a phone one task of
@@ -49,7 +58,11 @@ export function PhotoGrid(props: PhotoGridProps) {
 
   return (
     <div ref={scrollRef} data-testid="photo-grid" className="h-[calc(100vh-16rem)] min-h-80 overflow-y-auto rounded-lg">
-      {width > 0 ? <PhotoRows {...props} width={width} scrollRef={scrollRef} /> : <FirstRows {...props} />}
+      {width > 0 ? (
+        <PhotoRows {...props} width={width} scrollRef={scrollRef} />
+      ) : (
+        fromServer && <FirstRows {...props} />
+      )}
       {props.loadingMore && <p className="py-3 text-center text-sm text-slate-500">Loading more photos…</p>}
     </div>
   );
@@ -114,7 +127,7 @@ function PhotoRows({
 
 /**
  * The first rows before the grid's width is known: in the page the server rendered, and in the
- * browser's first render, which is that page taken over (main.tsx). The columns are those of
+ * browser's first render when it takes that page over (main.tsx). The columns are those of
  * columnsFor, by the grid's own width (a container query), so the thumbnails the page asks for
  * first are in place as the HTML arrives, and the measured rows replace them cell for cell.
  */
