@@ -1,7 +1,7 @@
 // pnpm bench:web — (1) bundle sizes per route from the vite build manifest (raw and gzip: the
 // app's entry, and each lazy route's own chunks beyond it); (2) Lighthouse (from npm, with
 // Debian's Chromium via chrome-launcher) on the landing page (signed out) and the dashboard
-// (signed in: the session cookie goes in extraHeaders) and a review link's page (no account, twelve
+// (signed in: the session cookie is set in the browser before each run) and a review link's page (no account, twelve
 // photos): performance and accessibility scores,
 // target 95+, with Lighthouse's desktop and mobile presets (simulated throttling, so the scores
 // depend less on how busy this machine is); the slowest audits are listed for each page;
@@ -10,7 +10,8 @@
 // Baseline for the bundles: the entry alone (what every route pays). Options: CHROME_PATH,
 // LIGHTHOUSE_RUNS (runs per page and preset; the median is kept, default 1),
 // LIGHTHOUSE_REPORT_DIR (each page's full report saved there; with LIGHTHOUSE_TRACE=1 its trace
-// too), NAVIGATION_ROUNDS (default 5).
+// too), NAVIGATION_ROUNDS (default 5), BENCH_WEB_FIRST_VISIT=1 (the signed-in pages as a browser
+// the app has never run in sees them: rendered in the browser, not on the server).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ process.env.CHROME_PATH ??= '/usr/bin/chromium';
 const lighthouse = (await import(requireApi.resolve('lighthouse'))).default as typeof import('lighthouse').default;
 const desktopConfig = (await import(requireApi.resolve('lighthouse/core/config/desktop-config.js'))).default;
 const chromeLauncher = requireApi('chrome-launcher') as typeof import('chrome-launcher');
+const WebSocket = requireApi('ws') as typeof import('ws').WebSocket;
 
 // ── (1) build with a manifest and size every route ──
 const webDir = path.join(here, '../web');
@@ -98,8 +100,45 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
 });
 type Preset = 'desktop' | 'mobile';
+type Cookie = { name: string; value: string };
+
+/**
+ * The browser's cookies for the next run, in its own cookie jar: Lighthouse keeps cookies between
+ * runs, and a Cookie header handed to it as an extra header gave way to the jar's cookies once a
+ * page had set one of its own (the app leaves the browser's time zone), so every run after the
+ * first was signed out.
+ */
+async function setCookies(cookies: Cookie[]) {
+  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${chrome.port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let id = 0;
+  const send = (method: string, params: object) =>
+    new Promise<void>((resolve, reject) => {
+      const asked = ++id;
+      const onMessage = (data: Buffer) => {
+        const answer = JSON.parse(String(data)) as { id?: number; error?: { message: string } };
+        if (answer.id !== asked) return;
+        socket.off('message', onMessage);
+        if (answer.error) reject(new Error(`${method}: ${answer.error.message}`));
+        else resolve();
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id: asked, method, params }));
+    });
+  await send('Storage.clearCookies', {});
+  if (cookies.length > 0)
+    await send('Storage.setCookies', { cookies: cookies.map((cookie) => ({ ...cookie, url: server.origin })) });
+  socket.close();
+}
 let reportsWritten = 0;
-async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<string, string>, page = '/') {
+async function auditOnce(name: string, preset: Preset, cookies: Cookie[], page = '/') {
+  await setCookies(cookies);
   const result = await lighthouse(
     `${server.origin}${page}`,
     {
@@ -107,7 +146,6 @@ async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<str
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility'],
-      extraHeaders,
     },
     // Lighthouse's default is its mobile preset: slow 4G, 4x CPU slowdown, a phone's screen.
     preset === 'desktop' ? desktopConfig : undefined,
@@ -148,9 +186,9 @@ async function auditOnce(name: string, preset: Preset, extraHeaders?: Record<str
 }
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
 /** The run with the median performance score: one run of Lighthouse's simulation varies by several points. */
-async function audit(name: string, preset: Preset, extraHeaders?: Record<string, string>, page = '/') {
+async function audit(name: string, preset: Preset, cookies: Cookie[], page = '/') {
   const results = [];
-  for (let i = 0; i < runs; i++) results.push(await auditOnce(name, preset, extraHeaders, page));
+  for (let i = 0; i < runs; i++) results.push(await auditOnce(name, preset, cookies, page));
   results.sort((a, b) => a.performance - b.performance);
   const errors = results.flatMap((r) => (r.error ? [r.error] : []));
   return { ...results[Math.floor(results.length / 2)], runs: results.map((r) => r.performance), errors };
@@ -158,13 +196,18 @@ async function audit(name: string, preset: Preset, extraHeaders?: Record<string,
 const harbour = await galleryWithPhotos();
 // A returning visitor: the app has left the browser its time zone (web/src/main.tsx), so the signed-in
 // pages come rendered on the server, as they do for anyone who has opened the app once before.
-const signedIn = { cookie: `${viewer.cookie}; ${TIME_ZONE_COOKIE}=UTC` };
+// BENCH_WEB_FIRST_VISIT=1: a browser the app has never run in, whose pages the browser renders.
+const firstVisit = process.env.BENCH_WEB_FIRST_VISIT === '1';
+const signedIn: Cookie[] = [
+  ...[...viewer.cookies].map(([name, value]) => ({ name, value })),
+  ...(firstVisit ? [] : [{ name: TIME_ZONE_COOKIE, value: 'UTC' }]),
+];
 const pages = {
-  landing: { name: 'landing (signed out)', path: '/' },
-  dashboard: { name: 'dashboard (signed in)', path: '/', headers: signedIn },
-  galleries: { name: 'galleries (signed in)', path: '/galleries', headers: signedIn },
-  gallery: { name: 'one gallery (signed in)', path: harbour.galleryPath, headers: signedIn },
-  review: { name: 'review link (no account)', path: harbour.reviewPath },
+  landing: { name: 'landing (signed out)', path: '/', cookies: [] },
+  dashboard: { name: 'dashboard (signed in)', path: '/', cookies: signedIn },
+  galleries: { name: 'galleries (signed in)', path: '/galleries', cookies: signedIn },
+  gallery: { name: 'one gallery (signed in)', path: harbour.galleryPath, cookies: signedIn },
+  review: { name: 'review link (no account)', path: harbour.reviewPath, cookies: [] },
 };
 type Page = keyof typeof pages;
 // LIGHTHOUSE_PAGES=review,gallery audits only those (while working on one page).
@@ -173,8 +216,8 @@ const presets = {} as Record<Preset, Partial<Record<Page, Awaited<ReturnType<typ
 for (const preset of ['desktop', 'mobile'] as const) {
   presets[preset] = {};
   for (const page of chosen) {
-    const { name, path: at, headers } = pages[page] as { name: string; path: string; headers?: Record<string, string> };
-    presets[preset][page] = await audit(name, preset, headers, at);
+    const { name, path: at, cookies } = pages[page];
+    presets[preset][page] = await audit(name, preset, cookies, at);
   }
 }
 chrome.kill();
@@ -246,7 +289,7 @@ await saveResults('web', {
     reviewEntry: { rawKB: kb(reviewEntry.raw), gzipKB: kb(reviewEntry.gzip) },
     routes,
   },
-  lighthouse: { preset: 'desktop', ...presets.desktop, mobile: presets.mobile, runs },
+  lighthouse: { preset: 'desktop', ...presets.desktop, mobile: presets.mobile, runs, firstVisit },
   navigation,
 });
 process.exit(0);
