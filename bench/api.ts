@@ -260,7 +260,8 @@ const results = {
     ...measured.tasks,
     ratio: round(measured.tasks.app.requestsPerSecond / measured.tasks.baseline.requestsPerSecond, 3),
   },
-  target: 'app throughput at least 0.5 of the baseline',
+  // 0.5 before issue 20, which keeps both reads at the 0.6 they had reached.
+  target: 'app throughput at least 0.6 of the baseline',
 };
 
 for (const [title, r] of [
@@ -276,7 +277,7 @@ for (const [title, r] of [
       `  ${who} ${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms  CPU per request: server thread ${m.cpuMsPerRequest.serverThread} ms, PostgreSQL ${m.cpuMsPerRequest.postgres} ms`,
     );
   }
-  console.log(`  ratio ${r.ratio} (target ≥ 0.5)`);
+  console.log(`  ratio ${r.ratio} (target ≥ 0.6)`);
 }
 await saveResults('api', results);
 

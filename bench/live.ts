@@ -14,7 +14,8 @@
 // round, and V8 optimises it only during the second or third round (measured: rounds 0 and 1 took
 // about twice as long as every later one), so one warm-up round left p99 a figure of the JIT.
 // Options (environment): BENCH_SUBSCRIBERS (1000), BENCH_ROUNDS (5), BENCH_WARMUP (3), DATABASE_URL
-// (PostgreSQL instead of the embedded database).
+// (PostgreSQL instead of the embedded database), BENCH_PROFILE=<dir>: a CPU profile of this thread
+// (the server, its clients and the baseline's) over the measured rounds.
 import type { AddressInfo } from 'node:net';
 import { publishNotifications, writeNotification } from '../api/src/notifications/rules.ts';
 import {
@@ -26,6 +27,7 @@ import {
   round,
   saveResults,
   signUp,
+  startProfile,
   startServer,
 } from './lib.ts';
 
@@ -162,7 +164,9 @@ const baselineRound = (round: number) =>
   });
 const appTimes: number[] = [];
 const bareTimes: number[] = [];
+let profiler: Awaited<ReturnType<typeof startProfile>> = null;
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  if (round === WARMUP) profiler = await startProfile();
   const appFirst = round % 2 === 0;
   const first = await (appFirst ? appRound(round) : baselineRound(round));
   const second = await (appFirst ? baselineRound(round) : appRound(round));
@@ -171,6 +175,7 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
     bareTimes.push(...(appFirst ? second : first));
   }
 }
+await profiler?.save('live rounds');
 for (const client of [...clients, ...bareClients]) await client.dispose();
 await new Promise((resolve) => bare.close(resolve));
 
