@@ -179,10 +179,10 @@ describe('screens rendered on the server', () => {
     await context.close();
   });
 
-  it('does what a button pressed before the app took the page over was pressed for, once it has', async () => {
+  /** Presses the button on the page the server sent, the app's code held until it has been pressed. */
+  async function pressBeforeTakeOver(address: string, button: string) {
     const context = await seenBefore((await signedInContext(browser(), { viewport: MOBILE })).context);
     const page = await context.newPage();
-    // The app's code is held until the button has been pressed on the page the server sent.
     let release = () => {};
     const pressed = new Promise<void>((resolve) => {
       release = resolve;
@@ -191,10 +191,21 @@ describe('screens rendered on the server', () => {
       await pressed;
       await route.continue();
     });
-    await page.goto('/', { waitUntil: 'commit' });
-    await page.getByRole('button', { name: 'Open AI assistant' }).click();
+    await page.goto(address, { waitUntil: 'commit' });
+    await page.getByRole('button', { name: button }).click();
     release();
+    return { page, context };
+  }
+
+  it('does what a button pressed before the app took the page over was pressed for, once it has', async () => {
+    const { page, context } = await pressBeforeTakeOver('/', 'Open AI assistant');
     await page.getByRole('button', { name: 'Search Files' }).waitFor();
+    await context.close();
+  });
+
+  it("does so for a button of the screen itself, whose part of the page the app takes over after the app's frame", async () => {
+    const { page, context } = await pressBeforeTakeOver('/tasks', 'New Task');
+    await page.getByRole('dialog', { name: 'Create New Task' }).waitFor();
     await context.close();
   });
 });

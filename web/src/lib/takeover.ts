@@ -11,5 +11,10 @@ export function tookOver() {
   if (!held) return;
   document.removeEventListener('click', held.hold, true);
   delete (window as unknown as Record<string, unknown>)[HELD_PRESSES];
-  for (const button of held.buttons.splice(0)) if (button.isConnected) button.click();
+  // Not from within React's commit (the app's first effect): a button in a part of the page React
+  // takes over later (a Suspense boundary) is taken over at its press, which React cannot do
+  // there, so it would drop the press.
+  setTimeout(() => {
+    for (const button of held.buttons.splice(0)) if (button.isConnected) button.click();
+  });
 }
