@@ -46,7 +46,7 @@ import { routePath } from 'hono/route';
 import { createMetrics, metricsRoute, type Metrics } from './infra/metrics.ts';
 import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/health.ts';
 import { loadPageRender } from './http/page-render.ts';
-import { appPage, HOLD_PRESSES_SCRIPT_HASH } from './http/web-page.ts';
+import { appPage, TAKE_OVER_SCRIPT_HASH } from './http/web-page.ts';
 import { profileOf } from './users/rules.ts';
 import { LocalObjectStore } from './infra/objects/store.ts';
 import { shareSubscriptionEvents } from './live/shared-events.ts';
@@ -87,7 +87,7 @@ export interface App {
 /** What the pages load from elsewhere: the import connection page's and a rendered page's scripts, map tiles, UploadThing or the S3 bucket. */
 export function pageSources(config: Config): PageSources {
   return {
-    scripts: [CONNECTION_SCRIPT_HASH, HOLD_PRESSES_SCRIPT_HASH],
+    scripts: [CONNECTION_SCRIPT_HASH, TAKE_OVER_SCRIPT_HASH],
     images: tileImageSources(config.map),
     connect: [...uploadthingConnectSources(config.storage), ...s3ConnectSources(config.storage)],
   };

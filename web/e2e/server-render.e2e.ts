@@ -109,6 +109,19 @@ describe('screens rendered on the server', () => {
       const documentsBefore = await page.evaluate(() => performance.getEntriesByType('navigation').length);
       await page.waitForFunction(hydrated);
       expect(await page.locator('main [data-from-server]').count(), path).toBe(1);
+      // The app's scripts were asked for only once the screen had painted, with its stylesheet alone
+      // (when the main thread painted it: the entry's startTime is when the frame reached the screen).
+      const [painted, firstScript] = await page.evaluate(() => [
+        (performance.getEntriesByName('first-contentful-paint')[0] as PerformanceEntry & { paintTime?: number })
+          ?.paintTime ?? Number.NaN,
+        Math.min(
+          ...performance
+            .getEntriesByType('resource')
+            .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+            .map((entry) => entry.startTime),
+        ),
+      ]);
+      expect(firstScript, path).toBeGreaterThan(painted as number);
       const link = path === '/galleries' ? 'Tasks' : 'Galleries';
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
       await page.waitForURL((url) => url.pathname !== path);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { CARRIED_PROFILE, CARRIED_READ_AT } from '../users/contract.ts';
 import type { PageRender } from './page-render.ts';
-import { appPage, HOLD_PRESSES_SCRIPT, HOLD_PRESSES_SCRIPT_HASH, imagePreloads } from './web-page.ts';
+import { appPage, TAKE_OVER_SCRIPT, TAKE_OVER_SCRIPT_HASH, imagePreloads } from './web-page.ts';
 
 const rule = {
   list: 'gallery.items.edges',
@@ -160,9 +160,9 @@ describe("a signed-in screen's page rendered on the server", () => {
     '<link rel="stylesheet" href="/assets/app.css"></body></html>';
   const secret = 'a secret long enough for the test, thirty-two bytes or more';
 
-  async function pageFor(render: PageRender, cookies: string[] = ['scoutbase-tz=Europe%2FLisbon']) {
+  async function pageFor(render: PageRender, cookies = ['scoutbase-tz=Europe%2FLisbon'], page = index) {
     const dist = mkdtempSync(path.join(tmpdir(), 'scoutbase-page-'));
-    writeFileSync(path.join(dist, 'index.html'), index);
+    writeFileSync(path.join(dist, 'index.html'), page);
     writeFileSync(
       path.join(dist, 'preloads.json'),
       JSON.stringify({
@@ -211,8 +211,31 @@ describe("a signed-in screen's page rendered on the server", () => {
     expect(html).not.toContain('boot');
     // Its one inline script is the one the content security policy allows by its hash.
     const script = html.match(/<script>(.*?)<\/script>/s)?.[1] ?? '';
-    expect(script).toBe(HOLD_PRESSES_SCRIPT);
-    expect(HOLD_PRESSES_SCRIPT_HASH).toBe(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    expect(script).toBe(TAKE_OVER_SCRIPT);
+    expect(TAKE_OVER_SCRIPT_HASH).toBe(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+  });
+
+  it('asks for its scripts once the screen has painted: on a phone they would hold the stylesheet back', async () => {
+    const withScripts = index.replace(
+      '</head>',
+      '<script type="module" crossorigin src="/assets/entry.js"></script><link rel="modulepreload" crossorigin href="/assets/react.js"></head>',
+    );
+    const rendered = async () => ({ html: '<main></main>', dark: false });
+    for (const html of [
+      await pageFor(rendered, undefined, withScripts),
+      await pageFor(async () => null, undefined, withScripts),
+    ]) {
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(head).not.toMatch(/<script|modulepreload/);
+      expect(head).toContain('<meta name="scoutbase-scripts" content="/assets/entry.js /assets/react.js">');
+      expect(html).toContain(`<script>${TAKE_OVER_SCRIPT}</script>`);
+    }
+    // Without the time zone the browser renders the screen: its scripts are what it waits for.
+    const inBrowser = await pageFor(rendered, [], withScripts);
+    expect(inBrowser).toContain(
+      '<script type="module" crossorigin src="/assets/entry.js"></script><link rel="modulepreload" crossorigin href="/assets/react.js">',
+    );
+    expect(inBrowser).not.toContain('scoutbase-scripts');
   });
 
   it('keeps the loading screen when the screen cannot be rendered there, or the browser has not said its time zone', async () => {

@@ -136,14 +136,21 @@ function answersBlock(answers: { key: string; text: string }[]) {
 }
 
 const ROOT = '<div id="root">';
+/** The head's list of the app's scripts, the entry first, for a page that asks for them itself. */
+const SCRIPTS_META = 'scoutbase-scripts';
+const ENTRY = /\s*<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/g;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g;
 
 /**
- * A page rendered on the server shows its buttons before the app's scripts have run, and a press
- * meanwhile would do nothing: this script, first in the body, holds such presses for the app to
- * make again once it has taken the page over (web/src/lib/takeover.ts). A link needs no help. It
- * never changes, so the content security policy allows exactly it by its hash.
+ * The one inline script of a page the server renders (first in its body), which the content
+ * security policy allows by its hash. The page shows its buttons before the app's scripts have
+ * run, and a press meanwhile would do nothing: it holds such presses for the app to make again once
+ * it has taken the page over (web/src/lib/takeover.ts); a link needs no help. And it asks for the
+ * app's scripts (named by the head's scoutbase-scripts) only once the screen has painted: the
+ * screen needs only its stylesheet, and on a phone's link the scripts would share the bandwidth
+ * with it and hold the paint back. A tab opened in the background never paints: it asks at once.
  */
-export const HOLD_PRESSES_SCRIPT = `(function () {
+export const TAKE_OVER_SCRIPT = `(function () {
   var held = { buttons: [], hold: function (event) {
     var button = event.target instanceof Element ? event.target.closest('button') : null;
     if (!button) return;
@@ -153,8 +160,31 @@ export const HOLD_PRESSES_SCRIPT = `(function () {
   } };
   window.${HELD_PRESSES} = held;
   document.addEventListener('click', held.hold, true);
+  var asked = false;
+  function ask() {
+    if (asked) return;
+    asked = true;
+    var names = document.querySelector('meta[name="${SCRIPTS_META}"]');
+    var files = names ? names.content.split(' ') : [];
+    for (var i = files.length - 1; i >= 0; i--) {
+      var tag = document.createElement(i === 0 ? 'script' : 'link');
+      if (i === 0) { tag.type = 'module'; tag.src = files[i]; } else { tag.rel = 'modulepreload'; tag.href = files[i]; }
+      tag.crossOrigin = '';
+      document.head.appendChild(tag);
+    }
+  }
+  function afterPaint() {
+    if (document.visibilityState === 'hidden') return ask();
+    requestAnimationFrame(function () { setTimeout(ask, 0); });
+  }
+  document.addEventListener('DOMContentLoaded', function () {
+    var sheet = document.querySelector('link[rel="stylesheet"]');
+    if (!sheet || sheet.sheet) return afterPaint();
+    sheet.addEventListener('load', afterPaint);
+    sheet.addEventListener('error', ask);
+  });
 })();`;
-export const HOLD_PRESSES_SCRIPT_HASH = `'sha256-${createHash('sha256').update(HOLD_PRESSES_SCRIPT).digest('base64')}'`;
+export const TAKE_OVER_SCRIPT_HASH = `'sha256-${createHash('sha256').update(TAKE_OVER_SCRIPT).digest('base64')}'`;
 /** Where index.html's loading screen ends, #root's own end follows it. */
 const BOOT_END = '<!--/boot-->';
 const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
@@ -196,8 +226,8 @@ export function appPage(
   // A handful of variants (signed out, and signed in on each screen), each built and compressed once.
   const variants = new Map<string, { html: string; br: Buffer; gzip: Buffer }>();
 
-  const variant = (signedIn: boolean, files: string[]) => {
-    const key = `${signedIn} ${files.join(' ')}`;
+  const variant = (signedIn: boolean, files: string[], rendered: boolean) => {
+    const key = `${signedIn} ${rendered} ${files.join(' ')}`;
     let page = variants.get(key);
     if (!page) {
       // The mark tells the entry to start the signed-in app at once (web/src/App.tsx).
@@ -206,7 +236,14 @@ export function appPage(
         .filter((file) => !html.includes(`"${file}"`))
         .map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`)
         .join('');
-      const text = html.replace('</head>', `${mark}${links}  </head>`);
+      let text = html.replace('</head>', `${mark}${links}  </head>`);
+      if (rendered) {
+        // The page's script asks for these once the screen has painted (TAKE_OVER_SCRIPT).
+        const head = text.slice(0, text.indexOf('</head>'));
+        const files = [...head.matchAll(ENTRY), ...head.matchAll(MODULE_PRELOAD)].map((found) => found[1]);
+        const meta = `    <meta name="${SCRIPTS_META}" content="${files.join(' ')}">\n`;
+        text = `${head.replace(ENTRY, '').replace(MODULE_PRELOAD, '')}\n${meta}${text.slice(head.length)}`;
+      }
       page = { html: text, br: brotliCompressSync(text), gzip: gzipSync(text) };
       variants.set(key, page);
     }
@@ -240,7 +277,8 @@ export function appPage(
    * What ends the page: the pictures it asks for, the answers it carries, then its own end (from
    * `</body>` on). When the screen is to be rendered here (`timeZone` known), the page was cut at
    * its #root instead: the rendered screen goes there (the stylesheet before it, so it never
-   * paints unstyled), or index.html's loading screen should the render not come about.
+   * paints unstyled), or index.html's loading screen should the render not come about; either
+   * way after the script that asks for the app's scripts (the head does not name them then).
    */
   const pageEnd = async (
     c: Context,
@@ -251,16 +289,17 @@ export function appPage(
   ) => {
     const carried = await answersFor(c, pageAnswers, queries).catch(() => []);
     const cut = end.lastIndexOf('</body>');
-    if (carried.length === 0) return end;
+    // The script first: after a stylesheet still on its way it would wait for it, and the page with it.
+    const script = timeZone ? `<script>${TAKE_OVER_SCRIPT}</script>\n    ` : '';
+    if (carried.length === 0) return `${script}${end}`;
     const answers = answersBlock(carried);
     const rendered = render && timeZone && (await renderedScreen(render, c.req.path, carried, timeZone));
     if (!rendered)
-      return `${end.slice(0, cut)}${carried.map((answer) => answer.images).join('')}${answers}${end.slice(cut)}`;
+      return `${script}${end.slice(0, cut)}${carried.map((answer) => answer.images).join('')}${answers}${end.slice(cut)}`;
     const stylesheets = end.match(STYLESHEET) ?? [];
     const rest = end.slice(end.indexOf('</div>', end.indexOf(BOOT_END)), cut).replaceAll(STYLESHEET, '');
     const attributes = rendered.dark ? ' data-rendered="" class="dark"' : ' data-rendered=""';
-    // The script first: after a stylesheet still on its way it would wait for it, and the page with it.
-    return `<script>${HOLD_PRESSES_SCRIPT}</script>\n    ${stylesheets.join('')}\n    <div id="root"${attributes}>${rendered.html}${rest}${answers}${end.slice(cut)}`;
+    return `${script}${stylesheets.join('')}\n    <div id="root"${attributes}>${rendered.html}${rest}${answers}${end.slice(cut)}`;
   };
 
   return async (c) => {
@@ -271,22 +310,24 @@ export function appPage(
       : signedIn
         ? [...new Set([...preloads.signedIn, ...(at?.screen.files ?? [])])]
         : preloads.signedOut;
-    const page = variant(signedIn, files);
+    const queries = answers && new URL(c.req.url).search === '' ? at?.screen.queries : undefined;
+    // Without the browser's time zone its dates could not be shown as it will show them.
+    const timeZone = queries && render ? readCookie(c.req.header('cookie') ?? null, TIME_ZONE_COOKIE) : null;
+    const page = variant(signedIn, files, Boolean(timeZone));
     c.header('Content-Type', 'text/html; charset=UTF-8');
     c.header('Vary', 'Accept-Encoding, Cookie');
     const encoding = answerEncoding(c.req.header('accept-encoding') ?? null);
     if (encoding) c.header('Content-Encoding', encoding);
-    if (answers && at?.screen.queries && new URL(c.req.url).search === '') {
+    if (answers && at && queries) {
       // One person's data: kept by no cache, the browser's included.
       c.header('Cache-Control', 'private, no-store');
-      // The head goes at once, so the browser fetches the scripts while the answers are made, and
-      // the loading screen with it unless the screen is to be rendered here (with the answers). The
-      // scripts are modules, which run once the page has ended, so they find the answers there.
-      // Without the browser's time zone its dates could not be shown as it will show them.
-      const timeZone = render && readCookie(c.req.header('cookie') ?? null, TIME_ZONE_COOKIE);
+      // The head goes at once, so the browser fetches the scripts while the answers are made (the
+      // stylesheet, for a screen to be rendered here), and the loading screen with it unless the
+      // screen is to be rendered. The scripts are modules, which run once the page has ended, so
+      // they find the answers there.
       const cut = timeZone ? page.html.indexOf(ROOT) : page.html.lastIndexOf('</body>');
-      const queries = at.screen.queries.map((query) => withParams(query, at.params));
-      const end = pageEnd(c, answers, queries, page.html.slice(cut), timeZone || undefined);
+      const asked = queries.map((query) => withParams(query, at.params));
+      const end = pageEnd(c, answers, asked, page.html.slice(cut), timeZone || undefined);
       const { stream, flush } = encoding ? compressingStream(encoding) : { stream: new PassThrough(), flush: () => {} };
       stream.write(page.html.slice(0, cut));
       flush();

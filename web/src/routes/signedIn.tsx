@@ -114,16 +114,22 @@ let shown = false;
  * Once the router has the first screen's code and data: a page rendered on the server is hydrated
  * then (main.tsx), so the first render in the browser is the one the server made.
  */
-export function routed(): Promise<void> {
-  const router = browserRouter as DataRouter;
+export function routed(): Promise<boolean> {
+  return settled(browserRouter as DataRouter);
+}
+
+/** Whether `router` settled on its first screen (its code and data loaded), within `mostMs`. */
+export function settled(router: DataRouter, mostMs = Number.POSITIVE_INFINITY): Promise<boolean> {
   const ready = () => router.state.initialized && router.state.navigation.state === 'idle';
   return new Promise((resolve) => {
-    if (ready()) return resolve();
-    const stop = router.subscribe(() => {
-      if (!ready()) return;
+    if (ready()) return resolve(true);
+    const timer = Number.isFinite(mostMs) ? setTimeout(() => finish(false), mostMs) : undefined;
+    const stop = router.subscribe(() => ready() && finish(true));
+    function finish(done: boolean) {
+      clearTimeout(timer);
       stop();
-      resolve();
-    });
+      resolve(done);
+    }
   });
 }
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { text } from 'node:stream/consumers';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { createMemoryRouter, type DataRouter, type RouteObject } from 'react-router-dom';
+import { createMemoryRouter, type RouteObject } from 'react-router-dom';
 import { CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
 import { App, loadSignedInApp } from '../App.tsx';
 import { type ServerPage, setServerPageSource } from './page.ts';
@@ -41,11 +41,11 @@ export async function renderPage(
   const page: ServerPage = { answers: new Map(Object.entries(answers)), missing: [], timeZone, now: new Date(readAt) };
   return pages.run(page, async () => {
     await loadSignedInApp();
-    const { routes } = await import('../routes/signedIn.tsx');
+    const { routes, settled } = await import('../routes/signedIn.tsx');
     const router = createMemoryRouter(routes, { initialEntries: [address] });
     page.router = router;
     try {
-      if (!(await routed(router))) return null;
+      if (!(await settled(router, MOST_MS))) return null;
       const { location, errors } = router.state;
       if (errors || `${location.pathname}${location.search}` !== address || page.missing.length > 0) return null;
       const abort = new AbortController();
@@ -79,24 +79,6 @@ export async function prepare() {
   const lazyRoutes = (list: RouteObject[]): RouteObject[] =>
     list.flatMap((route) => [route, ...lazyRoutes(route.children ?? [])]);
   await Promise.all(lazyRoutes(routes).map((route) => (typeof route.lazy === 'function' ? route.lazy() : undefined)));
-}
-
-/** Whether the router settled on its first screen within MOST_MS. */
-function routed(router: DataRouter): Promise<boolean> {
-  const ready = () => router.state.initialized && router.state.navigation.state === 'idle';
-  return new Promise((resolve) => {
-    if (ready()) return resolve(true);
-    const timer = setTimeout(() => {
-      stop();
-      resolve(false);
-    }, MOST_MS);
-    const stop = router.subscribe(() => {
-      if (!ready()) return;
-      clearTimeout(timer);
-      stop();
-      resolve(true);
-    });
-  });
 }
 
 function knownZone(timeZone: string) {
