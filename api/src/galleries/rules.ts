@@ -424,20 +424,59 @@ export async function galleryCardsPage(
   });
 }
 
+/** The first page of items a gallery's statement read with it, by its row, and the page size it read. */
+const firstItemsOfRow = new WeakMap<object, { take: number; items: GalleryItemWithFile[] }>();
+
+/** A page of items as JSON rows: the same columns, their instants as text. */
+type ItemsPageJson = Omit<ItemsPageRow, 'createdAt' | 'fileCreatedAt' | 'fileUpdatedAt'> & {
+  createdAt: string;
+  fileCreatedAt: string;
+  fileUpdatedAt: string;
+};
+
 /**
  * A gallery the viewer may read, with its card facts, in one hand-written statement: the gallery
  * screen opens one on every visit (bench/gallery.ts). Null when it is hidden from them or gone.
+ * With `firstItems`, the statement reads the first page of that many items too (as
+ * galleryItemsPage would, as JSON beside the row): the screen asks for it with the gallery, and a
+ * second statement after this one would wait a round trip for an id the viewer already sent.
  */
-export async function readableGalleryWithFacts(ctx: ViewerContext, id: string): Promise<Gallery | null> {
-  const [row] = await ctx.db.$sql<Gallery & { facts: GalleryCardFacts }>(
-    `SELECT ${galleryColumnsSql}, ${cardFactsSql} AS facts FROM "Gallery" g
+export async function readableGalleryWithFacts(
+  ctx: ViewerContext,
+  id: string,
+  { firstItems }: { firstItems?: number } = {},
+): Promise<Gallery | null> {
+  const page = firstItems
+    ? `, (SELECT coalesce(json_agg(p ORDER BY p.position, p.id), '[]') FROM (${itemsPageSql('g.id', 'NULL', '$3')}) p) AS "firstItems"`
+    : '';
+  const [row] = await ctx.db.$sql<Gallery & { facts: GalleryCardFacts; firstItems?: ItemsPageJson[] }>(
+    `SELECT ${galleryColumnsSql}, ${cardFactsSql} AS facts${page} FROM "Gallery" g
      WHERE g.id = $2::uuid AND ${readableGallerySql('g', '$1')}`,
-    [ctx.viewer.id, id],
+    firstItems ? [ctx.viewer.id, id, firstItems] : [ctx.viewer.id, id],
   );
   if (!row) return null;
-  const { facts, ...gallery } = row;
+  const { facts, firstItems: items, ...gallery } = row;
   factsOfRow.set(gallery, facts);
+  if (firstItems && items) {
+    firstItemsOfRow.set(gallery, {
+      take: firstItems,
+      items: items.map((r) =>
+        itemWithFile({
+          ...r,
+          createdAt: new Date(r.createdAt),
+          fileCreatedAt: new Date(r.fileCreatedAt),
+          fileUpdatedAt: new Date(r.fileUpdatedAt),
+        }),
+      ),
+    });
+  }
   return gallery;
+}
+
+/** The first `take` items of a gallery, if its statement read them with it (readableGalleryWithFacts). */
+export function firstItemsReadWith(gallery: object, take: number) {
+  const read = firstItemsOfRow.get(gallery);
+  return read?.take === take ? read.items : undefined;
 }
 
 const factsLoaders = new WeakMap<
@@ -485,17 +524,18 @@ export function galleryCardFacts(
   return loader.load(gallery.id);
 }
 
-// A gallery's items after item $2 (or from the start), $3 of them, each with its whole file row.
-const itemsPageSql = `
+// The items of gallery `gallery` after item `after` (or from the start, when NULL), `take` of them,
+// each with its whole file row: SQL expressions, so a statement can read a page beside the gallery.
+const itemsPageSql = (gallery: string, after: string, take: string) => `
   SELECT i.id, i."galleryId", i."fileId", i.position, i."addedById", i."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
          f."ownerId", f."folderId", f.name, f."sortName", f."originalName", f."mimeType", f.size::text AS size,
          f."objectUrl", f."objectPath", f.checksum, f."isPublic", f.tags, f.metadata,
          f."createdAt" AT TIME ZONE 'UTC' AS "fileCreatedAt", f."updatedAt" AT TIME ZONE 'UTC' AS "fileUpdatedAt"
   FROM "GalleryItem" i JOIN "File" f ON f.id = i."fileId"
-  WHERE i."galleryId" = $1
-    AND ($2::uuid IS NULL OR (i.position, i.id) > (SELECT c.position, c.id FROM "GalleryItem" c WHERE c.id = $2 AND c."galleryId" = $1))
+  WHERE i."galleryId" = ${gallery}
+    AND (${after}::uuid IS NULL OR (i.position, i.id) > (SELECT c.position, c.id FROM "GalleryItem" c WHERE c.id = ${after} AND c."galleryId" = ${gallery}))
   ORDER BY i.position, i.id
-  LIMIT $3`;
+  LIMIT ${take}`;
 
 type ItemsPageRow = GalleryItem &
   Omit<File, 'id' | 'size' | 'createdAt' | 'updatedAt'> & { size: string; fileCreatedAt: Date; fileUpdatedAt: Date };
@@ -511,9 +551,19 @@ export async function galleryItemsPage(
   ctx: ViewerContext,
   galleryId: string,
   options: { take: number; after?: string },
-): Promise<(GalleryItem & { file: File })[]> {
-  const rows = await ctx.db.$sql<ItemsPageRow>(itemsPageSql, [galleryId, options.after ?? null, options.take]);
-  return rows.map((r) => ({
+): Promise<GalleryItemWithFile[]> {
+  const rows = await ctx.db.$sql<ItemsPageRow>(itemsPageSql('$1', '$2', '$3'), [
+    galleryId,
+    options.after ?? null,
+    options.take,
+  ]);
+  return rows.map(itemWithFile);
+}
+
+type GalleryItemWithFile = GalleryItem & { file: File };
+
+function itemWithFile(r: ItemsPageRow): GalleryItemWithFile {
+  return {
     id: r.id,
     galleryId: r.galleryId,
     fileId: r.fileId,
@@ -538,7 +588,7 @@ export async function galleryItemsPage(
       createdAt: r.fileCreatedAt,
       updatedAt: r.fileUpdatedAt,
     },
-  }));
+  };
 }
 
 function pageParams(ctx: ViewerContext, search: string, options: { take: number; after?: string }) {

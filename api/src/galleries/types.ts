@@ -4,6 +4,7 @@ import { type Gallery, Prisma } from '../generated/prisma/client.ts';
 import { GalleryStyle, PropertyType, SharePermission, ShareStatus } from '../generated/prisma/enums.ts';
 import type { ViewerContext } from '../context.ts';
 import { builder, loadNodeWith } from '../graphql/builder.ts';
+import { firstPageTake } from '../graphql/connections.ts';
 import { prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -13,6 +14,7 @@ import {
   addFilesToGallery,
   createGallery,
   deleteGallery,
+  firstItemsReadWith,
   type GALLERY_ACTIONS,
   GALLERY_SORTS,
   type GalleryCardFacts,
@@ -137,7 +139,7 @@ builder.prismaNode('Gallery', {
       resolve: (query, g, _args, ctx) => {
         const { take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
         if (typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0) && onlyItemsAndFiles(query))
-          return galleryItemsPage(ctx, g.id, { take, after: cursor?.id });
+          return (!cursor && firstItemsReadWith(g, take)) || galleryItemsPage(ctx, g.id, { take, after: cursor?.id });
         return ctx.db.galleryItem.findMany({ ...query, where: { galleryId: g.id }, orderBy: ITEM_ORDER });
       },
     }),
@@ -153,7 +155,10 @@ builder.prismaNode('Gallery', {
   }),
 });
 
-loadNodeWith('Gallery', readableGalleryWithFacts);
+// The gallery screen asks for the first page of photos with the gallery: one statement reads both.
+loadNodeWith('Gallery', (ctx, id, info) =>
+  readableGalleryWithFacts(ctx, id, { firstItems: firstPageTake(info, 'Gallery', 'items') }),
+);
 
 builder.prismaNode('GalleryItem', {
   description: 'A file placed in a gallery, at a position.',

@@ -66,7 +66,7 @@ export const builder = new SchemaBuilder<{
       resolve: (_root, { id }, ctx, info, resolveNode) => {
         if (!isNodeType(info, id)) return null;
         const load = ownNodeLoaders.get(id.typename);
-        if (load && !asksForRelations(ctx, info, id.typename)) return loadOwn(load, id, ctx);
+        if (load && !asksForRelations(ctx, info, id.typename)) return loadOwn(load, id, ctx, info);
         return nullWhenHidden(() => resolveNode(id));
       },
     },
@@ -114,7 +114,7 @@ function isNodeType(info: GraphQLResolveInfo, id: { typename: string }) {
 }
 
 /** Reads a node the viewer may read by its raw id (null when hidden or gone), as Prisma would return it. */
-type OwnNodeLoader = (ctx: GraphQLContext, id: string) => Promise<object | null>;
+type OwnNodeLoader = (ctx: GraphQLContext, id: string, info: GraphQLResolveInfo) => Promise<object | null>;
 
 const ownNodeLoaders = new Map<string, OwnNodeLoader>();
 
@@ -132,8 +132,13 @@ function asksForRelations(ctx: GraphQLContext, info: GraphQLResolveInfo, typeNam
   return query instanceof Promise || Object.keys(query).length > 0;
 }
 
-async function loadOwn(load: OwnNodeLoader, id: { typename: string; id: string }, ctx: GraphQLContext) {
-  const row = await load(ctx, id.id);
+async function loadOwn(
+  load: OwnNodeLoader,
+  id: { typename: string; id: string },
+  ctx: GraphQLContext,
+  info: GraphQLResolveInfo,
+) {
+  const row = await load(ctx, id.id, info);
   // Branded as Prisma's node loading does, so the Node interface knows its type.
   if (row) brandWithType(row, id.typename as Parameters<typeof brandWithType>[1]);
   return row;

@@ -1,4 +1,5 @@
 import { PothosValidationError } from '@pothos/core';
+import { type GraphQLResolveInfo, getArgumentValues, isObjectType, Kind, type SelectionSetNode } from 'graphql';
 
 // Relay connections over a list read by position (search results, ranked by a statement that
 // takes an offset and a limit). The Prisma connections follow the same rules in
@@ -92,4 +93,55 @@ export async function resolveOffsetConnection<T>(
       hasNextPage,
     },
   };
+}
+
+/**
+ * How many rows the Prisma connection `field` of the `type` being resolved (info) will read, when
+ * its selection asks for the first page of it (`first` only, or no arguments): a statement that
+ * reads the node can read that page beside it. Undefined for any other page, or none asked.
+ * Pothos reads a page of `first` (at most maxSize) and one more row, to know of a next page.
+ */
+export function firstPageTake(
+  info: GraphQLResolveInfo,
+  type: string,
+  field: string,
+  { defaultSize = 20, maxSize = 100 } = {},
+): number | undefined {
+  const objectType = info.schema.getType(type);
+  const definition = isObjectType(objectType) ? objectType.getFields()[field] : undefined;
+  if (!definition) return undefined;
+  const find = (set: SelectionSetNode | undefined): number | undefined => {
+    for (const selection of set?.selections ?? []) {
+      // A field or fragment asked for under a condition (@include, @skip) is left to the field.
+      if (selection.directives?.length) continue;
+      if (selection.kind === Kind.FIELD && selection.name.value === field) {
+        let args: ConnectionArgs;
+        try {
+          args = getArgumentValues(definition, selection, info.variableValues) as ConnectionArgs;
+        } catch {
+          return undefined;
+        }
+        if (args.last != null || args.after != null || args.before != null) return undefined;
+        const first = args.first ?? defaultSize;
+        return first >= 0 ? Math.min(first, maxSize) + 1 : undefined;
+      }
+      const fragment =
+        selection.kind === Kind.INLINE_FRAGMENT
+          ? selection
+          : selection.kind === Kind.FRAGMENT_SPREAD
+            ? info.fragments[selection.name.value]
+            : undefined;
+      const on = fragment?.typeCondition?.name.value;
+      if (fragment && (on === undefined || on === type)) {
+        const take = find(fragment.selectionSet);
+        if (take !== undefined) return take;
+      }
+    }
+    return undefined;
+  };
+  for (const node of info.fieldNodes) {
+    const take = find(node.selectionSet);
+    if (take !== undefined) return take;
+  }
+  return undefined;
 }
