@@ -1,10 +1,9 @@
 import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { App, loadSignedInApp } from './App.tsx';
 import { peekCarriedAt } from './relay/prefetch.ts';
 import { CARRIED_READ_AT, TIME_ZONE_COOKIE } from '../../api/src/users/contract.ts';
 import { pinNow } from './lib/format.ts';
-import { renderInSlices } from './lib/renderInSlices.ts';
+import { hydrateInSlices, renderInSlices } from './lib/renderInSlices.ts';
 import { applyStoredTheme, setDarkMode } from './lib/theme.ts';
 import './index.css';
 
@@ -33,7 +32,7 @@ else {
   loadSignedInApp()
     .then((signedIn) => signedIn.routed())
     .then(
-      () => hydrateRoot(root, app),
+      () => hydrateInSlices(root, app),
       // The app's code did not come: rendered afresh, the app shows why (its error boundary).
       () => renderInSlices(root, app),
     );

@@ -1,5 +1,5 @@
 import { type ReactNode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 
 /**
  * Mounts the app as a transition. A plain first render holds the main thread for the whole tree in
@@ -12,4 +12,15 @@ export function renderInSlices(container: Element, app: ReactNode) {
   const root = createRoot(container);
   startTransition(() => root.render(app));
   return root;
+}
+
+/**
+ * Takes over a page rendered on the server as a transition, for the same reason: hydrated at once,
+ * the whole tree is one task, which on a phone blocked the main thread for hundreds of
+ * milliseconds after the screen had painted.
+ */
+export function hydrateInSlices(container: Element, app: ReactNode) {
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
 }
