@@ -15,6 +15,10 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      // Each new tab would build the address bar's popup, a web page of its own (chrome://omnibox-popup):
+      // a hundred requests and a renderer's work on the CPU the page under test needs (Puppeteer's
+      // launcher turns it off too). Chromium adds these to Playwright's own list.
+      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
     ],
   });
 }
