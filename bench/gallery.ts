@@ -7,7 +7,8 @@
 // Runs on PostgreSQL (a throw-away database). The 10,000 photo records share the bytes of 24
 // real uploads (with real thumbnails), so the browser loads real images.
 // Options (environment): BENCH_PHOTOS (10000), BENCH_ROUNDS (30 API, 5 browser), BENCH_PG_URL,
-// BENCH_PROFILE=<dir>: a CPU profile of this thread (the app) while it answers the measured grid pages.
+// BENCH_PROFILE=<dir>: a CPU profile of this thread (the app) while it answers the measured grid pages,
+// BENCH_TRACE=<file>: a Chromium trace (Perfetto or chrome://tracing read it) of the last browser round.
 import './production-env.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,6 +34,8 @@ const sharp = requireApi('sharp') as typeof import('sharp');
 const PHOTOS = n('BENCH_PHOTOS', 10_000);
 const ROUNDS = n('BENCH_ROUNDS', 30);
 const BROWSER_ROUNDS = Math.max(3, Math.round(ROUNDS / 6));
+const TRACE_FILE = process.env.BENCH_TRACE;
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'loading', 'v8'];
 const GRID_DOC_ID = persistedOperation('query GalleryScreenQuery(');
 
 console.log('Building the web app…');
@@ -192,6 +195,10 @@ for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
       }
     }).observe({ type: 'element', buffered: true });
   });
+  // With BENCH_TRACE, the last round is traced too: the browser's own threads (parse, layout,
+  // image decodes, raster), which a CPU profile of the page's scripts does not show.
+  const tracing = i === BROWSER_ROUNDS && TRACE_FILE;
+  if (tracing) await browser.startTracing(page, { path: TRACE_FILE, categories: TRACE_CATEGORIES });
   const started = Date.now();
   await page.goto(`${server.origin}/galleries/${globalId}`);
   const painted = await page.waitForFunction(
@@ -218,6 +225,10 @@ for (let i = 0; i < BROWSER_ROUNDS + 1; i++) {
     };
   });
   await pageProfile?.save(`gallery screen (${ms} ms)`);
+  if (tracing) {
+    await browser.stopTracing();
+    console.log(`Chromium trace of a round of ${ms} ms: ${TRACE_FILE}`);
+  }
   const shown = await page.evaluate(
     () => [...document.querySelectorAll('img')].filter((img) => img.src.includes('variant=grid')).length,
   );
