@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TIME_ZONE_COOKIE } from '../api/src/users/contract.ts';
+import { NO_ADDRESS_BAR_POPUP } from '../web/e2e/chromium.ts';
 import { distDir } from '../web/e2e/server.ts';
 import { here, machine, n, requireApi, round, saveResults, signUp, startServer } from './lib.ts';
 import { measureNavigation, printNavigation } from './navigation.ts';
@@ -97,7 +98,14 @@ const server = await startServer({ webDistDir: distDir });
 const viewer = await signUp(server.origin, server.db);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    NO_ADDRESS_BAR_POPUP,
+  ],
 });
 type Preset = 'desktop' | 'mobile';
 type Cookie = { name: string; value: string };

@@ -1,5 +1,12 @@
 import { type Browser, chromium } from 'playwright-core';
 
+/**
+ * Each new tab would build the address bar's popup, a web page of its own (chrome://omnibox-popup):
+ * a hundred requests and a renderer's work on the CPU the page under test needs (Puppeteer's
+ * launcher turns it off too). Chromium adds these to the launcher's own list of disabled features.
+ */
+export const NO_ADDRESS_BAR_POPUP = '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup';
+
 // Debian's Chromium (apt-get install chromium) driven by playwright-core, headless: the browser
 // tests and bench:gallery start it the same way. Free of vitest, so a bench script can import it.
 export function launchBrowser(): Promise<Browser> {
@@ -15,10 +22,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
-      // Each new tab would build the address bar's popup, a web page of its own (chrome://omnibox-popup):
-      // a hundred requests and a renderer's work on the CPU the page under test needs (Puppeteer's
-      // launcher turns it off too). Chromium adds these to Playwright's own list.
-      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+      NO_ADDRESS_BAR_POPUP,
     ],
   });
 }
