@@ -307,6 +307,36 @@ describe('gallery items', () => {
     expect(one.data?.node).toMatchObject({ items: { totalCount: 3, pageInfo: { hasNextPage: true } } });
   });
 
+  // Named statements are PostgreSQL's (the pool's); PGlite plans each of its unnamed ones afresh.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'opens a gallery on a plan PostgreSQL keeps: the statement is not planned again at each opening',
+    async () => {
+      // A large gallery: with a few photos every plan is cheap, and PostgreSQL keeps the generic one anyway.
+      const g = await makeGallery(app, owner.cookie, { name: 'Planned once' });
+      const upload = await makeFile(app, owner.id);
+      await app.services.db.$sql(
+        `WITH files AS (
+           INSERT INTO "File" (id, "ownerId", name, "originalName", "mimeType", size, "objectUrl", "objectPath", "updatedAt")
+           SELECT gen_random_uuid(), $1, 'still-' || i || '.jpg', 'still.jpg', 'image/jpeg', 1000, $2, $3, now()
+           FROM generate_series(1, 5000) i RETURNING id)
+         INSERT INTO "GalleryItem" (id, "galleryId", "fileId", position, "addedById")
+         SELECT gen_random_uuid(), $4, id, row_number() OVER () - 1, $1 FROM files`,
+        [owner.id, upload.objectUrl, upload.objectPath, g.id],
+      );
+      await app.services.db.$sql('ANALYZE "GalleryItem"', []);
+      const ctx = contextOf(owner);
+      // One after another, so the pool hands each its last connection back (pg-pool's idle list is a stack).
+      for (let i = 0; i < 12; i++) await readableGalleryWithFacts(ctx, g.id, { firstItems: 48 });
+      const [plans] = await app.services.db.$sql<{ generic: number; custom: number }>(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+         WHERE statement LIKE '%AS "firstItems"%' ORDER BY generic_plans + custom_plans DESC LIMIT 1`,
+        [],
+      );
+      // PostgreSQL tries five custom plans first, then keeps the generic one unless it costs more.
+      expect(plans).toEqual({ generic: 7, custom: 5 });
+    },
+  );
+
   it('pages through 10,000 photos by keyset, in order, to the last one', async () => {
     const g = await makeGallery(app, owner.cookie, { name: 'Huge' });
     const db = app.database.prisma;
