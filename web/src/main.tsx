@@ -3,6 +3,7 @@ import { App, loadSignedInApp } from './App.tsx';
 import { peekCarriedAt } from './relay/prefetch.ts';
 import { CARRIED_READ_AT, TIME_ZONE_COOKIE } from '../../api/src/users/contract.ts';
 import { pinNow } from './lib/format.ts';
+import { tellPushPermission } from './lib/push.ts';
 import { hydrateInSlices, renderInSlices } from './lib/renderInSlices.ts';
 import { applyStoredTheme, setDarkMode } from './lib/theme.ts';
 import './index.css';
@@ -14,6 +15,7 @@ applyStoredTheme();
 // The server shows dates in it when it renders a page (src/server/render.tsx).
 // biome-ignore lint/suspicious/noDocumentCookie: one fixed value, set before the next page is asked for; older Safari and Firefox have no Cookie Store API
 document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}; path=/; max-age=31536000; samesite=lax`;
+tellPushPermission();
 
 const app = (
   <StrictMode>

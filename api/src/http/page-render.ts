@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { BrowserFacts } from '../users/contract.ts';
 
 /**
  * The web app's first screen rendered on the server from the page's carried answers (keyed as the
- * page carries them) with dates in the browser's time zone, as the inside of #root with the
- * person's Dark Mode; null when it cannot be rendered there (web/src/server/render.tsx).
+ * page carries them) as that browser will show it (its time zone, its notification permission), as
+ * the inside of #root with the person's Dark Mode; null when it cannot be rendered there
+ * (web/src/server/render.tsx).
  */
 export type PageRender = (
   address: string,
   answers: Record<string, unknown>,
-  timeZone: string,
+  browser: BrowserFacts,
 ) => Promise<{ html: string; dark: boolean } | null>;
 
 /** Where a web build in `distDir` puts its render on the server (web/build/serverBundle.ts): beside it, never served. */

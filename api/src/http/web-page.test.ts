@@ -191,16 +191,28 @@ describe("a signed-in screen's page rendered on the server", () => {
     return response.text();
   }
 
+  it('renders the screen as the browser said it is: its time zone and its notification permission', async () => {
+    const told: unknown[] = [];
+    await pageFor(
+      async (_address, _answers, browser) => {
+        told.push(browser);
+        return null;
+      },
+      ['scoutbase-tz=America%2FLima', 'scoutbase-push=denied'],
+    );
+    expect(told).toEqual([{ timeZone: 'America/Lima', pushPermission: 'denied' }]);
+  });
+
   it('puts the screen in #root with the answers it was made from, the stylesheet before it', async () => {
     const asked: unknown[] = [];
-    const html = await pageFor(async (address, answers, timeZone) => {
-      asked.push({ address, answers, timeZone });
+    const html = await pageFor(async (address, answers, browser) => {
+      asked.push({ address, answers, browser });
       return { html: '<main><h1>Task Management</h1></main>', dark: true };
     });
     expect(asked).toMatchObject([
       {
         address: '/tasks',
-        timeZone: 'Europe/Lisbon',
+        browser: { timeZone: 'Europe/Lisbon', pushPermission: null },
         answers: { 'tasks {}': { data: { tasks: [] } }, [CARRIED_PROFILE]: { id: 'u1' } },
       },
     ]);

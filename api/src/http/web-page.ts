@@ -7,7 +7,15 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { readCookie, sessionIdFromCookies } from '../auth/sessions.ts';
 import { answerEncoding, compressingStream } from '../graphql/compression.ts';
 import type { PageRender } from './page-render.ts';
-import { CARRIED_PROFILE, CARRIED_READ_AT, HELD_PRESSES, type Profile, TIME_ZONE_COOKIE } from '../users/contract.ts';
+import {
+  type BrowserFacts,
+  CARRIED_PROFILE,
+  CARRIED_READ_AT,
+  HELD_PRESSES,
+  type Profile,
+  PUSH_PERMISSION_COOKIE,
+  TIME_ZONE_COOKIE,
+} from '../users/contract.ts';
 
 /** A persisted query as the web app sends it first on a screen; `:name` stands for the address's part. */
 export interface PageQuery {
@@ -189,16 +197,25 @@ export const TAKE_OVER_SCRIPT_HASH = `'sha256-${createHash('sha256').update(TAKE
 const BOOT_END = '<!--/boot-->';
 const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
 
+/**
+ * What the browser has told of itself (web/src/main.tsx), or null when it has not yet said its time
+ * zone: its dates could not be shown as it will show them.
+ */
+function browserFacts(cookies: string | null): BrowserFacts | null {
+  const timeZone = readCookie(cookies, TIME_ZONE_COOKIE);
+  return timeZone ? { timeZone, pushPermission: readCookie(cookies, PUSH_PERMISSION_COOKIE) ?? null } : null;
+}
+
 /** The screen rendered from the carried answers, or null (then the browser renders it). */
 async function renderedScreen(
   render: PageRender,
   address: string,
   carried: { key: string; text: string }[],
-  timeZone: string,
+  browser: BrowserFacts,
 ) {
   try {
     const answers = Object.fromEntries(carried.map(({ key, text }) => [key, JSON.parse(text)]));
-    return await render(address, answers, timeZone);
+    return await render(address, answers, browser);
   } catch {
     return null;
   }
@@ -275,7 +292,7 @@ export function appPage(
 
   /**
    * What ends the page: the pictures it asks for, the answers it carries, then its own end (from
-   * `</body>` on). When the screen is to be rendered here (`timeZone` known), the page was cut at
+   * `</body>` on). When the screen is to be rendered here (`browser` known), the page was cut at
    * its #root instead: the rendered screen goes there (the stylesheet before it, so it never
    * paints unstyled), or index.html's loading screen should the render not come about; either
    * way after the script that asks for the app's scripts (the head does not name them then).
@@ -285,15 +302,15 @@ export function appPage(
     pageAnswers: PageAnswers,
     queries: PageQuery[],
     end: string,
-    timeZone?: string,
+    browser: BrowserFacts | null,
   ) => {
     const carried = await answersFor(c, pageAnswers, queries).catch(() => []);
     const cut = end.lastIndexOf('</body>');
     // The script first: after a stylesheet still on its way it would wait for it, and the page with it.
-    const script = timeZone ? `<script>${TAKE_OVER_SCRIPT}</script>\n    ` : '';
+    const script = browser ? `<script>${TAKE_OVER_SCRIPT}</script>\n    ` : '';
     if (carried.length === 0) return `${script}${end}`;
     const answers = answersBlock(carried);
-    const rendered = render && timeZone && (await renderedScreen(render, c.req.path, carried, timeZone));
+    const rendered = render && browser && (await renderedScreen(render, c.req.path, carried, browser));
     if (!rendered)
       return `${script}${end.slice(0, cut)}${carried.map((answer) => answer.images).join('')}${answers}${end.slice(cut)}`;
     const stylesheets = end.match(STYLESHEET) ?? [];
@@ -311,9 +328,8 @@ export function appPage(
         ? [...new Set([...preloads.signedIn, ...(at?.screen.files ?? [])])]
         : preloads.signedOut;
     const queries = answers && new URL(c.req.url).search === '' ? at?.screen.queries : undefined;
-    // Without the browser's time zone its dates could not be shown as it will show them.
-    const timeZone = queries && render ? readCookie(c.req.header('cookie') ?? null, TIME_ZONE_COOKIE) : null;
-    const page = variant(signedIn, files, Boolean(timeZone));
+    const browser = queries && render ? browserFacts(c.req.header('cookie') ?? null) : null;
+    const page = variant(signedIn, files, Boolean(browser));
     c.header('Content-Type', 'text/html; charset=UTF-8');
     c.header('Vary', 'Accept-Encoding, Cookie');
     const encoding = answerEncoding(c.req.header('accept-encoding') ?? null);
@@ -325,9 +341,9 @@ export function appPage(
       // stylesheet, for a screen to be rendered here), and the loading screen with it unless the
       // screen is to be rendered. The scripts are modules, which run once the page has ended, so
       // they find the answers there.
-      const cut = timeZone ? page.html.indexOf(ROOT) : page.html.lastIndexOf('</body>');
+      const cut = browser ? page.html.indexOf(ROOT) : page.html.lastIndexOf('</body>');
       const asked = queries.map((query) => withParams(query, at.params));
-      const end = pageEnd(c, answers, asked, page.html.slice(cut), timeZone || undefined);
+      const end = pageEnd(c, answers, asked, page.html.slice(cut), browser);
       const { stream, flush } = encoding ? compressingStream(encoding) : { stream: new PassThrough(), flush: () => {} };
       stream.write(page.html.slice(0, cut));
       flush();

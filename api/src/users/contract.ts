@@ -27,6 +27,19 @@ export const CARRIED_READ_AT = 'answers read at';
 export const TIME_ZONE_COOKIE = 'scoutbase-tz';
 
 /**
+ * The browser's notification permission, as the web app leaves it in a cookie (web/src/lib/push.ts):
+ * a page rendered on the server shows the settings' note about it, so nothing moves when the app takes over.
+ */
+export const PUSH_PERMISSION_COOKIE = 'scoutbase-push';
+
+/** What a browser has told the server of itself in its cookies, for a page rendered there to be the one it would render. */
+export interface BrowserFacts {
+  timeZone: string;
+  /** `Notification.permission`, or 'unsupported'; null when the browser has not said. */
+  pushPermission: string | null;
+}
+
+/**
  * Where a page rendered on the server keeps the buttons pressed before the app took it over (its
  * inline script, api/src/http/web-page.ts): the app presses them again once it has (web/src/lib/takeover.ts).
  */

@@ -1,6 +1,37 @@
 /** System (browser) notifications for the Push Notifications setting. */
 
+import { PUSH_PERMISSION_COOKIE } from '../../../api/src/users/contract.ts';
+import { serverPage } from '../server/page.ts';
+
 export type PushPermission = NotificationPermission | 'unsupported';
+
+const PERMISSIONS: readonly string[] = ['default', 'granted', 'denied', 'unsupported'] satisfies PushPermission[];
+
+/** `value` when it is a permission (as a cookie says it), else null. */
+export function knownPushPermission(value: string | null | undefined): PushPermission | null {
+  return value && PERMISSIONS.includes(value) ? (value as PushPermission) : null;
+}
+
+// What the browser told the server when it asked for this page, read before the app tells it anew.
+const toldWithPage =
+  typeof document === 'undefined'
+    ? null
+    : knownPushPermission(new RegExp(`(?:^|; )${PUSH_PERMISSION_COOKIE}=([^;]*)`).exec(document.cookie)?.[1]);
+
+/**
+ * The permission as a page rendered on the server shows it (null: not known there), the same in
+ * that render and in the browser's take-over of it: what the browser last told the server.
+ */
+export function renderedPushPermission(): PushPermission | null {
+  const page = serverPage();
+  return page ? page.pushPermission : toldWithPage;
+}
+
+/** Tells the server the browser's permission, so the pages it renders show it (web/src/server/render.tsx). */
+export function tellPushPermission(permission = pushPermission()) {
+  // biome-ignore lint/suspicious/noDocumentCookie: one fixed value, read by the server with the next page; older Safari and Firefox have no Cookie Store API
+  document.cookie = `${PUSH_PERMISSION_COOKIE}=${permission}; path=/; max-age=31536000; samesite=lax`;
+}
 
 export interface PushSituation {
   /** The user's Push Notifications switch. */
@@ -26,11 +57,14 @@ export function tabFocused(): boolean {
 export async function requestPushPermission(): Promise<PushPermission> {
   if (pushPermission() === 'unsupported') return 'unsupported';
   if (window.Notification.permission !== 'default') return window.Notification.permission;
+  let answer: PushPermission;
   try {
-    return await window.Notification.requestPermission();
+    answer = await window.Notification.requestPermission();
   } catch {
-    return window.Notification.permission;
+    answer = window.Notification.permission;
   }
+  tellPushPermission(answer);
+  return answer;
 }
 
 /** What the settings screen says when the browser will not show notifications. */

@@ -16,6 +16,8 @@ export interface ServerPage {
   missing: string[];
   /** The browser's time zone, for dates as the browser will show them (lib/format.ts). */
   timeZone: string;
+  /** The browser's notification permission as it last said (lib/push.ts), null when it has not. */
+  pushPermission: NotificationPermission | 'unsupported' | null;
   /** The time the page's answers were read: times relative to now are shown as of then. */
   now: Date;
 }

@@ -3,8 +3,9 @@ import { text } from 'node:stream/consumers';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { createMemoryRouter, type RouteObject } from 'react-router-dom';
-import { CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
+import { type BrowserFacts, CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
 import { App, loadSignedInApp } from '../App.tsx';
+import { knownPushPermission } from '../lib/push.ts';
 import { type ServerPage, setServerPageSource } from './page.ts';
 
 // The web app's first screen rendered on the server, for a signed-in person's page that carries
@@ -26,19 +27,26 @@ export interface RenderedPage {
 const MOST_MS = 2_000;
 
 /**
- * Renders `address` (a path with its search) from the page's carried answers alone, its dates in
- * the browser's `timeZone` and its relative times as of when the answers were read: null when the
+ * Renders `address` (a path with its search) from the page's carried answers alone, as the
+ * `browser` will show it (dates in its time zone, its notification permission) and its relative
+ * times as of when the answers were read: null when the
  * address is not a screen rendered as it stands (a redirect, an error), or when the render asked
  * for anything the page does not carry, so that the browser renders it as it always could.
  */
 export async function renderPage(
   address: string,
   answers: Record<string, unknown>,
-  timeZone: string,
+  { timeZone, pushPermission }: BrowserFacts,
 ): Promise<RenderedPage | null> {
   const readAt = answers[CARRIED_READ_AT];
   if (typeof readAt !== 'string' || !knownZone(timeZone)) return null;
-  const page: ServerPage = { answers: new Map(Object.entries(answers)), missing: [], timeZone, now: new Date(readAt) };
+  const page: ServerPage = {
+    answers: new Map(Object.entries(answers)),
+    missing: [],
+    timeZone,
+    pushPermission: knownPushPermission(pushPermission),
+    now: new Date(readAt),
+  };
   return pages.run(page, async () => {
     await loadSignedInApp();
     const { routes, settled } = await import('../routes/signedIn.tsx');

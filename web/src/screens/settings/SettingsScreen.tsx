@@ -4,7 +4,13 @@ import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
 import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
-import { type PushPermission, pushPermission, pushProblem, requestPushPermission } from '../../lib/push.ts';
+import {
+  type PushPermission,
+  pushPermission,
+  pushProblem,
+  renderedPushPermission,
+  requestPushPermission,
+} from '../../lib/push.ts';
 import { setDarkMode } from '../../lib/theme.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
 import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
@@ -74,8 +80,9 @@ function SettingsForm() {
   });
 
   // Push notifications need the browser's permission too; asked when the switch is turned on.
-  // A page rendered on the server cannot know it (null): the note comes once the browser says.
-  const browserPermission = useSyncExternalStore(unchanging, pushPermission, () => null);
+  // A page rendered on the server shows it as the browser last told the server, so the note and
+  // the switches below it do not move when the app takes over (unless it changed meanwhile).
+  const browserPermission = useSyncExternalStore(unchanging, pushPermission, renderedPushPermission);
   const [answered, setAnswered] = useState<PushPermission>();
   const permission = answered ?? browserPermission;
   async function askPermission() {
