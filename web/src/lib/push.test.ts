@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { notifySystem, pushProblem, requestPushPermission, shouldShowSystemNotification } from './push.ts';
+import {
+  knownPushPermission,
+  notifySystem,
+  pushProblem,
+  requestPushPermission,
+  shouldShowSystemNotification,
+} from './push.ts';
 
 describe('when a new notification becomes a system notification', () => {
   it('only with the switch on, the permission granted and the tab not in focus', () => {
@@ -84,6 +90,8 @@ describe('asking for permission', () => {
     FakeNotification.requestPermission.mockResolvedValueOnce('denied');
     expect(await requestPushPermission()).toBe('denied');
     expect(FakeNotification.requestPermission).toHaveBeenCalledTimes(1);
+    // The server renders the next settings page with the answer (its note), as the browser will.
+    expect(document.cookie).toContain('scoutbase-push=denied');
 
     browser({ permission: 'granted', focused: false });
     expect(await requestPushPermission()).toBe('granted');
@@ -91,5 +99,14 @@ describe('asking for permission', () => {
 
     expect(pushProblem('denied')).toMatch(/blocks notifications/);
     expect(pushProblem('granted')).toBeNull();
+  });
+});
+
+describe('the permission a cookie says', () => {
+  it('is one the browser can have, or none', () => {
+    for (const permission of ['default', 'granted', 'denied', 'unsupported']) {
+      expect(knownPushPermission(permission)).toBe(permission);
+    }
+    for (const junk of ['', 'Granted', 'granted; x=1', null, undefined]) expect(knownPushPermission(junk)).toBeNull();
   });
 });
