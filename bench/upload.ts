@@ -43,6 +43,10 @@ function pdfBytes(size: number) {
   return bytes;
 }
 
+// Before any server starts: installing it (a fresh machine) holds this thread for a while, after which
+// the first request went out on a kept-alive connection the server was closing (ECONNRESET).
+const vipsVersion = vipsthumbnail();
+
 // Set DATABASE_URL to measure on PostgreSQL instead of the embedded database. Upload URLs are rate
 // limited in production, so that check stays in the measured path.
 const server = await startServer({ databaseUrl: process.env.DATABASE_URL, rateLimits: true });
@@ -56,7 +60,6 @@ const objectsDir = path.join(server.app.config.dataDir, 'bench-baseline');
 const baseline = await startBaselineServer(objectsDir);
 const records = await recordInDatabase(server.app.database, process.env.DATABASE_URL);
 const baselineWithInsert = await startBaselineServer(objectsDir, records.record);
-const vipsVersion = vipsthumbnail();
 
 /** The baseline's upload: one PUT, answered with the checksum. */
 async function put(url: string, bytes: Uint8Array) {
