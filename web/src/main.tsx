@@ -5,6 +5,7 @@ import { CARRIED_READ_AT, TIME_ZONE_COOKIE } from '../../api/src/users/contract.
 import { pinNow } from './lib/format.ts';
 import { tellPushPermission } from './lib/push.ts';
 import { hydrateInSlices, renderInSlices } from './lib/renderInSlices.ts';
+import { tellServer } from './lib/tellServer.ts';
 import { applyStoredTheme, setDarkMode } from './lib/theme.ts';
 import './index.css';
 
@@ -13,8 +14,7 @@ if (!root) throw new Error('index.html has no #root element');
 
 applyStoredTheme();
 // The server shows dates in it when it renders a page (src/server/render.tsx).
-// biome-ignore lint/suspicious/noDocumentCookie: one fixed value, set before the next page is asked for; older Safari and Firefox have no Cookie Store API
-document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}; path=/; max-age=31536000; samesite=lax`;
+tellServer(TIME_ZONE_COOKIE, Intl.DateTimeFormat().resolvedOptions().timeZone);
 tellPushPermission();
 
 const app = (

@@ -2,6 +2,7 @@
 
 import { PUSH_PERMISSION_COOKIE } from '../../../api/src/users/contract.ts';
 import { serverPage } from '../server/page.ts';
+import { tellServer, toldServer } from './tellServer.ts';
 
 export type PushPermission = NotificationPermission | 'unsupported';
 
@@ -13,10 +14,7 @@ export function knownPushPermission(value: string | null | undefined): PushPermi
 }
 
 // What the browser told the server when it asked for this page, read before the app tells it anew.
-const toldWithPage =
-  typeof document === 'undefined'
-    ? null
-    : knownPushPermission(new RegExp(`(?:^|; )${PUSH_PERMISSION_COOKIE}=([^;]*)`).exec(document.cookie)?.[1]);
+const toldWithPage = typeof document === 'undefined' ? null : knownPushPermission(toldServer(PUSH_PERMISSION_COOKIE));
 
 /**
  * The permission as a page rendered on the server shows it (null: not known there), the same in
@@ -29,8 +27,7 @@ export function renderedPushPermission(): PushPermission | null {
 
 /** Tells the server the browser's permission, so the pages it renders show it (web/src/server/render.tsx). */
 export function tellPushPermission(permission = pushPermission()) {
-  // biome-ignore lint/suspicious/noDocumentCookie: one fixed value, read by the server with the next page; older Safari and Firefox have no Cookie Store API
-  document.cookie = `${PUSH_PERMISSION_COOKIE}=${permission}; path=/; max-age=31536000; samesite=lax`;
+  tellServer(PUSH_PERMISSION_COOKIE, permission);
 }
 
 export interface PushSituation {
