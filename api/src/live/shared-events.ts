@@ -40,8 +40,7 @@ function audienceOf(args: ExecutionArgs) {
   ].join('\0');
 }
 
-function answerTo(args: ExecutionArgs, event: unknown): Answer {
-  const audience = audienceOf(args);
+function answerTo(args: ExecutionArgs, audience: string | null, event: unknown): Answer {
   if (audience === null || typeof event !== 'object' || event === null) return execute({ ...args, rootValue: event });
   let answers = answersByEvent.get(event);
   if (!answers) {
@@ -73,12 +72,14 @@ export async function subscribeSharingEvents(
   // A plain iterator rather than another Repeater: each layer costs every subscriber a few
   // promise hops per event, and closing passes straight through to the pub/sub.
   const source = events[Symbol.asyncIterator]();
+  // The same for every event of this subscription: worked out once, not per event and tab.
+  const audience = audienceOf(args);
   const done = { done: true, value: undefined } as const;
   const answers: AsyncIterableIterator<ExecutionResult> = {
     [Symbol.asyncIterator]: () => answers,
     next: async () => {
       const next = await source.next();
-      return next.done ? done : { done: false, value: await answerTo(args, next.value) };
+      return next.done ? done : { done: false, value: await answerTo(args, audience, next.value) };
     },
     return: async () => {
       await source.return?.();

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signedInUser, type TestApp, testApp, sendBody } from '../../test/harness.ts';
 import { collect, type Listening, listen, listeningApp, secondInstance, wsClient } from '../../test/live.ts';
 import { freePort } from '../../test/server-process.ts';
@@ -329,12 +329,25 @@ describe('one person in many tabs', () => {
       title: 'Location confirmed',
       message: 'The pier is ours on Friday.',
     });
+    // Every JSON text made of the event's answer, for the server's sockets or anything else.
+    const serialized: unknown[] = [];
+    const sentId = encodeGlobalID('Notification', sent.id);
+    const realStringify = JSON.stringify;
+    const stringify = vi.spyOn(JSON, 'stringify').mockImplementation((value, replacer, space) => {
+      // The answer itself, or a graphql-ws message carrying it.
+      const answer = (value as { payload?: unknown } | null)?.payload ?? value;
+      if ((answer as { data?: Added } | null)?.data?.notificationAdded?.notificationId === sentId)
+        serialized.push(value);
+      return realStringify(value, replacer as never, space);
+    });
     const statements = await countStatements(async () => {
       app.services.events.publish('notification:added', alice.id, { notificationId: sent.id });
       await Promise.all(tabs.map((tab, i) => tab.next((before[i] ?? 0) + 1)));
-    });
-    // One unread count and one read of the notification, whatever the number of tabs.
+    }).finally(() => stringify.mockRestore());
+    // One unread count, one read of the notification and one serialization of the answer,
+    // whatever the number of tabs.
     expect(statements).toBe(2);
+    expect(serialized).toHaveLength(1);
     for (const tab of tabs)
       expect(tab.results.at(-1)?.data?.notificationAdded.notification).toEqual({
         id: encodeGlobalID('Notification', sent.id),
