@@ -14,6 +14,8 @@ type Answer = ExecutionResult | Promise<ExecutionResult>;
 // them the same event object. Executing the event once per person and operation, not once per
 // tab, is what keeps one notification to 1,000 open tabs near a plain broadcast (bench/live.ts).
 // Keyed weakly by the event: an answer lives exactly as long as the event is being delivered.
+// Every tab gets the very same answer object, which graphql-ws (patches/graphql-ws@6.4.2.patch)
+// then serializes once for all the sockets.
 const answersByEvent = new WeakMap<object, Map<string, Answer>>();
 const documentIds = new WeakMap<DocumentNode, number>();
 let lastDocumentId = 0;
