@@ -20,7 +20,12 @@ function statementIn(message: unknown): string | null {
 
 /** Counts the SQL statements the app sends while `run` runs (PGlite or PostgreSQL, whichever this run uses). */
 export async function countStatements(run: () => Promise<unknown>) {
-  let count = 0;
+  return (await statementsOf(run)).length;
+}
+
+/** The texts of the SQL statements the app sends while `run` runs, in order. */
+export async function statementsOf(run: () => Promise<unknown>) {
+  const texts: string[] = [];
   // Every PGlite statement, in or out of a transaction, reaches the engine as protocol messages
   // through execProtocolRaw (a statement opens with a Parse or a Query); every PostgreSQL one
   // passes through Client#query.
@@ -32,13 +37,13 @@ export async function countStatements(run: () => Promise<unknown>) {
   >;
   pglite.execProtocolRaw = function (this: unknown, ...args: unknown[]) {
     const text = statementIn(args[0]);
-    if (text !== null && !isJobQueueStatement(text)) count += 1;
+    if (text !== null && !isJobQueueStatement(text)) texts.push(text);
     return originals.raw?.apply(this, args);
   };
   client.query = function (this: unknown, ...args: unknown[]) {
     const query = args[0];
     const text = typeof query === 'string' ? query : (query as { text?: unknown } | null)?.text;
-    if (!(typeof text === 'string' && isJobQueueStatement(text))) count += 1;
+    if (!(typeof text === 'string' && isJobQueueStatement(text))) texts.push(typeof text === 'string' ? text : '');
     return originals.query?.apply(this, args);
   };
   try {
@@ -47,5 +52,5 @@ export async function countStatements(run: () => Promise<unknown>) {
     pglite.execProtocolRaw = originals.raw as (...a: unknown[]) => unknown;
     client.query = originals.query as (...a: unknown[]) => unknown;
   }
-  return count;
+  return texts;
 }

@@ -28,9 +28,15 @@ export const settingsInput = z.strictObject({
 
 const settingsSelect = { emailNotifications: true, pushNotifications: true, darkMode: true, autoSave: true } as const;
 
-/** The viewer's settings, or the defaults when they never saved any. */
+/**
+ * The viewer's settings, or the defaults when they never saved any. Every page asks for them (the
+ * shell's theme, the gallery screen's auto-save), so they are read by hand (Db.$sql), not by Prisma.
+ */
 export async function getSettings(ctx: ViewerContext): Promise<Settings> {
-  const stored = await ctx.db.userSettings.findUnique({ where: { userId: ctx.viewer.id }, select: settingsSelect });
+  const [stored] = await ctx.db.$sql<Settings>(
+    `SELECT "emailNotifications", "pushNotifications", "darkMode", "autoSave" FROM "UserSettings" WHERE "userId" = $1::uuid`,
+    [ctx.viewer.id],
+  );
   return stored ?? { ...DEFAULT_SETTINGS };
 }
 

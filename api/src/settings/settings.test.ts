@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, sendBody, signedInUser } from '../../test/harness.ts';
-import { countStatements } from '../../test/statements.ts';
+import { countStatements, statementsOf } from '../../test/statements.ts';
 
 let app: TestApp, alice: User, bob: User;
 beforeAll(async () => {
@@ -95,6 +95,19 @@ describe('the viewer over GraphQL', () => {
     // The session and the settings; the name adds the row.
     expect(bare).toBe(2);
     expect(named).toBe(3);
+  });
+
+  it("reads their settings by hand, not through Prisma: every page asks for them (the shell's theme)", async () => {
+    const erin = await signedInUser(app);
+    await call(erin, 'PATCH', '/api/user/settings', { darkMode: true });
+    let answer: Awaited<ReturnType<typeof graphql>> | undefined;
+    const statements = await statementsOf(async () => {
+      answer = await graphql(app, erin.cookie, '{ viewer { settings { darkMode autoSave } } }');
+    });
+    expect(answer?.data).toEqual({ viewer: { settings: { darkMode: true, autoSave: true } } });
+    // Prisma names every table with its schema; a hand-written statement does not.
+    expect(statements).toHaveLength(2);
+    expect(statements.filter((text) => text.includes('"public".'))).toEqual([]);
   });
 });
 
