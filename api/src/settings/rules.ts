@@ -27,6 +27,9 @@ export const settingsInput = z.strictObject({
 });
 
 const settingsSelect = { emailNotifications: true, pushNotifications: true, darkMode: true, autoSave: true } as const;
+const settingsColumns = Object.keys(settingsSelect)
+  .map((name) => `"${name}"`)
+  .join(', ');
 
 /**
  * The viewer's settings, or the defaults when they never saved any. Every page asks for them (the
@@ -34,7 +37,7 @@ const settingsSelect = { emailNotifications: true, pushNotifications: true, dark
  */
 export async function getSettings(ctx: ViewerContext): Promise<Settings> {
   const [stored] = await ctx.db.$sql<Settings>(
-    `SELECT "emailNotifications", "pushNotifications", "darkMode", "autoSave" FROM "UserSettings" WHERE "userId" = $1::uuid`,
+    `SELECT ${settingsColumns} FROM "UserSettings" WHERE "userId" = $1::uuid`,
     [ctx.viewer.id],
   );
   return stored ?? { ...DEFAULT_SETTINGS };
