@@ -31,10 +31,36 @@ export function percentile(values: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
+/**
+ * The machine's CPU time so far, all of it and the part a virtual machine's host gave to other
+ * guests ("steal", from Linux's /proc/stat); null elsewhere.
+ */
+function cpuTime() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/) ?? [];
+    const ticks = fields.map(Number);
+    return { all: ticks.reduce((sum, t) => sum + t, 0), stolen: ticks[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+const cpuAtStart = cpuTime();
+
+/**
+ * The share of the machine's CPU time its host gave to other guests since this bench started: on a
+ * shared virtual machine the same code runs slower when it is high, so it goes with the figures.
+ */
+export function stolenPercent() {
+  const now = cpuTime();
+  if (!cpuAtStart || !now || now.all === cpuAtStart.all) return undefined;
+  return round((100 * (now.stolen - cpuAtStart.stolen)) / (now.all - cpuAtStart.all), 1);
+}
+
 export function machine(database?: string) {
   return {
     cpus: cpus().length,
     load: round(loadavg()[0] ?? 0),
+    stolenPercent: stolenPercent(),
     node: process.version,
     ...(database ? { database } : {}),
     notes:
@@ -187,7 +213,9 @@ export async function saveResults(name: string, results: { date: string }) {
   await mkdir(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `${name}-${results.date.replace(/[:.]/g, '-')}.json`);
   await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nSaved ${path.relative(process.cwd(), out)}`);
+  const stolen = stolenPercent();
+  if (stolen !== undefined) console.log(`\nCPU time the host gave to other guests during this run: ${stolen} %`);
+  console.log(`${stolen === undefined ? '\n' : ''}Saved ${path.relative(process.cwd(), out)}`);
 }
 
 /** The web app's persisted operations: text by id. */
