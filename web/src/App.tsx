@@ -2,6 +2,7 @@ import { lazy, Suspense, startTransition, useEffect, useState } from 'react';
 import { AuthProvider, useAuth } from './auth/auth.tsx';
 import { goToSignIn } from './auth/signIn.ts';
 import { pinNow } from './lib/format.ts';
+import { loadOnce } from './lib/loadOnce.ts';
 import { tookOver } from './lib/takeover.ts';
 import { Button } from './ui/Button.tsx';
 import { FullScreenSpinner } from './ui/Spinner.tsx';
@@ -13,7 +14,7 @@ import { Toaster } from './ui/toast.tsx';
 const SignedOutApp = lazy(() => import('./routes/signedOut.tsx'));
 let signedInApp: typeof import('./routes/signedIn.tsx') | undefined;
 /** The signed-in app's module; a page rendered on the server hydrates once it is here (main.tsx). */
-export const loadSignedInApp = () => import('./routes/signedIn.tsx').then((module) => (signedInApp = module));
+export const loadSignedInApp = loadOnce(() => import('./routes/signedIn.tsx').then((module) => (signedInApp = module)));
 // The server marks the page when its request carried a session (api/src/http/web-page.ts): the
 // signed-in app, whose routes ask for their data as it loads, starts while the session is checked
 // instead of after. Should the session be gone, its first data call says so and goes to sign-in, as

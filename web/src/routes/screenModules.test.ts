@@ -10,7 +10,7 @@ describe('the screens the build names in the page', () => {
     const router = readFileSync(path.join(web, 'src/routes/signedIn.tsx'), 'utf8');
     for (const [name, { module }] of Object.entries(SCREEN_ROUTES)) {
       expect(router, name).toMatch(
-        new RegExp(`${name}: \\(\\) => import\\('\\.\\./${module.slice('src/'.length)}'\\)`),
+        new RegExp(`${name}: loadOnce\\(\\(\\) => import\\('\\.\\./${module.slice('src/'.length)}'\\)\\)`),
       );
     }
   });

@@ -11,6 +11,7 @@ import {
   useSearchParams,
 } from 'react-router-dom';
 import { safeCallbackUrl } from '../auth/signIn.ts';
+import { loadOnce } from '../lib/loadOnce.ts';
 import { prefetchOperation } from '../relay/prefetch.ts';
 import { serverPage } from '../server/page.ts';
 import { FullScreenSpinner } from '../ui/Spinner.tsx';
@@ -24,7 +25,9 @@ import { type ScreenName, SHELL_QUERIES, screenQuery } from './screenQueries.ts'
 // reference (`useRouteQuery`), which it reads without waiting for the answer.
 
 const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
-const loadShell = () => import('../shell/Shell.tsx');
+const loadShell = loadOnce(() => import('../shell/Shell.tsx'));
+const loadQueries = loadOnce(() => import('./queries.ts'));
+const loadNotFound = loadOnce(() => import('../screens/notfound/NotFound.tsx'));
 
 /** The sign-in pages have nothing to do for someone signed in: on to where they were going. */
 function AlreadySignedIn() {
@@ -33,13 +36,13 @@ function AlreadySignedIn() {
 }
 
 const SCREENS = {
-  dashboard: () => import('../screens/dashboard/DashboardScreen.tsx'),
-  galleries: () => import('../screens/galleries/GalleriesScreen.tsx'),
-  gallery: () => import('../screens/galleries/GalleryScreen.tsx'),
-  files: () => import('../screens/files/FilesScreen.tsx'),
-  tasks: () => import('../screens/tasks/TasksScreen.tsx'),
-  projects: () => import('../screens/projects/ProjectsScreen.tsx'),
-  settings: () => import('../screens/settings/SettingsScreen.tsx'),
+  dashboard: loadOnce(() => import('../screens/dashboard/DashboardScreen.tsx')),
+  galleries: loadOnce(() => import('../screens/galleries/GalleriesScreen.tsx')),
+  gallery: loadOnce(() => import('../screens/galleries/GalleryScreen.tsx')),
+  files: loadOnce(() => import('../screens/files/FilesScreen.tsx')),
+  tasks: loadOnce(() => import('../screens/tasks/TasksScreen.tsx')),
+  projects: loadOnce(() => import('../screens/projects/ProjectsScreen.tsx')),
+  settings: loadOnce(() => import('../screens/settings/SettingsScreen.tsx')),
 } satisfies Record<ScreenName, unknown>;
 
 function screen(name: ScreenName): RouteObject {
@@ -53,7 +56,7 @@ function screen(name: ScreenName): RouteObject {
       const { query, variables } = screenQuery(name, params, new URL(request.url));
       // Sent now, before Relay's runtime has arrived; Relay takes the answer (relay/prefetch.ts).
       if (query.params.id) prefetchOperation(query.params.id, variables);
-      const { loadScreenQuery } = await import('./queries.ts');
+      const { loadScreenQuery } = await loadQueries();
       return loadScreenQuery(query, variables);
     },
     // The screen refreshes its own data (useRouteQuery's refresh). A new address asks again only
@@ -90,13 +93,13 @@ export const routes: RouteObject[] = [
         // The shell's data leaves with the first screen's; its parts keep themselves fresh after.
         loader: async () => {
           for (const query of Object.values(SHELL_QUERIES)) if (query.params.id) prefetchOperation(query.params.id, {});
-          const { loadShellQueries } = await import('./queries.ts');
+          const { loadShellQueries } = await loadQueries();
           return loadShellQueries();
         },
         shouldRevalidate: () => false,
         children: [
           ...(Object.keys(SCREENS) as ScreenName[]).map(screen),
-          { path: '*', lazy: async () => ({ Component: (await import('../screens/notfound/NotFound.tsx')).default }) },
+          { path: '*', lazy: async () => ({ Component: (await loadNotFound()).default }) },
         ],
       },
     ],
@@ -169,6 +172,6 @@ function preloadRoute(to: string) {
     } catch {
       continue; // An address that redirects: the navigation itself will follow it.
     }
-    void import('./queries.ts').then(({ preloadScreenQuery }) => preloadScreenQuery(asked.query, asked.variables));
+    void loadQueries().then(({ preloadScreenQuery }) => preloadScreenQuery(asked.query, asked.variables));
   }
 }

@@ -48,8 +48,7 @@ export async function renderPage(
     now: new Date(readAt),
   };
   return pages.run(page, async () => {
-    await loadSignedInApp();
-    const { routes, settled } = await import('../routes/signedIn.tsx');
+    const { routes, settled } = await loadSignedInApp();
     const router = createMemoryRouter(routes, { initialEntries: [address] });
     page.router = router;
     try {
@@ -82,8 +81,7 @@ export async function renderPage(
  * start does not wait for them (about 0.7 s here).
  */
 export async function prepare() {
-  await loadSignedInApp();
-  const { routes } = await import('../routes/signedIn.tsx');
+  const { routes } = await loadSignedInApp();
   const lazyRoutes = (list: RouteObject[]): RouteObject[] =>
     list.flatMap((route) => [route, ...lazyRoutes(route.children ?? [])]);
   await Promise.all(lazyRoutes(routes).map((route) => (typeof route.lazy === 'function' ? route.lazy() : undefined)));
