@@ -22,6 +22,11 @@ export function serverBundle(): Plugin {
         root,
         configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
         logLevel: 'warn',
+        // Relay reads process.env.NODE_ENV in its loops (each field it stores checks it), and
+        // Node answers each read from the environment. Bundled with the render, with the value
+        // written in, those checks go at build time: about 9 % of a render's CPU (bench/README.md).
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        ssr: { noExternal: ['relay-runtime', 'react-relay'] },
         build: {
           ssr: fileURLToPath(new URL('../src/server/render.tsx', import.meta.url)),
           outDir: pageRenderDir(outDir),

@@ -1,8 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pageRenderDir } from '../../api/src/http/page-render.ts';
 import { TIME_ZONE_COOKIE } from '../../api/src/users/contract.ts';
 import { appPath, globalIdOf } from '../src/lib/globalId.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
+import { distDir } from './server.ts';
 import { baseURL, MOBILE, sharedBrowser, signedInContext } from './support.ts';
 
 // A signed-in screen's page at its bare address comes rendered from the answers it carries
@@ -266,5 +270,18 @@ describe('screens rendered on the server', () => {
     const { page, context } = await pressBeforeTakeOver('/tasks', 'New Task');
     await page.getByRole('dialog', { name: 'Create New Task' }).waitFor();
     await context.close();
+  });
+});
+
+describe('the render on the server, as built', () => {
+  it('has Relay built in, so its checks of the mode are made at build time and not on each field it stores', () => {
+    const dir = pageRenderDir(distDir);
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+    expect(files).toContain('render.js');
+    for (const file of files) {
+      const code = readFileSync(path.join(dir, file), 'utf8');
+      expect(code, file).not.toMatch(/from ["'](relay-runtime|react-relay)[/"']/);
+      expect(code, file).not.toContain('process.env.NODE_ENV');
+    }
   });
 });
