@@ -95,7 +95,12 @@ describe('gallery screen', () => {
     await expect.poll(thumbnails).toHaveLength(2);
     expect(await thumbnails()).toEqual(['link', 'link']);
     // Nor does it load any dialog's code (or the lightbox's) before one opens: held back here by an
-    // idle callback that never comes, the code arrives when the dialog is asked for.
+    // idle callback that never comes, the code arrives when the dialog is asked for. The page asks
+    // for the app's code only once it has painted: looked at once the app has taken the grid over.
+    await coldPage.waitForFunction(() => {
+      const tile = document.querySelector('[data-testid="photo-tile"]');
+      return tile !== null && Object.keys(tile).some((key) => key.startsWith('__reactFiber$'));
+    });
     const scripts = await coldPage.evaluate(() =>
       performance
         .getEntriesByType('resource')
