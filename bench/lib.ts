@@ -214,8 +214,8 @@ export async function saveResults(name: string, results: { date: string }) {
   const out = path.join(resultsDir, `${name}-${results.date.replace(/[:.]/g, '-')}.json`);
   await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
   const stolen = stolenPercent();
-  if (stolen !== undefined) console.log(`\nCPU time the host gave to other guests during this run: ${stolen} %`);
-  console.log(`${stolen === undefined ? '\n' : ''}Saved ${path.relative(process.cwd(), out)}`);
+  const host = stolen === undefined ? '' : `CPU time the host gave to other guests during this run: ${stolen} %\n`;
+  console.log(`\n${host}Saved ${path.relative(process.cwd(), out)}`);
 }
 
 /** The web app's persisted operations: text by id. */

@@ -10,8 +10,9 @@
 //
 // Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
 // BENCH_PHOTOS (40, the burst the jobs' speedup on all cores is defined for; 8 until 2026-12-02),
-// BENCH_ROUNDS (3), BENCH_LIBRARY_FILES (10,000); DATABASE_URL to use PostgreSQL. Figures on a busy
-// machine are noisy: compare ratios from the same run, not figures across runs.
+// BENCH_ROUNDS (3), BENCH_LIBRARY_FILES (10,000); DATABASE_URL to use PostgreSQL; BENCH_PROFILE=<dir>:
+// a CPU profile of this thread (the app) while it takes the small files. Figures on a busy machine
+// are noisy: compare ratios from the same run, not figures across runs.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { thumbnails, VARIANTS } from '../api/src/storage/images.ts';
 import { enqueueProcessing, processUpload } from '../api/src/storage/processing.ts';
 import { startBucket } from '../api/test/s3.ts';
-import { machine, n, requireApi, round, saveResults, signUp, startServer, timed } from './lib.ts';
+import { machine, n, requireApi, round, saveResults, signUp, startProfile, startServer, timed } from './lib.ts';
 import { recordInDatabase, startBaselineServer, vipsThumbnails, vipsthumbnail } from './upload-baseline.ts';
 
 const sharp = requireApi('sharp') as typeof import('sharp');
@@ -200,7 +201,9 @@ const asThePanelSends = (batch: (count: number) => Promise<(bytes: Uint8Array) =
     }
   });
 const smallBaseline = await asThePanelSends(async () => (bytes) => put(baselineWithInsert.url, bytes));
+const profiler = await startProfile(undefined, 200);
 const smallServer = await asThePanelSends(uploadBatch);
+await profiler?.save('small files (app)');
 
 // ── photos: thumbnails alone, and the whole upload of a photo ──
 const photos = await Promise.all(
