@@ -1,6 +1,10 @@
 import { ConfigError } from '../src/config.ts';
 import { AdminCommandError } from '../src/infra/admin-socket.ts';
 import { DataDirInUseError } from '../src/infra/db/data-dir-lock.ts';
+import { keepFilesPrivate } from '../src/infra/private-files.ts';
+
+// Every command writes into the data folder (or a backup beside it): for the owner alone.
+keepFilesPrivate();
 
 type ErrorKind = abstract new (...args: never[]) => Error;
 

@@ -1,6 +1,7 @@
 // pnpm migrate:new <name> | migrate:apply | migrate:check
 import { readConfig } from '../src/config.ts';
 import { openDatabase } from '../src/infra/db/database.ts';
+import { keepFilesPrivate } from '../src/infra/private-files.ts';
 import { applyMigrations, createMigration, pendingSchemaChange } from '../src/infra/db/migrations.ts';
 
 const [command, name] = process.argv.slice(2);
@@ -17,6 +18,9 @@ if (command === 'new') {
   }
   console.log('Migrations match schema.prisma.');
 } else if (command === 'apply') {
+  // It may make the embedded database in DATA_DIR: for the owner alone (the migrations it writes
+  // into the repository, `new`, keep the usual modes).
+  keepFilesPrivate();
   const config = readConfig(process.env);
   const db = await openDatabase(config.database, { migrate: false });
   try {

@@ -1,5 +1,6 @@
-// pnpm user:create --email E --password P --name "First Last"
-// Creates a local account even when open sign-up is turned off (for administrators and scripts).
+// pnpm user:create --email E --password P --name "First Last" [--admin]
+// Creates a local account even when open sign-up is turned off (for administrators and scripts);
+// with --admin, an administrator of the instance (the first account of an instance is one anyway).
 // With the embedded database and a server running on the same DATA_DIR, the server creates it (over
 // its admin socket): only the process holding the database may write to it.
 import { parseArgs } from 'node:util';
@@ -11,14 +12,19 @@ import { DomainError } from '../src/shared/errors.ts';
 import { exitOnKnownError } from './cli.ts';
 
 const { values } = parseArgs({
-  options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+  options: {
+    email: { type: 'string' },
+    password: { type: 'string' },
+    name: { type: 'string' },
+    admin: { type: 'boolean', default: false },
+  },
   strict: true,
 });
 if (!values.email || !values.password || !values.name) {
-  console.error('usage: pnpm user:create --email E --password P --name "First Last"');
+  console.error('usage: pnpm user:create --email E --password P --name "First Last" [--admin]');
   process.exit(2);
 }
-const input = { email: values.email, password: values.password, name: values.name };
+const input = { email: values.email, password: values.password, name: values.name, admin: values.admin };
 
 try {
   const config = readConfig(process.env);
@@ -34,9 +40,14 @@ try {
   };
   const user =
     config.database.kind === 'embedded'
-      ? await askServerOrRunHere<{ id: string; email: string }>(config.dataDir, 'user:create', input, here)
+      ? await askServerOrRunHere<{ id: string; email: string; isAdmin: boolean }>(
+          config.dataDir,
+          'user:create',
+          input,
+          here,
+        )
       : await here();
-  console.log(`Created ${user.email} (${user.id})`);
+  console.log(`Created ${user.email} (${user.id})${user.isAdmin ? ', an administrator' : ''}`);
 } catch (error) {
   exitOnKnownError(error, [DomainError]);
 }

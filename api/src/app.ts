@@ -10,6 +10,8 @@ import { execute } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { authRoutes } from './auth/rest.ts';
+import { sessionRoutes } from './auth/session-routes.ts';
+import { listenForEndedSessions, sessionEnded } from './auth/session-control.ts';
 import { sessionIdFromAccessToken, sessionIdFromCookies, viewerForSession, type Viewer } from './auth/sessions.ts';
 import { ConfigError, type Config } from './config.ts';
 import type { Services } from './context.ts';
@@ -55,6 +57,8 @@ import { adminCommands } from './admin/commands.ts';
 import { fileArchiveRoutes } from './files/archive.ts';
 import { reviewPublicRoutes } from './reviews/rest.ts';
 import { galleryExportRoutes } from './galleries/exports.ts';
+import { tightenDataDir, tightenPermissions } from './infra/private-files.ts';
+import { accountRoutes } from './account/rest.ts';
 
 export interface App {
   services: Services;
@@ -125,11 +129,16 @@ async function resolveSecret(config: Config): Promise<string> {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: config.logLevel });
+  // The data folder is the owner's alone (infra/private-files.ts): what an older release left open is closed.
+  await tightenDataDir(config.dataDir, logger);
   const secret = await resolveSecret(config);
+  const embeddedDir = !options.database && config.database.kind === 'embedded' ? config.database.dataDir : undefined;
+  const newEmbedded = embeddedDir !== undefined && !existsSync(embeddedDir);
   const database = await openDatabase(options.database ?? config.database, {
     migrate: config.migrateOnStart || config.database.kind === 'embedded',
     logger,
   });
+  if (newEmbedded) await tightenPermissions(embeddedDir);
   const db = database.prisma;
   const events = createEvents({ redisUrl: config.redisUrl, logger });
   const jobs = await createJobQueue(database, { logger });
@@ -254,9 +263,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       : () => storage.store.stat('readiness-probe');
   app.route('/', healthRoutes({ checks: readiness, logger, draining: () => draining }));
   app.get('/metrics', metricsRoute(metrics, { token: config.metricsToken, production: config.env === 'production' }));
+  // Before Auth.js's routes, which answer every other /api/auth/* path.
+  app.route('/', sessionRoutes(services));
   app.route(
     '/',
     authRoutes({
+      services,
       config,
       db,
       secret,
@@ -295,7 +307,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     // whatwg-node takes an already-read body only when it has keys (malformedOperation refused `{}`).
     if (incoming && outgoing && parsed) {
-      if ((c.req.header('accept') ?? '').includes('text/event-stream')) trackStream(outgoing);
+      if ((c.req.header('accept') ?? '').includes('text/event-stream')) trackStream(outgoing, viewer as Viewer);
       // On a Node server yoga takes the request and answers on the socket itself: going through web
       // Request and Response objects both ways cost a fifth of a list query's CPU (bench/api.ts).
       // whatwg-node takes an already-read body from `incoming.body`: a parsed object it hands to
@@ -321,6 +333,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.route('/', fileArchiveRoutes(storage.deps));
   // A gallery as a ZIP of originals or a PDF lookbook, read through the storage layer likewise.
   app.route('/', galleryExportRoutes(storage.deps));
+  // A person's own data: the export reads their bytes and the deletion removes them.
+  app.route('/', accountRoutes({ ...storage.deps, secret, limiter }));
   // Imports copy bytes in through the storage layer, so they are built with it.
   const imports = importDeps(services, storage.deps, secret);
   await prepareImportFolder(services);
@@ -374,15 +388,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     app.get('*', page);
   }
 
-  const streams = new Set<NonNullable<HttpBindings['outgoing']>>();
-  function trackStream(outgoing: NonNullable<HttpBindings['outgoing']>) {
-    streams.add(outgoing);
+  // Open SSE streams and whose they are, so a stream of an ended session is closed at once.
+  const streams = new Map<NonNullable<HttpBindings['outgoing']>, Viewer>();
+  function trackStream(outgoing: NonNullable<HttpBindings['outgoing']>, viewer: Viewer) {
+    streams.set(outgoing, viewer);
     metrics.sseOpened();
     outgoing.once('close', () => {
       streams.delete(outgoing);
       metrics.sseClosed();
     });
   }
+  const stopEndingStreams = listenForEndedSessions(events, (ended) => {
+    for (const [outgoing, viewer] of streams) {
+      // The browser's reconnect then finds no session (401).
+      if (sessionEnded(ended, viewer) && !outgoing.writableEnded) outgoing.end();
+    }
+  });
 
   // Scheduled jobs: one pass per interval across every instance.
   const stopDueReminders = await startDueReminders(services, config.tasks.dueReminderIntervalMs);
@@ -413,13 +434,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     metrics,
     drain() {
       draining = true;
-      for (const outgoing of streams) {
+      for (const outgoing of streams.keys()) {
         // SSE's own reconnect hint (EventSource obeys it; the web app's reader too), then the end
         // of the stream: not `event: complete`, so the client knows to subscribe again.
         if (!outgoing.writableEnded) outgoing.end('retry: 1000\n\n');
       }
     },
     async close() {
+      stopEndingStreams();
       await admin?.close();
       await stopImports(imports);
       stopDueReminders();

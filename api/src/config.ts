@@ -64,6 +64,17 @@ const env = z.object({
   AUTH_GOOGLE_ID: optionalText,
   AUTH_GOOGLE_SECRET: optionalText,
   AUTH_GOOGLE_ISSUER: z.url({ message: 'must be a URL' }).default('https://accounts.google.com'),
+  // Any OpenID Connect provider (Keycloak, Authentik, Entra ID, Okta…): all three, or none.
+  OIDC_ISSUER: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+/, 'must be the issuer URL, such as https://sso.example.com/realms/studio')
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  // The sign-in button's label.
+  OIDC_NAME: optionalText.pipe(z.string().max(60, 'must be at most 60 characters').optional()),
   ALLOW_SIGNUP: bool.default(true),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().max(365).default(30),
   MIGRATE_ON_START: bool.default(true),
@@ -244,6 +255,8 @@ export interface Config {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
     secret: string | undefined;
     google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+    /** An OpenID Connect provider of the company's own; `name` labels its sign-in button. */
+    oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
     allowSignup: boolean;
     sessionMaxAgeSeconds: number;
     /** scrypt's N for new password hashes. */
@@ -385,6 +398,13 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       'Invalid configuration:\n  S3_BUCKET: required with the other S3_* settings (it is what turns S3 storage on)',
     );
   }
+  const oidcSet = (['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const).filter((name) => e[name]);
+  if ((oidcSet.length > 0 && oidcSet.length < 3) || (e.OIDC_NAME && oidcSet.length === 0)) {
+    const missing = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].filter((name) => !e[name as 'OIDC_ISSUER']);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing[0]}: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together (OIDC_NAME with them), or none`,
+    );
+  }
   bothOrNeither(e, 'GOOGLE_DRIVE_CLIENT_ID', 'GOOGLE_DRIVE_CLIENT_SECRET');
   bothOrNeither(e, 'DROPBOX_CLIENT_ID', 'DROPBOX_CLIENT_SECRET');
   if (e.IMPORT_DIR && /[\0]/.test(e.IMPORT_DIR)) {
@@ -489,6 +509,16 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       google:
         e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET
           ? { clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET, issuer: e.AUTH_GOOGLE_ISSUER }
+          : undefined,
+      oidc:
+        e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+          ? {
+              // As given: the provider's discovery document must name exactly this issuer.
+              issuer: e.OIDC_ISSUER,
+              clientId: e.OIDC_CLIENT_ID,
+              clientSecret: e.OIDC_CLIENT_SECRET,
+              name: e.OIDC_NAME ?? 'Single sign-on',
+            }
           : undefined,
       allowSignup: e.ALLOW_SIGNUP,
       sessionMaxAgeSeconds: Math.round(e.SESSION_MAX_AGE_DAYS * 86400),

@@ -3,6 +3,10 @@ import { createApp } from './app.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { attachSubscriptions } from './live/websocket.ts';
 import { configErrorLine, startupErrorLine } from './startup-errors.ts';
+import { keepFilesPrivate } from './infra/private-files.ts';
+
+// Before anything is written: the data folder and all in it are for the owner alone.
+keepFilesPrivate();
 
 /** Start-up failed: one line on stderr that says what to do, not a stack (LOG_LEVEL=debug adds it). */
 function failToStart(error: unknown): never {

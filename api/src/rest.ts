@@ -13,6 +13,7 @@ import { settingsRoutes } from './settings/rest.ts';
 import { dashboardRoutes } from './dashboard/rest.ts';
 import { mapRoutes } from './map/rest.ts';
 import { reviewMemberRoutes } from './reviews/rest.ts';
+import { adminRoutes } from './admin/rest.ts';
 
 /**
  * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
@@ -36,5 +37,6 @@ export function dataRoutes(services: Services) {
   routes.route('/', assistantRoutes(services));
   routes.route('/', mapRoutes(services));
   routes.route('/', reviewMemberRoutes(services));
+  routes.route('/', adminRoutes(services));
   return routes;
 }

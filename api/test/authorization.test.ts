@@ -25,7 +25,7 @@ function dataRoutes(): string[] {
   return [
     ...new Set(
       app.routes
-        .filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && !r.path.startsWith('/api/auth/'))
+        .filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL')
         .filter((r) => r.path !== '/api/login' && r.path !== '/api/health' && r.path !== '/api/ready')
         // tus discovery: the protocol's versions, extensions and size limit, to anyone (tus 1.0
         // asks it of every server), never data (tus-protocol.test.ts)

@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { readConfig, type Config } from '../src/config.ts';
 import type { DatabaseSource } from '../src/infra/db/database.ts';
+import { markEmailVerified } from '../src/auth/verification.ts';
 
 export const BASE = 'http://scoutbase.test';
 
@@ -244,15 +245,30 @@ export async function signIn(app: TestApp, who: Pick<Person, 'email' | 'password
   return { jar, response };
 }
 
-/** Signs a new person up and in; returns their cookie jar and profile. */
-export async function signedInUser(app: TestApp, overrides: Partial<Person> = {}) {
+/**
+ * Signs a new person up and in; returns their cookie jar and profile. Their address is verified
+ * (as if they had opened the e-mailed link) unless `verified: false`.
+ */
+export async function signedInUser(
+  app: TestApp,
+  overrides: Partial<Person> = {},
+  options: { verified?: boolean } = {},
+) {
   const who = person(overrides);
   const created = await app.request('/api/auth/signup', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(who),
   });
-  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
+  if (created.status !== 202) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
+  if (options.verified !== false) {
+    const db = app.services.db;
+    const account = await db.user.findUniqueOrThrow({
+      where: { email: ((await created.json()) as { email: string }).email },
+      select: { id: true, email: true },
+    });
+    await db.$transaction((tx) => markEmailVerified(tx, account));
+  }
   const { jar } = await signIn(app, who);
   const user = (await (await app.request('/api/auth/user', { cookie: jar.header })).json()) as {
     id: string;

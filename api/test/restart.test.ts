@@ -19,7 +19,7 @@ it('keeps accounts and sessions across a restart of the embedded database', asyn
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(who),
   });
-  expect(created.status).toBe(201);
+  expect(created.status).toBe(202);
   const { jar } = await signIn(first, who);
   await first.close();
 

@@ -127,7 +127,7 @@ export async function signUpOver(origin: string, who: Person) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(who),
   });
-  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
+  if (created.status !== 202) throw new Error(`sign-up failed: ${created.status} ${await created.text()}`);
   const jar = await signInOver(origin, who);
   const user = (await (await fetch(`${origin}/api/auth/user`, { headers: { cookie: jar.header } })).json()) as {
     id: string;

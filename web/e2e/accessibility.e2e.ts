@@ -13,6 +13,7 @@ const SCREENS: [string, string][] = [
   ['/tasks', 'Task Management'],
   ['/projects', 'Projects'],
   ['/settings', 'Account Settings'],
+  ['/settings/account', 'Your data'],
   ['/no-such-page', '404 Page Not Found'],
 ];
 

@@ -8,6 +8,8 @@ declare module 'vitest' {
     baseURL: string;
     /** The server's import folder (IMPORT_DIR): tests put files there to import them. */
     importDir: string;
+    /** The server's DATA_DIR/outbox: the e-mails it sent, for tests to open their links. */
+    outboxDir: string;
   }
 }
 
@@ -18,6 +20,7 @@ export default async function setup(project: TestProject) {
   const server = await startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1', LIVE_SESSION_CHECK_SECONDS: '1' });
   project.provide('baseURL', server.baseURL);
   project.provide('importDir', server.importDir);
+  project.provide('outboxDir', server.outboxDir);
   return async () => {
     if (process.env.E2E_SHOW_SERVER_LOG === '1') console.log(server.log());
     await server.stop();

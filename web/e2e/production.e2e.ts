@@ -19,7 +19,7 @@ it('runs the screens in production mode with persisted operations and no CSP vio
   const context = await browser().newContext({ baseURL, viewport: DESKTOP });
   const user = newUser('Prod Person');
   const signup = await context.request.post(`${baseURL}/api/auth/signup`, { data: user });
-  expect(signup.status()).toBe(201);
+  expect(signup.status()).toBe(202);
   const csrf = await context.request.get(`${baseURL}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   await context.request.post(`${baseURL}/api/auth/callback/credentials`, {

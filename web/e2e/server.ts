@@ -57,6 +57,8 @@ export interface RunningServer {
   baseURL: string;
   /** The server's import folder (IMPORT_DIR): tests put files there to import them. */
   importDir: string;
+  /** Where the server writes the e-mails it would send (DATA_DIR/outbox): tests open their links. */
+  outboxDir: string;
   log(): string;
   /**
    * Stops the server as a supervisor does (SIGTERM) and starts it again on the same port and data:
@@ -65,6 +67,9 @@ export interface RunningServer {
   restart(): Promise<{ exitCode: number | null; stopMs: number }>;
   stop(): Promise<void>;
 }
+
+/** The outbox of each server this process started, by its address (support.ts reads the shared one's from inject). */
+export const outboxes = new Map<string, string>();
 
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'scoutbase-e2e-'));
@@ -117,9 +122,11 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       });
       server.kill('SIGTERM');
     });
+  outboxes.set(baseURL, path.join(dataDir, 'outbox'));
   return {
     baseURL,
     importDir: path.join(dataDir, 'import'),
+    outboxDir: path.join(dataDir, 'outbox'),
     log: () => log,
     async restart() {
       const started = Date.now();

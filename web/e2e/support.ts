@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './chromium.ts';
+import { outboxes } from './server.ts';
 
 // Helpers for browser tests: Debian's Chromium driven by playwright-core against the real server
 // started by globalSetup.ts.
@@ -45,14 +46,51 @@ export function newUser(name = 'Ana Lopez'): TestUser {
   return { name, email: `crew-${randomUUID().slice(0, 8)}@example.com`, password: 'a long enough password' };
 }
 
-/** Signs up a fresh account through the API, then signs the context in (Auth.js credentials flow). */
+/** A mail's body as text: quoted-printable soft breaks joined and its escapes decoded. */
+function decodedMail(raw: string) {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/**
+ * The newest link to `page` (/verify-email, /reset-password) the server e-mailed to `email`, read
+ * from its outbox (DATA_DIR/outbox) as a person reads their mail; waits up to 15 s for it.
+ */
+export async function mailedLink(email: string, page: string, baseURL = sharedBaseURL): Promise<string> {
+  const outbox = baseURL === sharedBaseURL ? inject('outboxDir') : outboxes.get(baseURL);
+  if (!outbox) throw new Error(`no outbox known for ${baseURL}`);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort();
+    for (const file of files.reverse()) {
+      const mail = decodedMail(await readFile(path.join(outbox, file), 'utf8'));
+      if (!new RegExp(`^To: .*${email.replace(/[.+]/g, '\\$&')}`, 'mi').test(mail)) continue;
+      const link = new RegExp(`https?://[^\\s"<>]+${page}\\?token=[A-Za-z0-9_-]+`).exec(mail)?.[0];
+      if (link) return link;
+    }
+    if (Date.now() > deadline) throw new Error(`no ${page} link was e-mailed to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Signs up a fresh account through the API, verifies its address with the link from the server's
+ * outbox (unless `verified: false`), then signs the context in (Auth.js credentials flow).
+ */
 export async function signUpAndSignIn(
   context: BrowserContext,
   user: TestUser = newUser(),
   baseURL = sharedBaseURL,
+  { verified = true }: { verified?: boolean } = {},
 ): Promise<TestUser> {
   const signup = await context.request.post(`${baseURL}/api/auth/signup`, { data: user });
-  if (signup.status() !== 201) throw new Error(`sign-up failed: ${signup.status()} ${await signup.text()}`);
+  if (signup.status() !== 202) throw new Error(`sign-up failed: ${signup.status()} ${await signup.text()}`);
+  if (verified) {
+    const token = new URL(await mailedLink(user.email, '/verify-email', baseURL)).searchParams.get('token');
+    const verify = await context.request.post(`${baseURL}/api/auth/verify-email`, { data: { token } });
+    if (!verify.ok()) throw new Error(`verification failed: ${verify.status()} ${await verify.text()}`);
+  }
   const csrf = await context.request.get(`${baseURL}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const signIn = await context.request.post(`${baseURL}/api/auth/callback/credentials`, {

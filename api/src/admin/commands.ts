@@ -1,10 +1,12 @@
 import { createLocalAccount } from '../auth/accounts.ts';
+import { recordAudit } from '../auth/audit.ts';
 import type { Services } from '../context.ts';
 import { AdminCommandError, type AdminCommand } from '../infra/admin-socket.ts';
 import { snapshotEmbedded } from '../infra/backup.ts';
 import type { Database } from '../infra/db/database.ts';
 import { jobsAdminCommands } from '../infra/jobs/admin.ts';
 import { DomainError } from '../shared/errors.ts';
+import { setAdministratorByEmail } from './rules.ts';
 
 /**
  * What command-line tools may ask the running server to do over its admin socket (see
@@ -23,9 +25,13 @@ export function adminCommands(services: Services, database: Database): Record<st
           email: String(args.email ?? ''),
           password: String(args.password ?? ''),
           name: String(args.name ?? ''),
+          admin: args.admin === true,
         });
-        return { id: user.id, email: user.email };
+        return { id: user.id, email: user.email, isAdmin: user.isAdmin };
       }),
+    // `pnpm user:admin --email E [--revoke]`
+    'user:admin': (args) =>
+      domainErrorsAsMessages(() => setAdministratorByEmail(db, String(args.email ?? ''), args.revoke !== true)),
     // `pnpm backup`: the database and objects at one moment, in a folder the tool zips and removes.
     'backup:snapshot': async () => {
       if (!database.pglite) throw new AdminCommandError('This server does not run the embedded database.');
@@ -34,15 +40,30 @@ export function adminCommands(services: Services, database: Database): Record<st
   };
 }
 
-/** `pnpm user:create`: a local account even when open sign-up is off. */
-export function createUserAsAdmin(
+/**
+ * `pnpm user:create`: a local account even when open sign-up is off; with `admin`, an
+ * administrator (`--admin`), which the audit log records.
+ */
+export async function createUserAsAdmin(
   db: Services['db'],
   config: Services['config'],
-  input: { email: string; password: string; name: string },
+  input: { email: string; password: string; name: string; admin?: boolean },
 ) {
-  return createLocalAccount(db, { allowSignup: config.auth.allowSignup, scryptCost: config.auth.scryptCost }, input, {
-    bypassSignupSetting: true,
-  });
+  const { admin, ...account } = input;
+  const user = await createLocalAccount(
+    db,
+    { allowSignup: config.auth.allowSignup, scryptCost: config.auth.scryptCost },
+    account,
+    { bypassSignupSetting: true, admin: admin === true },
+  );
+  if (user.isAdmin) {
+    await recordAudit(db, {
+      action: 'admin_granted',
+      subject: { id: user.id, email: user.email },
+      metadata: { via: 'command line' },
+    });
+  }
+  return user;
 }
 
 async function domainErrorsAsMessages<T>(run: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../infra/db/database.ts';
+import { makeAdminIfFirst, signUpOpen } from '../admin/instance.ts';
 import { noticeWaitingInvitations } from '../projects/rules.ts';
 import { ConflictError, ForbiddenError, TooManyRequestsError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
@@ -29,14 +30,21 @@ export function splitName(name: string): { firstName: string; lastName: string |
   return { firstName, lastName: parts.length ? parts.join(' ') : null };
 }
 
-/** Creates a local account. `bypassSignupSetting` is for administrators (pnpm user:create). */
+/**
+ * Creates a local account. `bypassSignupSetting` is for administrators (pnpm user:create), and
+ * `admin` makes the account an administrator (pnpm user:create --admin); the first account of an
+ * instance is one anyway.
+ */
 export async function createLocalAccount(
   db: Db,
   rules: AccountRules,
   input: SignUpInput,
-  options: { bypassSignupSetting?: boolean } = {},
+  options: { bypassSignupSetting?: boolean; admin?: boolean; verified?: boolean } = {},
 ) {
-  if (!rules.allowSignup && !options.bypassSignupSetting) {
+  // An administrator who makes an account (pnpm user:create) vouches for its address; sign-up
+  // proves nothing until the person opens the link e-mailed to it (verification.ts).
+  const verified = options.verified ?? options.bypassSignupSetting === true;
+  if (!options.bypassSignupSetting && !(await signUpOpen(db, rules.allowSignup))) {
     throw new ForbiddenError('Sign-up is turned off. Ask an administrator for an account.');
   }
   const { name, email, password } = parse(signUpInput, input);
@@ -47,9 +55,19 @@ export async function createLocalAccount(
   try {
     return await db.$transaction(async (tx) => {
       const user = await tx.user.create({
-        data: { email, passwordHash, firstName, lastName, displayName: name.trim(), settings: { create: {} } },
+        data: {
+          email,
+          passwordHash,
+          firstName,
+          lastName,
+          displayName: name.trim(),
+          emailVerified: verified ? new Date() : null,
+          isAdmin: options.admin === true,
+          settings: { create: {} },
+        },
       });
-      await noticeWaitingInvitations(tx, user);
+      if (!user.isAdmin) user.isAdmin = await makeAdminIfFirst(tx, user.id);
+      if (verified) await noticeWaitingInvitations(tx, user);
       return user;
     });
   } catch (error) {
@@ -75,6 +93,8 @@ export async function authenticateWithPassword(
   gate: SignInGate,
   credentials: { email: unknown; password: unknown },
   clientAddress: string | undefined,
+  /** Runs once the password was right (two-factor.ts): throws to refuse; the attempt then stays counted. */
+  secondFactor?: (user: NonNullable<Awaited<ReturnType<Db['user']['findUnique']>>>) => Promise<void>,
 ) {
   if (typeof credentials.email !== 'string' || typeof credentials.password !== 'string') return null;
   const email = credentials.email.trim().toLowerCase();
@@ -85,11 +105,12 @@ export async function authenticateWithPassword(
   const user = await db.user.findUnique({ where: { email } });
   const ok = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash(rules.scryptCost)));
   if (!user?.passwordHash || !ok) return null;
+  await secondFactor?.(user);
   await gate.succeeded(email, clientAddress);
   return user;
 }
 
-// ───────────── sign-in with Google ─────────────
+// ───────────── sign-in through an identity provider (Google, OpenID Connect) ─────────────
 
 export interface VerifiedIdentity {
   provider: string;
@@ -116,7 +137,7 @@ export async function userForIdentity(db: Db, identity: VerifiedIdentity) {
   if (linked) return linked.user;
   const email = identity.email.trim().toLowerCase();
   if (!identity.emailVerified) {
-    throw new ForbiddenError('Your Google address is not verified.');
+    throw new ForbiddenError('Your identity provider has not verified your address.');
   }
   const fallback = splitName(identity.name ?? email.split('@')[0] ?? email);
   return db.$transaction(async (tx) => {
@@ -134,7 +155,19 @@ export async function userForIdentity(db: Db, identity: VerifiedIdentity) {
           settings: { create: {} },
         },
       }));
-    if (!existing) await noticeWaitingInvitations(tx, user);
+    if (!existing) {
+      user.isAdmin = await makeAdminIfFirst(tx, user.id);
+      await noticeWaitingInvitations(tx, user);
+    } else if (!existing.emailVerified) {
+      // The provider proved the address; the unverified account's password and sessions are
+      // another matter: whoever signed up with the address may not be its owner (a pre-hijacked
+      // account), so they go, and the owner sets a password of their own if they want one.
+      user.emailVerified = new Date();
+      user.passwordHash = null;
+      await tx.user.update({ where: { id: user.id }, data: { emailVerified: user.emailVerified, passwordHash: null } });
+      await tx.session.deleteMany({ where: { userId: user.id } });
+      await noticeWaitingInvitations(tx, user);
+    }
     await tx.account.create({
       data: {
         userId: user.id,

@@ -2,11 +2,17 @@ import type { AuthConfig } from '@auth/core';
 import { CredentialsSignin } from '@auth/core/errors';
 import Credentials from '@auth/core/providers/credentials';
 import Google from '@auth/core/providers/google';
+import type { OIDCConfig } from '@auth/core/providers';
+import type { Profile } from '@auth/core/types';
 import type { Config } from '../config.ts';
 import type { Db } from '../infra/db/database.ts';
 import { authenticateWithPassword, SignInLockedError, userForIdentity, type AccountRules } from './accounts.ts';
 import { endSession, startSession, viewerForSession } from './sessions.ts';
+import { recordAudit } from './audit.ts';
+import { currentRequestOrigin, endSessions, identityDisabled, recordFailedSignIn } from './session-control.ts';
+import type { Events } from '../infra/events/pubsub.ts';
 import type { SignInGate } from './throttle.ts';
+import { requireSecondFactor, SecondFactorError, twoFactorKey } from './two-factor.ts';
 
 /** Set by the HTTP layer on every request it hands to Auth.js; a client's own value is replaced. */
 export const CLIENT_ADDRESS_HEADER = 'x-scoutbase-client-address';
@@ -22,13 +28,60 @@ class LockedSignIn extends CredentialsSignin {
   }
 }
 
+/** A right password without a valid second factor: the sign-in page asks for the code (again). */
+class TwoFactorSignIn extends CredentialsSignin {
+  constructor(error: SecondFactorError) {
+    super(error.message);
+    this.code = error.reason;
+  }
+}
+
+/** A disabled account, said only once the password was right (so it tells a guesser nothing). */
+class DisabledSignIn extends CredentialsSignin {
+  override code = 'account_disabled';
+}
+
+/** Where Auth.js sends someone whose account an administrator disabled (any provider). */
+const DISABLED_PAGE = `${SIGN_IN_PAGE}?error=AccessDenied&code=account_disabled`;
+
+/** The providers that sign people in with an outside identity; each goes through userForIdentity. */
+const IDENTITY_PROVIDERS = new Set(['google', 'oidc']);
+
+/**
+ * A company's own OpenID Connect provider (Keycloak, Authentik, Entra ID, Okta…), found through
+ * its discovery document; the authorization-code flow with PKCE and state, like Google's.
+ */
+function oidcProvider(oidc: NonNullable<Config['auth']['oidc']>): OIDCConfig<Profile> {
+  return {
+    id: 'oidc',
+    name: oidc.name,
+    type: 'oidc',
+    issuer: oidc.issuer,
+    wellKnown: `${oidc.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+    clientId: oidc.clientId,
+    clientSecret: oidc.clientSecret,
+    checks: ['pkce', 'state'],
+    authorization: { params: { scope: 'openid email profile' } },
+  };
+}
+
 /**
  * Auth.js keeps the session in a signed, encrypted cookie that carries only a session id; the
  * session row is the truth, so signing out or deleting the row ends the session everywhere.
  */
-export function authConfig(config: Config, db: Db, secret: string, rules: AccountRules, gate: SignInGate): AuthConfig {
+export function authConfig(
+  config: Config,
+  db: Db,
+  secret: string,
+  rules: AccountRules,
+  gate: SignInGate,
+  /** Where an ended session is announced, so the live connections of its other tabs close at once. */
+  events?: Events,
+): AuthConfig {
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const google = config.auth.google;
+  const oidc = config.auth.oidc;
+  const twoFactorSecretKey = twoFactorKey(secret);
   return {
     basePath: '/api/auth',
     secret,
@@ -42,6 +95,8 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
         credentials: {
           email: { label: 'Email', type: 'email' },
           password: { label: 'Password', type: 'password' },
+          // A TOTP or recovery code, asked for once the password was right and two-factor is on.
+          code: { label: 'Code', type: 'text' },
         },
         async authorize(credentials, request) {
           try {
@@ -51,10 +106,24 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
               gate,
               { email: credentials.email, password: credentials.password },
               request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined,
+              (found) =>
+                requireSecondFactor(db, twoFactorSecretKey, found, credentials.code, {
+                  ipAddress: request.headers.get(CLIENT_ADDRESS_HEADER),
+                  userAgent: request.headers.get('user-agent'),
+                }),
             );
-            return user ? { id: user.id, email: user.email } : null;
+            if (!user) {
+              await recordFailedSignIn(db, credentials.email);
+              return null;
+            }
+            if (user.disabledAt) {
+              await recordFailedSignIn(db, user.email, 'account_disabled');
+              throw new DisabledSignIn();
+            }
+            return { id: user.id, email: user.email };
           } catch (error) {
             if (error instanceof SignInLockedError) throw new LockedSignIn(error);
+            if (error instanceof SecondFactorError) throw new TwoFactorSignIn(error);
             throw error;
           }
         },
@@ -69,19 +138,34 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
             }),
           ]
         : []),
+      ...(oidc ? [oidcProvider(oidc)] : []),
     ],
     callbacks: {
-      signIn({ account, profile }) {
+      async signIn({ account, profile }) {
+        // A disabled person signs in through no identity provider either (the password path says so
+        // in authorize). Asked before an identity is linked or an account made.
+        if (
+          account &&
+          account.type !== 'credentials' &&
+          (await identityDisabled(
+            db,
+            account.provider,
+            account.providerAccountId,
+            profile?.email_verified === true ? profile.email : null,
+          ))
+        ) {
+          return DISABLED_PAGE;
+        }
         // Only a provider-verified address may create or join an account.
-        if (account?.provider === 'google') return profile?.email_verified === true;
+        if (account && IDENTITY_PROVIDERS.has(account.provider)) return profile?.email_verified === true;
         return true;
       },
       async jwt({ token, user, account, profile, trigger }) {
         if (trigger === 'signIn' || trigger === 'signUp') {
           let userId = user?.id;
-          if (account?.provider === 'google' && profile?.email) {
+          if (account && IDENTITY_PROVIDERS.has(account.provider) && profile?.email) {
             const local = await userForIdentity(db, {
-              provider: 'google',
+              provider: account.provider,
               providerAccountId: account.providerAccountId,
               email: profile.email,
               emailVerified: profile.email_verified === true,
@@ -93,7 +177,14 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
             userId = local.id;
           }
           if (!userId) return null;
-          const session = await startSession(db, userId, maxAge, {});
+          const origin = currentRequestOrigin();
+          const session = await startSession(db, userId, maxAge, origin);
+          await recordAudit(db, {
+            action: 'sign_in',
+            actor: { id: userId, email: user?.email ?? profile?.email ?? '' },
+            ...origin,
+            metadata: { provider: account?.provider ?? 'credentials', sessionId: session.id },
+          });
           // Keep the cookie small and free of personal data: the id of the session row only.
           return { sub: userId, sid: session.id };
         }
@@ -107,7 +198,9 @@ export function authConfig(config: Config, db: Db, secret: string, rules: Accoun
     events: {
       async signOut(message) {
         if ('token' in message && typeof message.token?.sid === 'string') {
-          await endSession(db, message.token.sid);
+          const { sid, sub } = message.token;
+          if (events && typeof sub === 'string') await endSessions({ db, events }, { userId: sub, sessionIds: [sid] });
+          else await endSession(db, sid);
         }
       },
     },

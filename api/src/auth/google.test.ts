@@ -98,7 +98,8 @@ describe('sign-in with Google (OpenID Connect)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Lee Park', email: 'lee@example.com', password: 'long enough password' }),
     });
-    const local = (await signup.json()) as { id: string };
+    expect(signup.status).toBe(202);
+    const local = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'lee@example.com' } });
     issuer.addAccount({
       sub: 'google-2002',
       email: 'lee@example.com',

@@ -7,6 +7,8 @@ export interface Viewer {
   id: string;
   email: string;
   sessionId: string;
+  /** Whether the account proved it reads its address (absent: not known to, so treated as no). */
+  emailVerified?: boolean;
 }
 
 export const SESSION_COOKIE = 'authjs.session-token';
@@ -34,15 +36,22 @@ export async function endSession(db: Db, sessionId: string) {
   await db.session.deleteMany({ where: { id: sessionId } });
 }
 
-/** The signed-in user behind a session id, or null when it ended or expired. */
+/** The signed-in user behind a session id, or null when it ended or expired or the account is disabled. */
 export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds: number): Promise<Viewer | null> {
   // On every request's path: hand-written SQL (see Db.$sql). A session id that is not a uuid cannot
   // name a session, and PostgreSQL would refuse it as a parameter.
   if (!isUuid(sessionId)) return null;
-  const [session] = await db.$sql<{ userId: string; email: string; expiresAt: Date; lastSeenAt: Date }>(
-    `SELECT u.id AS "userId", u.email, s."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
+  const [session] = await db.$sql<{
+    userId: string;
+    email: string;
+    emailVerified: boolean;
+    expiresAt: Date;
+    lastSeenAt: Date;
+  }>(
+    `SELECT u.id AS "userId", u.email, u."emailVerified" IS NOT NULL AS "emailVerified", s."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
             s."lastSeenAt" AT TIME ZONE 'UTC' AS "lastSeenAt"
-     FROM "Session" s JOIN "User" u ON u.id = s."userId" WHERE s.id = $1::uuid`,
+     FROM "Session" s JOIN "User" u ON u.id = s."userId"
+     WHERE s.id = $1::uuid AND u."disabledAt" IS NULL`,
     [sessionId],
   );
   const now = Date.now();
@@ -54,7 +63,7 @@ export async function viewerForSession(db: Db, sessionId: string, maxAgeSeconds:
       data: { lastSeenAt: new Date(now), expiresAt: new Date(now + maxAgeSeconds * 1000) },
     });
   }
-  return { id: session.userId, email: session.email, sessionId };
+  return { id: session.userId, email: session.email, emailVerified: session.emailVerified, sessionId };
 }
 
 export function readCookie(header: string | null, name: string): string | undefined {

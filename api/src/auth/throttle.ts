@@ -17,7 +17,11 @@ export interface SignInGate {
   succeeded(email: string, address: string | undefined): Promise<void>;
 }
 
-export function signInGate(limiter: RateLimiter, rules: SignInThrottle): SignInGate {
+/**
+ * `scope` keeps the counts of another guarded step of the same kind apart from sign-in's (a
+ * password-reset request: recovery.ts), with the same rules.
+ */
+export function signInGate(limiter: RateLimiter, rules: SignInThrottle, scope = 'sign-in'): SignInGate {
   // What one account put in from one address. It drains as fast as the fastest bucket, so it
   // never gives back more than is still counted anywhere.
   const pairBucket: LeakyBucket = {
@@ -28,10 +32,10 @@ export function signInGate(limiter: RateLimiter, rules: SignInThrottle): SignInG
     const account = email.slice(0, 320);
     const address = clientAddress ? addressBudgetKey(clientAddress) : 'unknown';
     const counted: BucketEntry[] = [
-      ...rules.perAccount.map((bucket, i) => ({ key: `sign-in:account:${i}:${account}`, bucket })),
-      ...rules.perAddress.map((bucket, i) => ({ key: `sign-in:address:${i}:${address}`, bucket })),
+      ...rules.perAccount.map((bucket, i) => ({ key: `${scope}:account:${i}:${account}`, bucket })),
+      ...rules.perAddress.map((bucket, i) => ({ key: `${scope}:address:${i}:${address}`, bucket })),
     ];
-    return { counted, pair: { key: `sign-in:pair:${address}:${account}`, bucket: pairBucket } };
+    return { counted, pair: { key: `${scope}:pair:${address}:${account}`, bucket: pairBucket } };
   };
   return {
     async enter(email, address) {

@@ -27,36 +27,68 @@ export function fileArchiveRoutes(deps: Services & { store: ObjectStore }) {
 
 const STAT_BATCH = 32;
 
+/** An entry of a ZIP: stored bytes, or a small document made for the archive (records as JSON). */
+export type ZipEntry = ArchiveEntry | { name: string; content: Buffer };
+
+export interface ZipOptions {
+  /** Names are paths ("Scouting/Barn/gate.jpg"): each part is made safe and the folders are kept. */
+  folders?: boolean;
+  /** Leaves out entries whose bytes are gone instead of refusing the whole archive with a 404. */
+  skipMissing?: boolean;
+}
+
 /**
  * A ZIP of the entries' stored bytes, streamed: the objects are read one after another while the
  * archive is sent, so neither the archive nor a whole file is ever held in memory. Two entries of
  * one name become "name.jpg" and "name (1).jpg", as a computer's own download folder would do.
  * The caller has decided the viewer may read every entry.
  */
-export async function zipResponse(store: ObjectStore, entries: ArchiveEntry[], contentDisposition: string) {
+export async function zipResponse(
+  store: ObjectStore,
+  entries: ZipEntry[],
+  contentDisposition: string,
+  options: ZipOptions = {},
+) {
   // Every object is looked up before the first byte goes out: a missing one is a 404 now,
   // not a download that breaks off halfway.
   // A few at a time: a gallery of 10,000 photos on S3 would otherwise send 10,000 HEADs at once.
   const sizes: (ObjectInfo | null)[] = [];
   for (let i = 0; i < entries.length; i += STAT_BATCH) {
-    sizes.push(...(await Promise.all(entries.slice(i, i + STAT_BATCH).map((e) => store.stat(e.objectKey)))));
+    sizes.push(
+      ...(await Promise.all(
+        entries
+          .slice(i, i + STAT_BATCH)
+          .map((e) => ('objectKey' in e ? store.stat(e.objectKey) : { size: e.content.length })),
+      )),
+    );
   }
-  if (sizes.some((info) => info === null)) throw new NotFoundError('File');
+  if (!options.skipMissing && sizes.some((info) => info === null)) throw new NotFoundError('File');
 
   const zip = new ZipFile();
   // A file that cannot be read halfway through ends the download (the browser shows it failed)
   // instead of an unhandled error event ending the server.
   zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
-  const taken = new Set<string>();
-  entries.forEach((entry, i) => {
-    // Photos and videos are compressed already; storing them as they are costs no CPU.
-    zip.addReadStreamLazy(uniqueEntryName(entry.name, taken), { compress: false, size: sizes[i]?.size }, (done) => {
+  const names = entries.map((entry) => safeEntryName(entry.name, options.folders === true));
+  // A folder's name is taken before any file's: a file "Barn" beside a folder "Barn" becomes
+  // "Barn (1)", never an entry the folder's files would have to go inside.
+  const taken = new Set(names.flatMap(foldersOf));
+  for (const [i, entry] of entries.entries()) {
+    const size = sizes[i]?.size;
+    if (size === undefined) continue;
+    const name = uniqueEntryName(names[i] ?? entry.name, taken);
+    // Stored as they are: photos and videos are compressed already (no CPU spent), and every size
+    // is then known before the first byte, so the download has a length and a progress bar.
+    if (!('objectKey' in entry)) {
+      zip.addBuffer(entry.content, name, { compress: false });
+      continue;
+    }
+    zip.addReadStreamLazy(name, { compress: false, size }, (done) => {
       store.get(entry.objectKey).then(
         (stream) => (stream ? done(null, stream) : done(new NotFoundError('File'), Readable.from([]))),
         (error: unknown) => done(error, Readable.from([])),
       );
     });
-  });
+  }
   // The total is known at once (every size is); -1 would mean unknown. (@types/yazl leaves the
   // callback's argument out.)
   const length = await new Promise<number>((resolve) =>
@@ -72,11 +104,31 @@ export async function zipResponse(store: ObjectStore, entries: ArchiveEntry[], c
   return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream, { headers });
 }
 
-function uniqueEntryName(name: string, taken: Set<string>) {
-  // A ZIP entry name with slashes would make folders (or climb out of them when unpacked).
-  const safe = name.replace(/[/\\]/g, '_');
+/**
+ * A ZIP entry name with slashes would make folders (or climb out of them when unpacked); with
+ * `folders` the slashes stay, and no part may be empty, "." or ".." (nothing climbs out).
+ */
+function safeEntryName(name: string, folders: boolean) {
+  return folders
+    ? name
+        .split('/')
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+        .map((part) => part.replace(/[\\:*?"<>|\u0000-\u001f]/g, '_').trim())
+        .map((part) => (part === '' || part === '.' || part === '..' ? '_' : part))
+        .join('/')
+    : name.replace(/[/\\]/g, '_');
+}
+
+/** "a/b/c.jpg" → "a", "a/b" (lower case, as names are compared). */
+function foldersOf(name: string) {
+  const parts = name.toLowerCase().split('/');
+  return parts.slice(0, -1).map((_, n) => parts.slice(0, n + 1).join('/'));
+}
+
+function uniqueEntryName(safe: string, taken: Set<string>) {
+  // The number goes before the extension of the name's last part, never into a folder's name.
   const dot = safe.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
+  const [stem, ext] = dot > safe.lastIndexOf('/') + 1 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
   let candidate = safe;
   for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
   taken.add(candidate.toLowerCase());

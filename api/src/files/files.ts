@@ -33,9 +33,18 @@ import { targetFolderId } from './folders.ts';
 // reading, changing, moving and deleting one or several files, and restoring a version.
 
 /** The JSON shape of a file record in REST answers: sizes are plain numbers of bytes. */
-export function fileJson(file: File) {
+/**
+ * The folder a file is in, as `viewerId` may know it: folders are their owner's own, so someone
+ * who sees the file through a shared gallery gets null (GraphQL's File.folder answers the same).
+ */
+export function folderIdSeenBy(viewerId: string, file: Pick<File, 'ownerId' | 'folderId'>) {
+  return file.ownerId === viewerId ? file.folderId : null;
+}
+
+/** A file as REST answers it to `viewerId`. */
+export function fileJson(file: File, viewerId: string) {
   const { sortName: _sortName, ...rest } = file;
-  return { ...rest, size: Number(file.size) };
+  return { ...rest, folderId: folderIdSeenBy(viewerId, file), size: Number(file.size) };
 }
 
 export function versionJson(version: FileVersion, currentVersion: number) {

@@ -64,12 +64,13 @@ export function fileRoutes(services: Services) {
   routes.get('/api/files', async (c) => {
     const ctx = viewerContext(c, services);
     const files = await listFiles(ctx, { folderId: c.req.query('folderId'), sort: c.req.query('sort') });
-    return c.json(files.map(fileJson));
+    return c.json(files.map((f) => fileJson(f, ctx.viewer.id)));
   });
 
   routes.get('/api/files/recent', async (c) => {
     const limit = parseLimit(c.req.query('limit'), RECENT_FILES_LIMIT);
-    return c.json((await recentFiles(viewerContext(c, services), limit)).map(fileJson));
+    const ctx = viewerContext(c, services);
+    return c.json((await recentFiles(ctx, limit)).map((f) => fileJson(f, ctx.viewer.id)));
   });
 
   routes.get('/api/files/search', async (c) => {
@@ -80,15 +81,20 @@ export function fileRoutes(services: Services) {
       ctx,
       files.map((f) => f.folderId),
     );
-    return c.json(files.map((f) => ({ ...fileJson(f), folderPath: folderPathOf(ctx.viewer.id, f, paths) })));
+    return c.json(
+      files.map((f) => ({ ...fileJson(f, ctx.viewer.id), folderPath: folderPathOf(ctx.viewer.id, f, paths) })),
+    );
   });
 
   // onConflict decides what a name already taken in the folder does; a skip files nothing (200).
   routes.post('/api/files', async (c) => {
     const ctx = viewerContext(c, services);
     const filed = await createFileRecord(ctx, await readJson(c));
-    if (filed.skipped) return c.json({ skipped: true, existing: fileJson(filed.existing) }, 200);
-    return c.json({ ...fileJson(filed.file), version: filed.version, renamedFrom: filed.renamedFrom }, 201);
+    if (filed.skipped) return c.json({ skipped: true, existing: fileJson(filed.existing, ctx.viewer.id) }, 200);
+    return c.json(
+      { ...fileJson(filed.file, ctx.viewer.id), version: filed.version, renamedFrom: filed.renamedFrom },
+      201,
+    );
   });
 
   // ?folderId=&names=a.jpg&names=b.jpg: which names are taken there, asked before uploading.
@@ -99,14 +105,15 @@ export function fileRoutes(services: Services) {
       names: c.req.queries('names') ?? [],
     });
     return c.json({
-      conflicts: conflicts.map((conflict) => ({ ...conflict, existing: fileJson(conflict.existing) })),
+      conflicts: conflicts.map((conflict) => ({ ...conflict, existing: fileJson(conflict.existing, ctx.viewer.id) })),
     } satisfies { conflicts: NameConflictJson[] });
   });
 
   // Several files at once, all or none: { ids, folderId } and { ids }.
   routes.post('/api/files/move', async (c) => {
-    const files = await moveFiles(viewerContext(c, services), await readJson(c));
-    return c.json(files.map(fileJson));
+    const ctx = viewerContext(c, services);
+    const files = await moveFiles(ctx, await readJson(c));
+    return c.json(files.map((f) => fileJson(f, ctx.viewer.id)));
   });
 
   routes.post('/api/files/delete', async (c) => {
@@ -114,12 +121,13 @@ export function fileRoutes(services: Services) {
   });
 
   routes.get('/api/files/:id', async (c) => {
-    return c.json(fileJson(await fileForViewer(viewerContext(c, services), c.req.param('id'))));
+    const ctx = viewerContext(c, services);
+    return c.json(fileJson(await fileForViewer(ctx, c.req.param('id')), ctx.viewer.id));
   });
 
   routes.patch('/api/files/:id', async (c) => {
     const ctx = viewerContext(c, services);
-    return c.json(fileJson(await updateFile(ctx, c.req.param('id'), await readJson(c))));
+    return c.json(fileJson(await updateFile(ctx, c.req.param('id'), await readJson(c)), ctx.viewer.id));
   });
 
   routes.delete('/api/files/:id', async (c) => {
@@ -136,13 +144,13 @@ export function fileRoutes(services: Services) {
   routes.post('/api/files/:id/versions', async (c) => {
     const ctx = viewerContext(c, services);
     const { file, version } = await createFileVersion(ctx, c.req.param('id'), await readJson(c));
-    return c.json({ ...fileJson(file), version }, 201);
+    return c.json({ ...fileJson(file, ctx.viewer.id), version }, 201);
   });
 
   routes.post('/api/files/:id/versions/:version/restore', async (c) => {
     const ctx = viewerContext(c, services);
     const { file, version } = await restoreVersion(ctx, c.req.param('id'), c.req.param('version'));
-    return c.json({ ...fileJson(file), version: version.version });
+    return c.json({ ...fileJson(file, ctx.viewer.id), version: version.version });
   });
 
   return routes;

@@ -12,6 +12,15 @@ interface ErrorContext {
 export const UNEXPECTED_ERROR = 'Unexpected error.';
 
 /**
+ * graphql-js's messages without their "Did you mean …?" hints: they name the schema's fields,
+ * types and enum values to someone production gives no introspection (armor's own rule masks only
+ * field suggestions, and only in validation, not in a variable's value).
+ */
+export function withoutSuggestions(message: string) {
+  return message.replace(/\s*Did you mean [^?]*\?/g, '');
+}
+
+/**
  * Every error of every operation, on every transport (HTTP, SSE, WebSocket), goes through here:
  * - the caller's mistakes (an argument that breaks a rule, a malformed id or cursor) keep their
  *   message and say BAD_USER_INPUT, so a client can tell them from a failure of ours;
@@ -54,11 +63,24 @@ export function useErrorReports({ logger, production }: { logger: Logger; produc
     });
   };
 
+  // graphql-js's own messages (a variable's value, validation) name the schema in their hints.
+  const answered = (error: GraphQLError, context: ErrorContext): GraphQLError => {
+    const reported = report(error, context);
+    if (!production || !/Did you mean/.test(reported.message)) return reported;
+    return new GraphQLError(withoutSuggestions(reported.message), {
+      nodes: reported.nodes,
+      source: reported.source,
+      positions: reported.positions,
+      path: reported.path,
+      extensions: reported.extensions,
+    });
+  };
+
   const onDone =
     (context: ErrorContext) => (payload: Parameters<Parameters<typeof handleStreamOrSingleExecutionResult>[1]>[0]) => {
       const { result, setResult } = payload;
       if (!result.errors?.length) return;
-      setResult({ ...result, errors: result.errors.map((e) => report(e as GraphQLError, context)) });
+      setResult({ ...result, errors: result.errors.map((e) => answered(e as GraphQLError, context)) });
     };
 
   return {
@@ -70,7 +92,7 @@ export function useErrorReports({ logger, production }: { logger: Logger; produc
       onSubscribeResult: (payload) =>
         handleStreamOrSingleExecutionResult(payload, onDone(args.contextValue as ErrorContext)),
       onSubscribeError: ({ error, setError }) => {
-        if (error instanceof GraphQLError) setError(report(error, args.contextValue as ErrorContext));
+        if (error instanceof GraphQLError) setError(answered(error, args.contextValue as ErrorContext));
       },
     }),
   };

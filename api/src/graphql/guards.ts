@@ -3,6 +3,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
+import { withoutSuggestions } from './errors.ts';
 
 /**
  * Limits every operation must fit, persisted or not: deeper, costlier or wider operations than
@@ -96,6 +97,23 @@ export function graphqlGuards(config: Config, rule: OperationRule): Plugin[] {
     plugins.push({
       onValidate({ addValidationRule }) {
         addValidationRule(NoSchemaIntrospectionCustomRule);
+        // Every other suggestion too ("Did you mean the enum value …?", "… the type …?").
+        return ({ valid, result, setResult }) => {
+          if (valid) return;
+          setResult(
+            result.map((e) =>
+              /Did you mean/.test(e.message)
+                ? new GraphQLError(withoutSuggestions(e.message), {
+                    nodes: e.nodes,
+                    source: e.source,
+                    positions: e.positions,
+                    path: e.path,
+                    extensions: e.extensions,
+                  })
+                : e,
+            ),
+          );
+        };
       },
     });
   }

@@ -15,6 +15,7 @@ import '../dashboard/types.ts';
 import '../storage/types.ts';
 import '../imports/types.ts';
 import '../reviews/types.ts';
+import '../auth/session-types.ts';
 
 export const schema = builder.toSchema();
 

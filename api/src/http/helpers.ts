@@ -18,7 +18,11 @@ export function viewerContext(c: Context<AppEnv>, services: Services): ViewerCon
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    return Object.fromEntries((await c.req.formData()).entries());
+    // A body that only says it is a form (a multipart one without its parts) is the caller's mistake.
+    const form = await c.req.formData().catch(() => {
+      throw new ValidationError('The request body is not valid form data.');
+    });
+    return Object.fromEntries(form.entries());
   }
   const text = await c.req.text();
   if (text.trim() === '') return {};

@@ -60,8 +60,9 @@ export function securityHeaders(config: Config, sources: PageSources): Middlewar
     crossOriginEmbedderPolicy: false,
     xXssProtection: false,
   });
-  return async (c, next) =>
-    headers(c as never, async () => {
+  return async (c, next) => {
+    let routesOwn: string | null = null;
+    await headers(c as never, async () => {
       await next();
       // Some answers (Auth.js redirects, proxied fetches) come with immutable headers: copy them.
       try {
@@ -69,8 +70,14 @@ export function securityHeaders(config: Config, sources: PageSources): Middlewar
       } catch {
         c.res = new Response(c.res.body, c.res);
       }
+      routesOwn = c.res.headers.get('referrer-policy');
     });
+    // A route may send less than the global policy (the review API: no-referrer), never more.
+    if (routesOwn && STRICTER_REFERRER_POLICIES.has(routesOwn)) c.res.headers.set('Referrer-Policy', routesOwn);
+  };
 }
+
+const STRICTER_REFERRER_POLICIES = new Set(['no-referrer', 'same-origin', 'strict-origin']);
 
 /** The origin the browser used: behind a trusted proxy, the one the proxy was asked for. */
 function requestOrigin(request: Request, trustProxy: boolean) {
@@ -79,6 +86,15 @@ function requestOrigin(request: Request, trustProxy: boolean) {
   const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
   const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() ?? request.headers.get('host');
   return `${proto || url.protocol.replace(':', '')}://${host || url.host}`;
+}
+
+/**
+ * The origin the site is served at, as the browser sees it: PUBLIC_URL's when set, else the one
+ * the request came to (behind a trusted proxy, the one the proxy was asked for: X-Forwarded-Proto
+ * and -Host). An https origin here is what makes the session cookie Secure (auth/rest.ts).
+ */
+export function siteOrigin(config: Config, request: Request) {
+  return config.publicUrl ? new URL(config.publicUrl).origin : requestOrigin(request, config.trustProxy !== undefined);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { decryptToken, derivedKey, encryptToken } from '../shared/sealed.ts';
 import type { Services, Viewer } from '../context.ts';
 import { ForbiddenError } from '../shared/errors.ts';
 import {
@@ -28,29 +29,12 @@ export interface ImportKeys {
 }
 
 export function importKeys(secret: string): ImportKeys {
-  const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'scoutbase-imports', info, 32));
+  const derive = (info: string) => derivedKey(secret, 'scoutbase-imports', info);
   return { tokenKey: derive('import-token-encryption'), stateKey: derive('import-oauth-state') };
 }
 
-export function encryptToken(key: Buffer, plain: string) {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
-}
-
-export function decryptToken(key: Buffer, stored: string): string | null {
-  if (!stored.startsWith('v1.')) return null;
-  try {
-    const raw = Buffer.from(stored.slice(3), 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-  } catch {
-    // Encrypted under another AUTH_SECRET: the person connects again.
-    return null;
-  }
-}
+// A token sealed under another AUTH_SECRET opens as null: the person connects again.
+export { decryptToken, encryptToken };
 
 // ───────────── state: who started the flow, for which source, back to which URL ─────────────
 

@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import yauzl from 'yauzl';
+import { z } from 'zod';
 import { ZipFile } from 'yazl';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
@@ -46,6 +47,17 @@ export interface BackupManifest {
 
 /** Bad input, a refused target, a damaged archive: said in one line by the command. */
 export class BackupError extends Error {}
+
+/** What restore relies on in a manifest, checked before it is used. */
+const manifestShape = z.object({
+  createdAt: z.string(),
+  database: z.object({
+    kind: z.enum(['pglite', 'postgres']),
+    entry: z.string(),
+    pgliteVersion: z.string().optional(),
+  }),
+  entries: z.array(z.object({ name: z.string(), size: z.number(), sha256: z.string() })),
+});
 
 async function pgliteVersion(): Promise<string> {
   const file = fileURLToPath(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url));
@@ -227,19 +239,41 @@ export async function restoreArchive(
     });
   const staging = path.join(config.dataDir, 'tmp', `restore-${randomUUID()}`);
   try {
+    const notABackup = (why: string) => new BackupError(`${archive} is not a Scoutbase backup (${why})`);
     const entries = new Map<string, yauzl.Entry>();
     for (;;) {
-      const entry = await nextEntry(zip);
+      // yauzl refuses a damaged directory and names such as ../x: said as a refusal, not a crash.
+      const entry = await nextEntry(zip).catch((error: Error) => {
+        throw notABackup(error.message);
+      });
       if (!entry) break;
       entries.set(entry.fileName, entry);
     }
     const manifestEntry = entries.get('manifest.json');
-    if (!manifestEntry) throw new BackupError(`${archive} is not a Scoutbase backup (no manifest.json)`);
-    const manifest = JSON.parse(
-      (await streamToBuffer(await zip.openReadStreamPromise(manifestEntry))).toString('utf8'),
-    ) as BackupManifest;
-    if (manifest.format !== BACKUP_FORMAT || manifest.version !== BACKUP_VERSION) {
+    if (!manifestEntry) throw notABackup('no manifest.json');
+    let manifestJson: unknown;
+    try {
+      manifestJson = JSON.parse(
+        (await streamToBuffer(await zip.openReadStreamPromise(manifestEntry))).toString('utf8'),
+      );
+    } catch (error) {
+      throw notABackup(`manifest.json is not readable JSON: ${(error as Error).message}`);
+    }
+    if (
+      (manifestJson as Partial<BackupManifest> | null)?.format !== BACKUP_FORMAT ||
+      (manifestJson as Partial<BackupManifest>).version !== BACKUP_VERSION
+    ) {
       throw new BackupError(`${archive} is not a Scoutbase backup of a version this release reads`);
+    }
+    const checked = manifestShape.safeParse(manifestJson);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw notABackup(`manifest.json: ${issue?.path.join('.') || 'it'} ${issue?.message ?? 'is not as expected'}`);
+    }
+    const manifest = manifestJson as BackupManifest;
+    // The dump is read from where the checked entries were written, never from a name of its own.
+    if (!manifest.entries.some((e) => e.name === manifest.database.entry)) {
+      throw notABackup('manifest.json names a database that is not among its entries');
     }
     const kind = config.database.kind === 'postgres' ? 'postgres' : 'pglite';
     if (manifest.database.kind !== kind) {
@@ -277,12 +311,18 @@ export async function restoreArchive(
         await mkdir(path.dirname(target), { recursive: true });
         const hash = createHash('sha256');
         let size = 0;
-        const source = await zip.openReadStreamPromise(entry);
-        source.on('data', (chunk: Buffer) => {
-          hash.update(chunk);
-          size += chunk.length;
-        });
-        await pipeline(source, createWriteStream(target, { mode: 0o600 }));
+        try {
+          const source = await zip.openReadStreamPromise(entry);
+          source.on('data', (chunk: Buffer) => {
+            hash.update(chunk);
+            size += chunk.length;
+          });
+          await pipeline(source, createWriteStream(target, { mode: 0o600 }));
+        } catch (error) {
+          // yauzl: bad compressed data, a size that does not match the directory's.
+          if ((error as NodeJS.ErrnoException).code?.startsWith('E')) throw error;
+          throw new BackupError(`The archive is damaged: ${expected.name}: ${(error as Error).message}`);
+        }
         if (size !== expected.size || hash.digest('hex') !== expected.sha256) {
           throw new BackupError(`The archive is damaged: ${expected.name} does not match its checksum`);
         }

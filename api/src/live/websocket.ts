@@ -12,6 +12,8 @@ import type { GraphQLContext } from '../graphql/builder.ts';
 import { UNEXPECTED_ERROR } from '../graphql/errors.ts';
 import type { OperationParams, OperationRule } from '../graphql/guards.ts';
 import type { Metrics } from '../infra/metrics.ts';
+import type { Events } from '../infra/events/pubsub.ts';
+import { listenForEndedSessions, sessionEnded } from '../auth/session-control.ts';
 
 /** What the socket server asks of the app (app.ts's App is one): it reaches no domain itself. */
 export interface SubscriptionHost {
@@ -22,6 +24,8 @@ export interface SubscriptionHost {
   viewerFor(headers: Headers): Promise<Viewer | null>;
   /** Whether a session still holds (not signed out, expired or of a deleted account). */
   sessionIsCurrent(sessionId: string): Promise<boolean>;
+  /** Where ended sessions are announced ('sessions:ended'), from any instance. */
+  services: { events: Events };
   yoga: YogaServerInstance<{ viewer: Viewer; clientAddress?: string; requestId?: string }, GraphQLContext>;
   graphqlOperation: OperationRule;
 }
@@ -97,6 +101,15 @@ export function attachSubscriptions(
   }, sessionCheckMs);
   sessionCheck.unref();
 
+  // Signed out elsewhere, a password reset, a disabled account: the sockets of those sessions close
+  // now, not at the next check (4403, as for a socket refused at the door: the client signs in again).
+  const stopListening = listenForEndedSessions(app.services.events, (ended) => {
+    for (const socket of wss.clients) {
+      const viewer = viewers.get(socket);
+      if (viewer && sessionEnded(ended, viewer)) socket.close(4403, 'Forbidden');
+    }
+  });
+
   const disposable = useServer<Record<string, unknown> | undefined>(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args as ExecutionArgs),
@@ -159,6 +172,7 @@ export function attachSubscriptions(
   return {
     async close() {
       clearInterval(sessionCheck);
+      stopListening();
       // 1012 Service Restart: graphql-ws's client (and any other) reconnects after its backoff;
       // its default of 1001 Going Away reads as "this server is gone" to some clients.
       for (const socket of wss.clients) socket.close(1012, 'Service restart');

@@ -7,6 +7,7 @@ import { projectMemberWhere } from '../access/rules.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { optionalText, parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
+import { normalizeEmail, sameEmail } from '../shared/email.ts';
 
 export const PROJECT_TYPES = ['campaign', 'movie', 'tv_show', 'commercial'] as const satisfies readonly ProjectType[];
 
@@ -191,8 +192,9 @@ function invitationNotice(userId: string, invitation: InvitationRow) {
 }
 
 /**
- * Someone who just signed up hears about the invitations that waited for their address, as if
- * they had had an account when invited. Write it with the account, so the bell shows them at once.
+ * Someone who just proved their address (verified it, or came from a provider that had) hears
+ * about the invitations that waited for it, as if they had had an account when invited. Not at
+ * sign-up: whoever signs up with an address they cannot read must not learn a project's name.
  */
 export async function noticeWaitingInvitations(db: Prisma.TransactionClient, user: { id: string; email: string }) {
   const waiting = await db.invitation.findMany({
@@ -200,7 +202,9 @@ export async function noticeWaitingInvitations(db: Prisma.TransactionClient, use
     orderBy: { createdAt: 'asc' },
     include: invitationInclude,
   });
-  for (const invitation of waiting) await writeNotification(db, invitationNotice(user.id, invitation));
+  const notices = [];
+  for (const invitation of waiting) notices.push(await writeNotification(db, invitationNotice(user.id, invitation)));
+  return notices;
 }
 
 /**
@@ -230,7 +234,9 @@ export async function inviteToProject(ctx: ViewerContext, projectId: string, inp
         : { role },
       include: invitationInclude,
     });
-    const invitee = await tx.user.findUnique({ where: { email }, select: { id: true } });
+    // Only an account that proved the address hears of it (and sees the project's name); one that
+    // has not yet is told when it verifies (noticeWaitingInvitations).
+    const invitee = await tx.user.findFirst({ where: { email, emailVerified: { not: null } }, select: { id: true } });
     const notification =
       invitee && renewed ? await writeNotification(tx, invitationNotice(invitee.id, invitation)) : null;
     return { invitation, notification, inviteeId: invitee?.id, ownerIds: await ownerIdsOf(tx, projectId) };
@@ -250,8 +256,13 @@ export async function listMyInvitations(ctx: ViewerContext) {
   });
 }
 
+/**
+ * An invitation belongs to whoever proved they read its address: an account that has not verified
+ * its address sees none (it may have been signed up with someone else's).
+ */
 export function myPendingInvitationsWhere(ctx: ViewerContext): Prisma.InvitationWhereInput {
-  return { email: ctx.viewer.email.toLowerCase(), status: 'pending' };
+  if (!ctx.viewer.emailVerified) return { id: { in: [] } };
+  return { email: normalizeEmail(ctx.viewer.email), status: 'pending' };
 }
 
 /** A project's pending invitations, for its owners. */
@@ -266,9 +277,10 @@ export async function listProjectInvitations(ctx: ViewerContext, projectId: stri
 
 /** Who may see an invitation: the person it is addressed to, and the owners of its project. */
 export function invitationVisibleWhere(ctx: ViewerContext): Prisma.InvitationWhereInput {
-  return {
-    OR: [{ email: ctx.viewer.email.toLowerCase() }, { project: managedProjectWhere(ctx.viewer.id) }],
-  };
+  const mine: Prisma.InvitationWhereInput[] = ctx.viewer.emailVerified
+    ? [{ email: normalizeEmail(ctx.viewer.email) }]
+    : [];
+  return { OR: [...mine, { project: managedProjectWhere(ctx.viewer.id) }] };
 }
 
 /** A pending invitation addressed to the viewer; anyone else (the inviter too) gets a 404. */
@@ -282,10 +294,34 @@ async function pendingInvitationOfViewer(ctx: ViewerContext, invitationId: strin
   return invitation;
 }
 
+/**
+ * Only an account that proved it reads the invited address may answer for it: signing up with an
+ * address proves nothing (the attack run took an invitation that way). Read from the account row,
+ * not the session's copy, so a verification a moment ago counts and nothing stale does.
+ */
+async function assertVerifiedInvitee(ctx: ViewerContext, tx: Prisma.TransactionClient, answer: string) {
+  const account = await tx.user.findUnique({
+    where: { id: ctx.viewer.id },
+    select: { email: true, emailVerified: true },
+  });
+  if (!account?.emailVerified) {
+    throw new ForbiddenError(
+      answer === 'accepted'
+        ? 'Verify your e-mail address to accept invitations.'
+        : 'Verify your e-mail address to answer invitations.',
+    );
+  }
+  return account;
+}
+
 /** The invitee answers; the inviter is told. */
 export async function respondToInvitation(ctx: ViewerContext, invitationId: string, answer: 'accepted' | 'declined') {
   const { invitation, notification, memberIds, ownerIds } = await ctx.db.$transaction(async (tx) => {
-    const pending = await pendingInvitationOfViewer(ctx, invitationId, tx);
+    const account = await assertVerifiedInvitee(ctx, tx, answer);
+    const verified = { ...ctx, viewer: { ...ctx.viewer, email: account.email, emailVerified: true } };
+    const pending = await pendingInvitationOfViewer(verified, invitationId, tx);
+    // The verified address is the invited one, in the one form both are compared in.
+    if (!sameEmail(account.email, pending.email)) throw new NotFoundError('Invitation');
     // Claimed by status, so two answers at once cannot both count.
     const claimed = await tx.invitation.updateMany({
       where: { id: pending.id, status: 'pending' },

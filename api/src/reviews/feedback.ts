@@ -71,14 +71,24 @@ async function announce(services: Services, galleryId: string, kind: GalleryFeed
 const commentInclude = { author: { select: { id: true, ...userNameSelect } } } as const;
 type CommentRow = Prisma.PhotoCommentGetPayload<{ include: typeof commentInclude }>;
 
-/** The REST shape for members: who wrote it (a member's name, or the name a reviewer gave). */
+/**
+ * How a member's comment is signed once its author deleted their account: the comment stays
+ * (PhotoComment.author is SetNull), without author or review link.
+ */
+export const DELETED_USER = 'Deleted user';
+
+/** The REST shape for members: who wrote it (a member's name, "Deleted user", or the name a reviewer gave). */
 export async function commentJson(ctx: ViewerContext, c: CommentRow) {
   return {
     id: c.id,
     galleryId: c.galleryId,
     fileId: c.fileId,
     body: c.body,
-    author: c.author ? { id: c.author.id, name: nameToShow(c.author, await emailFor(ctx, c.author)) } : null,
+    author: c.author
+      ? { id: c.author.id, name: nameToShow(c.author, await emailFor(ctx, c.author)) }
+      : c.reviewLinkId === null
+        ? { id: null, name: DELETED_USER }
+        : null,
     reviewerName: c.reviewerName,
     reviewLinkId: c.reviewLinkId,
     createdAt: c.createdAt,
@@ -363,7 +373,9 @@ export async function photoFeedback(db: Db, galleryId: string): Promise<(fileId:
     return entry;
   };
   for (const c of comments) {
-    const name = c.author ? nameToShow(c.author, null) : (c.reviewerName ?? 'Reviewer');
+    const name = c.author
+      ? nameToShow(c.author, null)
+      : (c.reviewerName ?? (c.reviewLinkId === null ? DELETED_USER : 'Reviewer'));
     of(c.fileId).comments.push({ name, body: c.body, createdAt: c.createdAt });
   }
   for (const p of picks) {

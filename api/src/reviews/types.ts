@@ -7,7 +7,8 @@ import { galleryAccessWhere } from '../access/rules.ts';
 import { galleryFor } from '../galleries/rules.ts';
 import { ownEvents } from '../live/rules.ts';
 import { rawId } from '../projects/types.ts';
-import { addGalleryComment } from './feedback.ts';
+import { nameToShow } from '../users/rules.ts';
+import { addGalleryComment, DELETED_USER } from './feedback.ts';
 import { createReviewLink, revokeReviewLink } from './links.ts';
 
 // Review links, comments and picks in the app's GraphQL. The public review surface is REST only
@@ -51,7 +52,22 @@ builder.prismaNode('PhotoComment', {
     fileId: t.id({ description: 'Global id of the photo (File).', resolve: (c) => encodeGlobalID('File', c.fileId) }),
     file: t.relation('file'),
     gallery: t.relation('gallery'),
-    author: t.relation('author', { nullable: true, description: 'The member who wrote it; null for a reviewer.' }),
+    author: t.relation('author', {
+      nullable: true,
+      description: 'The member who wrote it; null for a reviewer, and once the member deleted their account.',
+    }),
+    authorName: t.string({
+      description: `Who wrote it, as shown: the member's name, the name a reviewer gave, or "${DELETED_USER}" once the member deleted their account.`,
+      select: {
+        reviewerName: true,
+        reviewLinkId: true,
+        author: { select: { displayName: true, firstName: true, lastName: true } },
+      },
+      resolve: (c) =>
+        c.author
+          ? nameToShow(c.author, null)
+          : (c.reviewerName ?? (c.reviewLinkId === null ? DELETED_USER : 'Reviewer')),
+    }),
     reviewerName: t.exposeString('reviewerName', {
       nullable: true,
       description: 'The name a reviewer gave; null for a member.',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import type { Upload } from '../generated/prisma/client.ts';
+import { Prisma, type Upload } from '../generated/prisma/client.ts';
 import type { Services, Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { fileAccessWhere } from '../access/rules.ts';
@@ -50,9 +50,23 @@ export interface StorageUsage {
  * the sum as those rows change (StorageUsage, see the storage_usage migration).
  */
 export async function storageUsage(services: Pick<Services, 'db' | 'config'>, userId: string): Promise<StorageUsage> {
-  const [row] = await services.db.$queryRaw<{ used: bigint }[]>`
-    SELECT used FROM "scoutbase_quota_state"(${userId}::uuid, NULL)`;
-  return { usedBytes: Number(row?.used ?? 0), quotaBytes: services.config.storage.quotaBytes };
+  const [row] = await services.db.$queryRaw<{ used: bigint; quota: bigint }[]>`
+    SELECT used, ${personalQuota(services.config, userId)} AS quota FROM "scoutbase_quota_state"(${userId}::uuid, NULL)`;
+  return { usedBytes: Number(row?.used ?? 0), quotaBytes: Number(row?.quota ?? services.config.storage.quotaBytes) };
+}
+
+/**
+ * The person's quota as an SQL expression: the one an administrator set for them (User.quotaBytes),
+ * else STORAGE_QUOTA. Read inside each statement that checks the quota, so a change counts at once.
+ */
+function personalQuota(config: Services['config'], userId: string) {
+  return Prisma.sql`COALESCE((SELECT "quotaBytes" FROM "User" WHERE id = ${userId}::uuid), ${config.storage.quotaBytes}::bigint)`;
+}
+
+/** The person's quota, for a refusal's message (the checks themselves read it in their statement). */
+async function quotaOf(deps: Pick<Services, 'db' | 'config'>, userId: string): Promise<number> {
+  const user = await deps.db.user.findUnique({ where: { id: userId }, select: { quotaBytes: true } });
+  return user?.quotaBytes == null ? deps.config.storage.quotaBytes : Number(user.quotaBytes);
 }
 
 /** How much more room a stream of unknown length asks for at a time. */
@@ -80,11 +94,11 @@ export async function reserveQuota(
   >`
     SELECT status, held, used, reserved FROM "scoutbase_reserve_quota"(
       ${upload.id}::uuid, ${upload.userId}::uuid, ${atLeast}::bigint, ${upTo}::bigint,
-      ${deps.config.storage.quotaBytes}::bigint, ${deps.config.storage.uploadUrlTtlSeconds}::int)`;
+      ${personalQuota(deps.config, upload.userId)}, ${deps.config.storage.uploadUrlTtlSeconds}::int)`;
   if (row?.status !== 'pending') throw new ForbiddenError(INVALID_URL);
   if (row.held === null) {
     throw quotaExceeded(
-      { usedBytes: Number(row.used) + Number(row.reserved), quotaBytes: deps.config.storage.quotaBytes },
+      { usedBytes: Number(row.used) + Number(row.reserved), quotaBytes: await quotaOf(deps, upload.userId) },
       atLeast,
     );
   }
@@ -139,22 +153,32 @@ export async function createUploadUrls(deps: StorageDeps, viewer: Viewer, origin
   const maxSize = BigInt(deps.config.storage.maxUploadSize);
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + deps.config.storage.uploadUrlTtlSeconds * 1000);
-  const { quotaBytes } = deps.config.storage;
   // The quota's check and the uploads' rows in one statement (URLs are asked for with every batch
-  // of files). Times are written as Prisma writes them, UTC without a zone.
-  const [state] = await deps.db.$sql<{ used: string; reserved: string; created: number }>(
-    `WITH state AS (SELECT used, reserved FROM "scoutbase_quota_state"($1::uuid, NULL)),
+  // of files). Times are written as Prisma writes them, UTC without a zone. The quota is the
+  // person's own (User.quotaBytes), else STORAGE_QUOTA.
+  const [state] = await deps.db.$sql<{ used: string; reserved: string; quota: string; created: number }>(
+    `WITH state AS (
+       SELECT used, reserved,
+              COALESCE((SELECT "quotaBytes" FROM "User" WHERE id = $1::uuid), $6::bigint) AS quota
+       FROM "scoutbase_quota_state"($1::uuid, NULL)),
      created AS (
        INSERT INTO "Upload" (id, "userId", "objectKey", "maxSize", "createdAt", "expiresAt")
        SELECT new.id, $1::uuid, 'uploads/' || new.id, $3::bigint, $4::timestamp, $5::timestamp
-       FROM state, unnest($2::uuid[]) AS new(id) WHERE used + reserved < $6::bigint
+       FROM state, unnest($2::uuid[]) AS new(id) WHERE used + reserved < quota
        RETURNING id)
-     SELECT used::text, reserved::text, (SELECT count(*) FROM created)::int AS created FROM state`,
-    [viewer.id, ids, maxSize.toString(), createdAt.toISOString(), expiresAt.toISOString(), quotaBytes],
+     SELECT used::text, reserved::text, quota::text, (SELECT count(*) FROM created)::int AS created FROM state`,
+    [
+      viewer.id,
+      ids,
+      maxSize.toString(),
+      createdAt.toISOString(),
+      expiresAt.toISOString(),
+      deps.config.storage.quotaBytes,
+    ],
   );
   if (state?.created !== count) {
     const held = Number(state?.used ?? 0) + Number(state?.reserved ?? 0);
-    throw quotaExceeded({ usedBytes: held, quotaBytes }, 1);
+    throw quotaExceeded({ usedBytes: held, quotaBytes: Number(state?.quota ?? deps.config.storage.quotaBytes) }, 1);
   }
   return ids.map((id) => ({
     uploadURL: uploadUrlFor(deps, origin, { id, userId: viewer.id, maxSize, expiresAt }),
@@ -239,7 +263,8 @@ async function holdForPut(
     maxSize: string | null;
   }>(
     `SELECT status, held::text, used::text, reserved::text, object_key AS "objectKey", max_size::text AS "maxSize"
-     FROM "scoutbase_hold_upload"($1::uuid, $2::uuid, $3::bigint, $4::bigint, $5::bigint, $6::int)`,
+     FROM "scoutbase_hold_upload"($1::uuid, $2::uuid, $3::bigint, $4::bigint,
+       COALESCE((SELECT "quotaBytes" FROM "User" WHERE id = $2::uuid), $5::bigint), $6::int)`,
     [
       uploadId,
       viewer.id,
@@ -261,7 +286,7 @@ async function holdForPut(
   if (declaredLength !== null && declaredLength > Number(upload.maxSize)) throw tooLarge(Number(upload.maxSize));
   if (row.held === null) {
     throw quotaExceeded(
-      { usedBytes: Number(row.used) + Number(row.reserved), quotaBytes: deps.config.storage.quotaBytes },
+      { usedBytes: Number(row.used) + Number(row.reserved), quotaBytes: await quotaOf(deps, viewer.id) },
       declaredLength ?? 1,
     );
   }

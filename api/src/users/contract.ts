@@ -12,6 +12,14 @@ export interface Profile {
   profileImageUrl: string | null;
   /** ISO date. */
   createdAt: string;
+  /** Whether sign-in with a password also asks for a code (Settings › Security). */
+  twoFactorEnabled?: boolean;
+  /** An administrator requires two-factor and this person has not set it up: the app sends them to set it up. */
+  twoFactorRequired?: boolean;
+  /** An administrator of the instance: the app shows them the Admin link. */
+  isAdmin?: boolean;
+  /** Whether the person opened the link e-mailed to their address (or an identity provider vouched for it). */
+  emailVerified?: boolean;
 }
 
 /** The key under which a signed-in page carries the person's profile (api/src/http/web-page.ts). */

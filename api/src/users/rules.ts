@@ -3,6 +3,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { parse } from '../shared/validation.ts';
+import { twoFactorRequiredFor } from '../auth/two-factor.ts';
 import type { Profile } from './contract.ts';
 
 /** Users a viewer may see: themselves and the people they share a project with. */
@@ -64,12 +65,19 @@ export async function profileOf(db: Db, userId: string): Promise<Profile> {
       displayName: true,
       profileImageUrl: true,
       createdAt: true,
+      twoFactorEnabledAt: true,
+      isAdmin: true,
+      emailVerified: true,
     },
   });
+  const { twoFactorEnabledAt, emailVerified, ...shown } = user;
   return {
-    ...user,
+    ...shown,
     displayName: user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email),
     createdAt: user.createdAt.toISOString(),
+    twoFactorEnabled: twoFactorEnabledAt !== null,
+    emailVerified: emailVerified !== null,
+    twoFactorRequired: !twoFactorEnabledAt && (await twoFactorRequiredFor(db, userId)),
   };
 }
 

@@ -50,7 +50,7 @@ it.skipIf(!reachable)(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(who),
     });
-    expect(signup.status).toBe(201);
+    expect(signup.status).toBe(202);
     const { jar } = await signIn(app as unknown as TestApp, who);
     const cookie = jar.header;
 

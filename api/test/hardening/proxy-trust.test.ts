@@ -65,36 +65,36 @@ describe('behind one proxy (TRUST_PROXY=1)', () => {
 
   it('counts the address the proxy saw, whatever the client wrote to the left of it', async () => {
     const client = random();
-    expect(await signUp(`${random()}, ${client}`)).toBe(201);
-    expect(await signUp(`${random()}, ${client}`)).toBe(201);
+    expect(await signUp(`${random()}, ${client}`)).toBe(202);
+    expect(await signUp(`${random()}, ${client}`)).toBe(202);
     expect(await signUp(`${random()}, ${random()}, ${client}`)).toBe(429);
     expect(await signUp(client)).toBe(429);
     // Someone else behind the same proxy has budget of their own.
-    expect(await signUp(`${client}, ${random()}`)).toBe(201);
+    expect(await signUp(`${client}, ${random()}`)).toBe(202);
   });
 
   it('counts an IPv6 client by its /64: one network’s many addresses are one client', async () => {
     // A home or an office gets a /64 and may use any address in it.
     const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
-    expect(await signUp(`${net}::1`)).toBe(201);
-    expect(await signUp(`${net}:0:0:0:2`)).toBe(201);
+    expect(await signUp(`${net}::1`)).toBe(202);
+    expect(await signUp(`${net}:0:0:0:2`)).toBe(202);
     expect(await signUp(`${net}:ffff:1234:5678:9abc`)).toBe(429);
-    expect(await signUp(`::ffff:${random()}`)).toBe(201);
+    expect(await signUp(`::ffff:${random()}`)).toBe(202);
   });
 
   it('does not take garbage the proxy passed on as an address', async () => {
     // The proxy appended the client's address; the text left of it is ignored.
     const client = random();
-    expect(await signUp(`not-an-address, ${client}`)).toBe(201);
-    expect(await signUp(`also not, ${client}`)).toBe(201);
+    expect(await signUp(`not-an-address, ${client}`)).toBe(202);
+    expect(await signUp(`also not, ${client}`)).toBe(202);
     expect(await signUp(client)).toBe(429);
   });
 });
 
 /** Three sign-ups, each claiming another client address: the third is over the connection's own budget of two. */
 async function expectForwardedForIgnored(signUp: ReturnType<typeof signUpTrusting>) {
-  expect(await signUp(random())).toBe(201);
-  expect(await signUp(random())).toBe(201);
+  expect(await signUp(random())).toBe(202);
+  expect(await signUp(random())).toBe(202);
   expect(await signUp(random())).toBe(429);
 }
 
@@ -104,10 +104,10 @@ describe('behind proxies named by range (TRUST_PROXY=loopback,10.0.0.0/8)', () =
   it('walks back over the trusted proxies to the first address that is not one', async () => {
     const client = random().replace(/^\d+\./, '198.');
     // client → balancer 10.1.2.3 → sidecar on loopback: X-Forwarded-For is "<client>, 10.1.2.3".
-    expect(await signUp(`${random()}, ${client}, 10.1.2.3`)).toBe(201);
-    expect(await signUp(`${random()}, ${client}, 10.9.9.9`)).toBe(201);
+    expect(await signUp(`${random()}, ${client}, 10.1.2.3`)).toBe(202);
+    expect(await signUp(`${random()}, ${client}, 10.9.9.9`)).toBe(202);
     expect(await signUp(`${client}, 10.1.2.3`)).toBe(429);
-    expect(await signUp(`${client}, 10.1.2.3`.replace(client, random().replace(/^\d+\./, '198.')))).toBe(201);
+    expect(await signUp(`${client}, 10.1.2.3`.replace(client, random().replace(/^\d+\./, '198.')))).toBe(202);
   });
 });
 

@@ -93,10 +93,10 @@ describe('in memory (one instance)', () => {
 
   it('limits sign-ups per address, and other addresses still sign up', async () => {
     const from = address();
-    expect((await signUp(app, from)).status).toBe(201);
-    expect((await signUp(app, from)).status).toBe(201);
+    expect((await signUp(app, from)).status).toBe(202);
+    expect((await signUp(app, from)).status).toBe(202);
     await expectRefused(await signUp(app, from));
-    expect((await signUp(app, address())).status).toBe(201);
+    expect((await signUp(app, address())).status).toBe(202);
   });
   // Password sign-in has its own throttle that forgives: signin-throttle.test.ts.
 
@@ -226,8 +226,8 @@ describe('in Redis (shared by instances)', () => {
 
   it('counts one budget across two instances', async () => {
     const from = address();
-    expect((await signUp(a, from)).status).toBe(201);
-    expect((await signUp(b, from)).status).toBe(201);
+    expect((await signUp(a, from)).status).toBe(202);
+    expect((await signUp(b, from)).status).toBe(202);
     await expectRefused(await signUp(a, from));
     await expectRefused(await signUp(b, from));
   });
@@ -240,7 +240,7 @@ describe('in Redis (shared by instances)', () => {
       headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
       body: JSON.stringify(who),
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(202);
     const { jar } = await signIn(a, who);
     const batch = await a.request('/api/objects/uploads?count=3', {
       method: 'POST',

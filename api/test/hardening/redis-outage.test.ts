@@ -57,7 +57,7 @@ it('keeps serving while Redis is away, logs the outage, and shares events again 
     headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.20.30.40' },
     body: JSON.stringify(person()),
   });
-  expect(signup.status).toBe(201);
+  expect(signup.status).toBe(202);
   const task = await sendBody(app, ana.cookie, 'POST', '/api/tasks', { title: 'During the outage' });
   expect(task.status).toBe(201);
   expect((await app.request('/api/objects/upload', { method: 'POST', cookie: ana.cookie })).status).toBe(200);

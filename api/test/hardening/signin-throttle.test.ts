@@ -41,7 +41,7 @@ async function account(app: TestApp): Promise<Person> {
     headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
     body: JSON.stringify(who),
   });
-  expect(created.status).toBe(201);
+  expect(created.status).toBe(202);
   return who;
 }
 

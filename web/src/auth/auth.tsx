@@ -28,8 +28,8 @@ interface AuthContextValue {
   state: AuthState;
   /** Replace the signed-in user after a profile change. */
   setUser(user: AuthUser): void;
-  /** Ends the session; false (after an error toast) when that failed. */
-  signOut(): Promise<boolean>;
+  /** Ends the session; false (after an error toast) when that failed. `notice` replaces the "Logged out" toast. */
+  signOut(notice?: { title: string; description: string }): Promise<boolean>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -97,14 +97,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const setUser = useCallback((user: AuthUser) => setState({ status: 'signedIn', user }), []);
 
   // Signing in again reloads the page, which starts this flag afresh.
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async (notice?: { title: string; description: string }) => {
     signOutStarted();
     try {
       await postSignOut();
       // The signed-in app and its router go (App.tsx); the visitor's pages start at the landing page.
       window.history.replaceState(null, '', '/');
       setState({ status: 'signedOut' });
-      toast({ title: 'Logged out', description: 'You have been successfully logged out' });
+      toast(notice ?? { title: 'Logged out', description: 'You have been successfully logged out' });
       return true;
     } catch {
       signOutEnded();

@@ -13,6 +13,9 @@ export const SCREEN_ROUTES = {
   tasks: { path: '/tasks', module: 'src/screens/tasks/TasksScreen.tsx' },
   projects: { path: '/projects', module: 'src/screens/projects/ProjectsScreen.tsx' },
   settings: { path: '/settings', module: 'src/screens/settings/SettingsScreen.tsx' },
+  security: { path: '/settings/security', module: 'src/screens/settings/security/SecurityScreen.tsx' },
+  account: { path: '/settings/account', module: 'src/screens/settings/account/AccountScreen.tsx' },
+  admin: { path: '/admin', module: 'src/screens/admin/AdminScreen.tsx' },
 } as const satisfies Record<ScreenName, { path: string; module: string }>;
 
 /** What every signed-in page runs before its screen: the app's routes, its shell and Relay. */

@@ -11,6 +11,9 @@ import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesSc
 import GalleryScreenQuery from '../screens/galleries/__generated__/GalleryScreenQuery$parameters';
 import ProjectsScreenQuery from '../screens/projects/__generated__/ProjectsScreenQuery$parameters';
 import SettingsScreenQuery from '../screens/settings/__generated__/SettingsScreenQuery$parameters';
+import SecurityScreenQuery from '../screens/settings/security/__generated__/SecurityScreenQuery$parameters';
+import AccountScreenQuery from '../screens/settings/account/__generated__/AccountScreenQuery$parameters';
+import AdminScreenQuery from '../screens/admin/__generated__/AdminScreenQuery$parameters';
 import { taskSortFrom } from '../screens/tasks/options.ts';
 import TasksScreenQuery from '../screens/tasks/__generated__/TasksScreenQuery$parameters';
 import NotificationBellSlotQuery from '../shell/__generated__/NotificationBellSlotQuery$parameters';
@@ -89,6 +92,9 @@ const SCREEN_QUERIES = {
   tasks: { query: TasksScreenQuery, variables: (_, url) => ({ sort: taskSortFrom(url.searchParams.get('sort')) }) },
   projects: { query: ProjectsScreenQuery, variables: () => ({}) },
   settings: { query: SettingsScreenQuery, variables: () => ({}) },
+  security: { query: SecurityScreenQuery, variables: () => ({}) },
+  account: { query: AccountScreenQuery, variables: () => ({}) },
+  admin: { query: AdminScreenQuery, variables: () => ({}) },
 } satisfies Record<string, ScreenQuery>;
 
 export type ScreenName = keyof typeof SCREEN_QUERIES;

@@ -25,6 +25,9 @@ import { type ScreenName, SHELL_QUERIES, screenQuery } from './screenQueries.ts'
 // reference (`useRouteQuery`), which it reads without waiting for the answer.
 
 const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
+// The e-mailed links open the same pages signed in as signed out (routes/signedOut.tsx).
+const VerifyEmailPage = lazy(() => import('../screens/account/VerifyEmailPage.tsx'));
+const ResetPasswordPage = lazy(() => import('../screens/account/ResetPasswordPage.tsx'));
 const loadShell = loadOnce(() => import('../shell/Shell.tsx'));
 const loadQueries = loadOnce(() => import('./queries.ts'));
 const loadNotFound = loadOnce(() => import('../screens/notfound/NotFound.tsx'));
@@ -43,6 +46,9 @@ const SCREENS = {
   tasks: loadOnce(() => import('../screens/tasks/TasksScreen.tsx')),
   projects: loadOnce(() => import('../screens/projects/ProjectsScreen.tsx')),
   settings: loadOnce(() => import('../screens/settings/SettingsScreen.tsx')),
+  security: loadOnce(() => import('../screens/settings/security/SecurityScreen.tsx')),
+  account: loadOnce(() => import('../screens/settings/account/AccountScreen.tsx')),
+  admin: loadOnce(() => import('../screens/admin/AdminScreen.tsx')),
 } satisfies Record<ScreenName, unknown>;
 
 function screen(name: ScreenName): RouteObject {
@@ -88,6 +94,8 @@ export const routes: RouteObject[] = [
       ...LEGAL_PATHS.map((path) => ({ path, element: <LegalPage /> })),
       { path: '/signin', element: <AlreadySignedIn /> },
       { path: '/signup', element: <AlreadySignedIn /> },
+      { path: '/verify-email', element: <VerifyEmailPage signedIn /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
       {
         lazy: async () => ({ Component: (await loadShell()).default }),
         // The shell's data leaves with the first screen's; its parts keep themselves fresh after.

@@ -8,6 +8,8 @@ import { LEGAL_PATHS } from './legalPaths.ts';
 // start there.
 const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
 const SignInPage = lazy(() => import('../screens/signin/SignInPage.tsx'));
+const VerifyEmailPage = lazy(() => import('../screens/account/VerifyEmailPage.tsx'));
+const ResetPasswordPage = lazy(() => import('../screens/account/ResetPasswordPage.tsx'));
 
 export default function SignedOutApp() {
   return (
@@ -18,6 +20,8 @@ export default function SignedOutApp() {
         ))}
         <Route path="/signin" element={<SignInPage mode="signin" />} />
         <Route path="/signup" element={<SignInPage mode="signup" />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="*" element={<LandingPage />} />
       </Routes>
     </BrowserRouter>

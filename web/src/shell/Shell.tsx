@@ -17,6 +17,7 @@ import {
   LogOutIcon,
   SearchIcon,
   SettingsIcon,
+  ShieldIcon,
   TasksIcon,
   UploadIcon,
   UsersIcon,
@@ -28,6 +29,8 @@ import { AssistantSlot } from './AssistantSlot.tsx';
 import { NotificationBellSlot } from './NotificationBellSlot.tsx';
 import { QuietBoundary, ScreenBoundary } from './ScreenBoundary.tsx';
 import { StorageUsageSlot } from './StorageUsageSlot.tsx';
+import { TwoFactorGate } from './TwoFactorGate.tsx';
+import VerifyEmailNotice from './VerifyEmailNotice.tsx';
 import type { ShellThemeQuery } from './__generated__/ShellThemeQuery.graphql';
 
 export const NAV_ITEMS = [
@@ -38,6 +41,9 @@ export const NAV_ITEMS = [
   { to: '/tasks', label: 'Tasks', icon: TasksIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ] as const;
+
+/** Shown to administrators only (the console answers 404 to anyone else). */
+const ADMIN_ITEM = { to: '/admin', label: 'Admin', icon: ShieldIcon } as const;
 
 const MOBILE_ITEMS = [
   { to: '/', label: 'Home', icon: HomeIcon },
@@ -124,6 +130,17 @@ function Header({ bell }: { bell: ShellData['bell'] }) {
           <HeaderSearch />
         </div>
         <NotificationBellSlot reference={bell} />
+        {user.isAdmin && (
+          // The sidebar, which has the Admin link, is hidden on a phone.
+          <Link
+            to={ADMIN_ITEM.to}
+            {...preloadOnIntent(ADMIN_ITEM.to)}
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100 md:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+          >
+            <ShieldIcon className="h-5 w-5" />
+            <span className="sr-only">Admin</span>
+          </Link>
+        )}
         <Link
           to="/settings"
           className="flex items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
@@ -163,7 +180,7 @@ function NavLinks({
   items,
   look,
 }: {
-  items: typeof NAV_ITEMS | typeof MOBILE_ITEMS;
+  items: readonly (typeof NAV_ITEMS | typeof MOBILE_ITEMS)[number][] | readonly (typeof ADMIN_ITEM)[];
   look: (typeof NAV_LOOKS)[keyof typeof NAV_LOOKS];
 }) {
   const { pathname } = useLocation();
@@ -185,6 +202,7 @@ function NavLinks({
 }
 
 function Sidebar({ storage }: { storage: ShellData['storage'] }) {
+  const admin = useViewer().isAdmin === true;
   return (
     <aside className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-64 shrink-0 flex-col gap-6 overflow-y-auto border-r border-slate-200 bg-white p-4 md:flex dark:border-slate-800 dark:bg-slate-950">
       <ButtonLink to="/files?upload=true" className="w-full">
@@ -193,6 +211,7 @@ function Sidebar({ storage }: { storage: ShellData['storage'] }) {
       </ButtonLink>
       <nav aria-label="Main" className="flex flex-col gap-1">
         <NavLinks items={NAV_ITEMS} look={NAV_LOOKS.sidebar} />
+        {admin && <NavLinks items={[ADMIN_ITEM]} look={NAV_LOOKS.sidebar} />}
       </nav>
       <div className="mt-auto">
         <StorageUsageSlot reference={storage} />
@@ -233,10 +252,12 @@ export default function Shell() {
     <RelayEnvironmentProvider environment={appEnvironment()}>
       <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
         <NavigationProgress />
+        <TwoFactorGate />
         <Header bell={shell.bell} />
         <div className="flex">
           <Sidebar storage={shell.storage} />
           <main className="min-w-0 flex-1 px-4 pt-6 pb-24 sm:px-6 md:pb-10 lg:px-8">
+            <VerifyEmailNotice />
             <ScreenBoundary resetKey={pathname} onRetry={revalidate}>
               <Suspense
                 fallback={

@@ -55,7 +55,7 @@ export async function lockDataDir(dbDir: string): Promise<DataDirLock> {
   const me: Holder = { pid: process.pid, host: os.hostname(), started: startTimeOf(process.pid) };
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(file, `${JSON.stringify(me)}\n`, { flag: 'wx', mode: 0o644 });
+      await writeFile(file, `${JSON.stringify(me)}\n`, { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw error;

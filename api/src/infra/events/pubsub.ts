@@ -32,7 +32,19 @@ export type Channels = {
   'access:changed': [userId: string, payload: AccessChange];
   /** A comment or pick arrived on a gallery this user may see (reviews/feedback.ts). */
   'gallery:feedback': [userId: string, payload: GalleryFeedback];
+  /**
+   * Sessions were ended (signed out elsewhere, a password reset, a disabled account): one topic for
+   * the whole instance, heard once by each instance's socket layer, which closes their sockets.
+   */
+  'sessions:ended': [scope: 'instance', payload: SessionsEnded];
 };
+
+export interface SessionsEnded {
+  userId: string;
+  /** These sessions ended; absent: every session of the person ended, except `exceptSessionId`. */
+  sessionIds?: string[];
+  exceptSessionId?: string;
+}
 
 export interface GalleryFeedback {
   galleryId: string;

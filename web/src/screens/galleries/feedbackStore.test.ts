@@ -51,6 +51,7 @@ describe('feedbackAuthor', () => {
   it('names members by their name and reviewers by the name they gave', () => {
     expect(feedbackAuthor({ author: { displayName: 'Ana Ruiz' }, reviewerName: null })).toBe('Ana Ruiz');
     expect(feedbackAuthor({ author: null, reviewerName: 'Dir. Bo' })).toBe('Dir. Bo (reviewer)');
-    expect(feedbackAuthor({})).toBe('Someone');
+    // A member who deleted their account: the comment stays, unsigned by either.
+    expect(feedbackAuthor({ author: null, reviewerName: null })).toBe('Deleted user');
   });
 });

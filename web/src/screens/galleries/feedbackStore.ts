@@ -25,5 +25,6 @@ export function feedbackAuthor(entry: {
   readonly author?: { readonly displayName: string } | null;
   readonly reviewerName?: string | null;
 }): string {
-  return entry.author?.displayName ?? (entry.reviewerName ? `${entry.reviewerName} (reviewer)` : 'Someone');
+  // Neither a member nor a reviewer: the member deleted their account, and the comment stayed.
+  return entry.author?.displayName ?? (entry.reviewerName ? `${entry.reviewerName} (reviewer)` : 'Deleted user');
 }

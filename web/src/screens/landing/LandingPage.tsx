@@ -1,4 +1,5 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useIdentityProviders } from '../../auth/useIdentityProviders.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FolderIcon, GalleryIcon, SearchIcon, ShieldIcon, UsersIcon } from '../../ui/icons.tsx';
 
@@ -51,13 +52,16 @@ export default function LandingPage() {
   // A signed-out visitor on any other path signs in back to it.
   const back = pathname === '/' ? '' : `?callbackUrl=${encodeURIComponent(pathname + search)}`;
   const signIn = () => navigate(`/signin${back}`);
+  // It names a provider only when there is exactly one besides the password (Google, or the company's own).
+  const providers = useIdentityProviders();
+  const signInLabel = providers?.length === 1 ? `Sign In with ${providers[0]?.name}` : 'Sign In';
 
   return (
     <div className="min-h-screen bg-gradient-to-b from-slate-50 to-white text-slate-900 dark:from-slate-950 dark:to-slate-900 dark:text-slate-100">
       <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
         <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-4">
           <Brand />
-          <Button onClick={signIn}>Sign In with Google</Button>
+          <Button onClick={signIn}>{signInLabel}</Button>
         </div>
       </header>
 
@@ -101,7 +105,7 @@ export default function LandingPage() {
           <h2 className="text-2xl font-semibold">Ready to scout?</h2>
           <p className="mt-2 text-slate-600 dark:text-slate-400">Sign in with your production account.</p>
           <Button size="lg" className="mt-6" onClick={signIn}>
-            Sign In with Google
+            {signInLabel}
           </Button>
         </section>
       </main>

@@ -20,7 +20,10 @@ const PAGES: Record<string, { title: string; sections: Section[] }> = {
       },
       {
         heading: 'Your rights',
-        paragraphs: ['You may ask for access to your data, or for it to be changed or deleted, by contacting support.'],
+        paragraphs: [
+          'You can download a copy of all your data, and delete your account with everything in it, yourself: Settings › Your data. Comments you wrote on other people’s galleries stay, signed “Deleted user”.',
+          'You may also ask for access to your data, or for it to be changed or deleted, by contacting support.',
+        ],
       },
     ],
   },

@@ -15,6 +15,7 @@ import { setDarkMode } from '../../lib/theme.ts';
 import { Avatar } from '../../shell/Avatar.tsx';
 import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { ButtonLink } from '../../ui/ButtonLink.tsx';
 import { Card, PageHeader } from '../../ui/Card.tsx';
 import { Field, Input, TextField } from '../../ui/Field.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
@@ -254,6 +255,22 @@ function SettingsForm() {
         )}
       </Section>
 
+      <Section title="Security">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Your password, two-factor sign-in, and the devices signed in to your account.
+          </p>
+          <ButtonLink
+            to="/settings/security"
+            variant="outline"
+            size="sm"
+            className="shrink-0 self-start sm:self-center"
+          >
+            Manage security
+          </ButtonLink>
+        </div>
+      </Section>
+
       <Section title="Appearance">{setting('darkMode', 'Dark Mode', 'Use a dark theme across the app')}</Section>
 
       <Section title="Storage & Sync">
@@ -270,6 +287,17 @@ function SettingsForm() {
             </div>
           </div>
         )}
+      </Section>
+
+      <Section title="Your data">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Download a copy of everything that is yours, or delete your account.
+          </p>
+          <ButtonLink to="/settings/account" variant="outline" size="sm" className="shrink-0 self-start sm:self-center">
+            Your data
+          </ButtonLink>
+        </div>
       </Section>
 
       <div className="flex justify-end">

@@ -1,0 +1,194 @@
+// Sign-in through any OpenID Connect provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET,
+// OIDC_NAME), against the same local issuer the Google tests use (oidc-provider on 127.0.0.1).
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConfigError, readConfig } from '../config.ts';
+import { BASE, CookieJar, csrfToken, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+
+// Apps of their own start in some tests: slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+const client = {
+  clientId: 'scoutbase-sso',
+  clientSecret: 'a-client-secret-for-the-sso-tests',
+  redirectUri: `${BASE}/api/auth/callback/oidc`,
+};
+
+let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  issuer = await startOidcIssuer(client);
+  app = await testApp({
+    OIDC_ISSUER: issuer.issuer,
+    OIDC_CLIENT_ID: client.clientId,
+    OIDC_CLIENT_SECRET: client.clientSecret,
+    OIDC_NAME: 'Studio SSO',
+  });
+});
+afterAll(async () => {
+  await app?.close();
+  await issuer?.close();
+});
+
+/** The authorization-code flow as a browser walks it, from our sign-in to the issuer and back. */
+async function signInWithSso(sub: string) {
+  issuer.loginAs(sub);
+  const appJar = new CookieJar();
+  const issuerJar = new CookieJar();
+  const csrf = await csrfToken(app, appJar);
+  const start = await app.request('/api/auth/signin/oidc', {
+    method: 'POST',
+    cookie: appJar.header,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: '/' }),
+  });
+  appJar.store(start);
+  let location = start.headers.get('location') ?? '';
+  expect(location.startsWith(`${issuer.issuer}/auth?`)).toBe(true);
+  const authorize = new URL(location);
+  expect(authorize.searchParams.get('scope')).toBe('openid email profile');
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(authorize.searchParams.get('state')).toBeTruthy();
+  expect(authorize.searchParams.get('redirect_uri')).toBe(client.redirectUri);
+
+  for (let hop = 0; hop < 10 && location.startsWith(issuer.issuer); hop++) {
+    const response = await fetch(location, { redirect: 'manual', headers: { cookie: issuerJar.header } });
+    issuerJar.store(response);
+    const next = response.headers.get('location');
+    if (!next) throw new Error(`issuer stopped at ${location}: ${response.status} ${await response.text()}`);
+    location = new URL(next, location).toString();
+  }
+  expect(location.startsWith(client.redirectUri)).toBe(true);
+  const callback = await app.request(location.slice(BASE.length), { cookie: appJar.header });
+  appJar.store(callback);
+  return { jar: appJar, callback };
+}
+
+async function whoIs(jar: CookieJar) {
+  const answer = await app.request('/api/auth/user', { cookie: jar.header });
+  return {
+    status: answer.status,
+    user: answer.status === 200 ? ((await answer.json()) as { id: string; email: string }) : null,
+  };
+}
+
+describe('sign-in through an OpenID Connect provider', () => {
+  it('walks the whole code flow and makes the account from the verified identity', async () => {
+    issuer.addAccount({
+      sub: 'kc-1001',
+      email: 'Ana.Lima@Studio.example',
+      email_verified: true,
+      name: 'Ana Lima',
+      given_name: 'Ana',
+      family_name: 'Lima',
+    });
+    const { jar, callback } = await signInWithSso('kc-1001');
+    expect(callback.status).toBe(302);
+    expect(callback.headers.get('location')).toBe(`${BASE}/`);
+    const { status, user } = await whoIs(jar);
+    expect(status).toBe(200);
+    expect(user).toMatchObject({ email: 'ana.lima@studio.example' });
+    const linked = await app.database.prisma.account.findMany({ where: { userId: user?.id } });
+    expect(linked.map((a) => [a.provider, a.providerAccountId])).toEqual([['oidc', 'kc-1001']]);
+    const row = await app.database.prisma.user.findUniqueOrThrow({ where: { id: user?.id } });
+    expect(row.emailVerified).not.toBeNull();
+
+    // Again: the same account.
+    const again = await signInWithSso('kc-1001');
+    expect((await whoIs(again.jar)).user?.id).toBe(user?.id);
+  });
+
+  it('links to an existing local account through a verified address', async () => {
+    const local = await signedInUser(app, { email: 'sam@studio.example' });
+    issuer.addAccount({
+      sub: 'kc-2002',
+      email: 'sam@studio.example',
+      email_verified: true,
+      name: 'Sam Park',
+      given_name: 'Sam',
+      family_name: 'Park',
+    });
+    const { jar } = await signInWithSso('kc-2002');
+    expect((await whoIs(jar)).user?.id).toBe(local.id);
+  });
+
+  it('an identity whose address the provider has not verified cannot take over a local account', async () => {
+    const victim = await signedInUser(app, { email: 'producer@studio.example' });
+    issuer.addAccount({
+      sub: 'kc-3003',
+      email: 'PRODUCER@studio.example',
+      email_verified: false,
+      name: 'Not The Producer',
+      given_name: 'Not',
+      family_name: 'Producer',
+    });
+    const { jar, callback } = await signInWithSso('kc-3003');
+    expect(callback.headers.get('location')).toContain('error=AccessDenied');
+    expect(jar.has('authjs.session-token')).toBe(false);
+    expect((await whoIs(jar)).status).toBe(401);
+    expect(await app.database.prisma.account.count({ where: { userId: victim.id } })).toBe(0);
+    expect(await app.database.prisma.account.count({ where: { provider: 'oidc', providerAccountId: 'kc-3003' } })).toBe(
+      0,
+    );
+    // …nor make an account of its own.
+    issuer.addAccount({
+      sub: 'kc-3004',
+      email: 'newcomer@studio.example',
+      email_verified: false,
+      name: 'New Comer',
+      given_name: 'New',
+      family_name: 'Comer',
+    });
+    await signInWithSso('kc-3004');
+    expect(await app.database.prisma.user.count({ where: { email: 'newcomer@studio.example' } })).toBe(0);
+  });
+});
+
+describe('the providers the sign-in page offers', () => {
+  async function providers(of: TestApp) {
+    return (await (await of.request('/api/auth/providers')).json()) as Record<string, { name: string; type: string }>;
+  }
+
+  it('are exactly the configured ones, the OpenID Connect one under its name', async () => {
+    const listed = await providers(app);
+    expect(Object.keys(listed).sort()).toEqual(['credentials', 'oidc']);
+    expect(listed.oidc).toMatchObject({ name: 'Studio SSO', type: 'oidc' });
+
+    const both = await testApp({
+      AUTH_GOOGLE_ID: 'google-client',
+      AUTH_GOOGLE_SECRET: 'google-secret',
+      OIDC_ISSUER: issuer.issuer,
+      OIDC_CLIENT_ID: client.clientId,
+      OIDC_CLIENT_SECRET: client.clientSecret,
+    });
+    const plain = await testApp();
+    try {
+      const all = await providers(both);
+      expect(Object.keys(all).sort()).toEqual(['credentials', 'google', 'oidc']);
+      expect(all.oidc?.name).toBe('Single sign-on');
+      expect(Object.keys(await providers(plain))).toEqual(['credentials']);
+    } finally {
+      await both.close();
+      await plain.close();
+    }
+  });
+
+  it('come from settings that are all there or none', () => {
+    const base = { OIDC_ISSUER: 'https://sso.example.com/realms/studio', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' };
+    expect(readConfig(base).auth.oidc).toEqual({
+      issuer: 'https://sso.example.com/realms/studio',
+      clientId: 'x',
+      clientSecret: 'y',
+      name: 'Single sign-on',
+    });
+    expect(readConfig({}).auth.oidc).toBeUndefined();
+    expect(() => readConfig({ OIDC_ISSUER: base.OIDC_ISSUER })).toThrow(ConfigError);
+    expect(() => readConfig({ OIDC_ISSUER: base.OIDC_ISSUER })).toThrow(/OIDC_CLIENT_ID: set OIDC_ISSUER/);
+    expect(() => readConfig({ OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' })).toThrow(/OIDC_ISSUER/);
+    expect(() => readConfig({ OIDC_NAME: 'Studio SSO' })).toThrow(ConfigError);
+    expect(() => readConfig({ ...base, OIDC_ISSUER: 'sso.example.com' })).toThrow(
+      /OIDC_ISSUER: must be the issuer URL/,
+    );
+  });
+});

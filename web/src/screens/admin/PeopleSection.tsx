@@ -1,0 +1,403 @@
+import { MenuItem } from '@headlessui/react';
+import { useCallback, useEffect, useState } from 'react';
+import { formatAge, formatFileSize } from '../../lib/format.ts';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
+import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
+import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { FormDialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog } from '../../ui/dialogs.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Field, Input, SearchField } from '../../ui/Field.tsx';
+import { UsersIcon } from '../../ui/icons.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { toast } from '../../ui/toast.tsx';
+import {
+  type AdminUser,
+  failureMessage,
+  fetchUsers,
+  NotAdminError,
+  PEOPLE_PAGE,
+  sendPasswordReset,
+  updateUser,
+} from './adminApi.ts';
+
+type Confirmable = 'disable' | 'enable' | 'reset' | 'grant' | 'revoke';
+
+const CONFIRMS: Record<
+  Confirmable,
+  { title: string; message: (u: AdminUser) => string; label: string; pending: string; done: string }
+> = {
+  disable: {
+    title: 'Disable this account?',
+    message: (u) =>
+      `${u.name} (${u.email}) is signed out everywhere at once and cannot sign in until enabled again. Their files, galleries and projects stay.`,
+    label: 'Disable',
+    pending: 'Disabling...',
+    done: 'Account disabled',
+  },
+  enable: {
+    title: 'Enable this account?',
+    message: (u) => `${u.name} (${u.email}) can sign in again.`,
+    label: 'Enable',
+    pending: 'Enabling...',
+    done: 'Account enabled',
+  },
+  reset: {
+    title: 'Send a password reset link?',
+    message: (u) => `${u.email} gets an e-mail with a link to choose a new password. The link works once.`,
+    label: 'Send link',
+    pending: 'Sending...',
+    done: 'Password reset link sent',
+  },
+  grant: {
+    title: 'Make this person an administrator?',
+    message: (u) =>
+      `${u.name} can then see everyone's account, disable people, set quotas, read the audit log and change the instance's settings.`,
+    label: 'Make administrator',
+    pending: 'Saving...',
+    done: 'Now an administrator',
+  },
+  revoke: {
+    title: 'Revoke administrator?',
+    message: (u) => `${u.name} loses access to this console at once.`,
+    label: 'Revoke',
+    pending: 'Saving...',
+    done: 'No longer an administrator',
+  },
+};
+
+const CHANGES = {
+  disable: { disabled: true },
+  enable: { disabled: false },
+  grant: { admin: true },
+  revoke: { admin: false },
+} as const;
+
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+
+/** Everyone with an account, searchable, with what an administrator can do to each. */
+export function PeopleSection({ viewerId, onNotAdmin }: { viewerId: string; onNotAdmin: () => void }) {
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [users, setUsers] = useState<AdminUser[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: Confirmable; user: AdminUser } | null>(null);
+  const [quotaFor, setQuotaFor] = useState<AdminUser | null>(null);
+  const [pending, setPending] = useState(false);
+
+  // The search is sent once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(search), 300);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const failedToLoad = useCallback(
+    (error: unknown) => {
+      if (error instanceof NotAdminError) onNotAdmin();
+      else if (!isUnauthorizedError(error)) setFailed(failureMessage(error, 'Could not load the people.'));
+    },
+    [onNotAdmin],
+  );
+
+  useEffect(() => {
+    let current = true;
+    setFailed(null);
+    fetchUsers(query, 0).then(
+      (page) => {
+        if (!current) return;
+        setUsers(page.users);
+        setTotal(page.total);
+      },
+      (error) => current && failedToLoad(error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [query, failedToLoad]);
+
+  async function loadMore() {
+    setLoadingMore(true);
+    try {
+      const page = await fetchUsers(query, users?.length ?? 0);
+      setUsers((shown) => [...(shown ?? []), ...page.users.filter((u) => !shown?.some((s) => s.id === u.id))]);
+      setTotal(page.total);
+    } catch (error) {
+      failedToLoad(error);
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  function replace(updated: AdminUser) {
+    setUsers((shown) => shown?.map((u) => (u.id === updated.id ? updated : u)) ?? null);
+  }
+
+  async function run(kind: Confirmable, user: AdminUser) {
+    setPending(true);
+    try {
+      if (kind === 'reset') await sendPasswordReset(user.id);
+      else replace(await updateUser(user.id, CHANGES[kind]));
+      toast({ title: CONFIRMS[kind].done, description: user.email });
+      setConfirm(null);
+    } catch (error) {
+      if (!isUnauthorizedError(error)) {
+        toast({ title: 'Not done', description: failureMessage(error, 'Please try again.'), variant: 'destructive' });
+      }
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="people-heading">
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id="people-heading" className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+          People{users ? ` (${total})` : ''}
+        </h2>
+        <SearchField
+          id="admin-people-search"
+          label="Search people"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search by name or e-mail"
+          className="w-full sm:w-72"
+        />
+      </div>
+      {failed ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {failed}
+        </p>
+      ) : !users ? (
+        <div className="space-y-3" aria-busy="true">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-24 w-full" />
+          ))}
+        </div>
+      ) : users.length === 0 ? (
+        <EmptyState
+          icon={<UsersIcon className="h-10 w-10" />}
+          title="No one found"
+          text={query ? `No account matches “${query}”.` : 'There are no accounts yet.'}
+        />
+      ) : (
+        <>
+          <ul className="space-y-3">
+            {users.map((user) => (
+              <PersonCard
+                key={user.id}
+                user={user}
+                self={user.id === viewerId}
+                onAction={(kind) => setConfirm({ kind, user })}
+                onQuota={() => setQuotaFor(user)}
+              />
+            ))}
+          </ul>
+          {users.length < total && (
+            <div className="flex justify-center pt-4">
+              <Button variant="outline" onClick={loadMore} disabled={loadingMore}>
+                {loadingMore ? 'Loading...' : `Show ${Math.min(PEOPLE_PAGE, total - users.length)} more`}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        onConfirm={() => confirm && run(confirm.kind, confirm.user)}
+        title={confirm ? CONFIRMS[confirm.kind].title : ''}
+        message={confirm ? CONFIRMS[confirm.kind].message(confirm.user) : ''}
+        confirmLabel={confirm ? CONFIRMS[confirm.kind].label : ''}
+        pendingLabel={confirm ? CONFIRMS[confirm.kind].pending : ''}
+        pending={pending}
+      />
+      {quotaFor && <QuotaDialog user={quotaFor} onClose={() => setQuotaFor(null)} onSaved={replace} />}
+    </section>
+  );
+}
+
+function PersonCard({
+  user,
+  self,
+  onAction,
+  onQuota,
+}: {
+  user: AdminUser;
+  self: boolean;
+  onAction: (kind: Confirmable) => void;
+  onQuota: () => void;
+}) {
+  const percent = user.quotaBytes > 0 ? (user.usedBytes / user.quotaBytes) * 100 : 100;
+  return (
+    <li>
+      <Card className={`p-4 ${user.disabled ? 'opacity-80' : ''}`}>
+        <div className="flex items-start gap-3">
+          <div className="min-w-0 flex-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 className="truncate font-medium text-slate-900 dark:text-slate-100">{user.name}</h3>
+              {self && <Badge>You</Badge>}
+              {user.isAdmin && <Badge tone="indigo">Admin</Badge>}
+              {user.disabled && <Badge tone="red">Disabled</Badge>}
+              {user.emailVerified ? <Badge tone="green">Verified</Badge> : <Badge tone="amber">Unverified</Badge>}
+              {user.twoFactorEnabled && <Badge tone="green">Two-factor</Badge>}
+            </div>
+            <p className="truncate text-sm text-slate-600 dark:text-slate-400">{user.email}</p>
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              {user.lastSeenAt ? `Last seen ${formatAge(user.lastSeenAt)}` : 'Not signed in anywhere'} · Joined{' '}
+              {formatAge(user.createdAt)}
+            </p>
+          </div>
+          <ActionsMenu label={`Actions for ${user.email}`} widthClass="w-60">
+            {!self && (
+              <MenuItem>
+                <button
+                  type="button"
+                  className={user.disabled ? menuItemClass : dangerMenuItemClass}
+                  onClick={() => onAction(user.disabled ? 'enable' : 'disable')}
+                >
+                  {user.disabled ? 'Enable account' : 'Disable account'}
+                </button>
+              </MenuItem>
+            )}
+            <MenuItem>
+              <button type="button" className={menuItemClass} onClick={() => onAction('reset')}>
+                Send password reset link
+              </button>
+            </MenuItem>
+            <MenuItem>
+              <button type="button" className={menuItemClass} onClick={onQuota}>
+                Set storage quota
+              </button>
+            </MenuItem>
+            {!self && (
+              <MenuItem>
+                <button
+                  type="button"
+                  className={user.isAdmin ? dangerMenuItemClass : menuItemClass}
+                  onClick={() => onAction(user.isAdmin ? 'revoke' : 'grant')}
+                >
+                  {user.isAdmin ? 'Revoke administrator' : 'Make administrator'}
+                </button>
+              </MenuItem>
+            )}
+          </ActionsMenu>
+        </div>
+        <div className="mt-3 max-w-md">
+          <StorageBar percent={percent} />
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {formatFileSize(user.usedBytes)} of {formatFileSize(user.quotaBytes)}
+            {user.customQuotaBytes === null ? ' (instance default)' : ' (set for this person)'}
+          </p>
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function QuotaDialog({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: AdminUser;
+  onClose: () => void;
+  onSaved: (user: AdminUser) => void;
+}) {
+  const start = user.customQuotaBytes ?? user.quotaBytes;
+  const startUnit = start >= GB && start % GB === 0 ? 'GB' : 'MB';
+  const [useDefault, setUseDefault] = useState(user.customQuotaBytes === null);
+  const [amount, setAmount] = useState(String(Number.parseFloat((start / (startUnit === 'GB' ? GB : MB)).toFixed(2))));
+  const [unit, setUnit] = useState<'MB' | 'GB'>(startUnit);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function save() {
+    let quotaBytes: number | null = null;
+    if (!useDefault) {
+      const value = Number(amount.replace(',', '.'));
+      if (!amount.trim() || !Number.isFinite(value) || value < 0) {
+        setError('Enter a size of 0 or more.');
+        return;
+      }
+      quotaBytes = Math.round(value * (unit === 'GB' ? GB : MB));
+    }
+    setPending(true);
+    setError(null);
+    try {
+      onSaved(await updateUser(user.id, { quotaBytes }));
+      toast({
+        title: 'Quota saved',
+        description: `${user.email}: ${quotaBytes === null ? 'the instance default' : formatFileSize(quotaBytes)}`,
+      });
+      onClose();
+    } catch (failure) {
+      if (!isUnauthorizedError(failure))
+        setError(failureMessage(failure, 'Could not save the quota. Please try again.'));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <FormDialog
+      open
+      onClose={onClose}
+      title="Storage quota"
+      description={`How much ${user.name} may keep. They use ${formatFileSize(user.usedBytes)} now.`}
+      onSubmit={save}
+      submitLabel="Save quota"
+      pendingLabel="Saving..."
+      pending={pending}
+    >
+      <label className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
+        <input
+          type="checkbox"
+          checked={useDefault}
+          onChange={(e) => setUseDefault(e.target.checked)}
+          className="h-4 w-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-500 dark:border-slate-600 dark:bg-slate-900"
+        />
+        Use the instance default
+      </label>
+      <div className="flex gap-2">
+        <div className="flex-1">
+          <Field label="Quota" htmlFor="admin-quota-amount">
+            <Input
+              id="admin-quota-amount"
+              inputMode="decimal"
+              value={amount}
+              disabled={useDefault}
+              onChange={(e) => setAmount(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'admin-quota-error' : undefined}
+            />
+          </Field>
+        </div>
+        <div className="w-24">
+          <Field label="Unit" htmlFor="admin-quota-unit">
+            <select
+              id="admin-quota-unit"
+              value={unit}
+              disabled={useDefault}
+              onChange={(e) => setUnit(e.target.value as 'MB' | 'GB')}
+              className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:disabled:bg-slate-800"
+            >
+              <option value="MB">MB</option>
+              <option value="GB">GB</option>
+            </select>
+          </Field>
+        </div>
+      </div>
+      {error && (
+        <p id="admin-quota-error" role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </FormDialog>
+  );
+}

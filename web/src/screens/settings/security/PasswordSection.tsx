@@ -1,0 +1,87 @@
+import { type FormEvent, useRef, useState } from 'react';
+import { changePassword } from '../../../auth/account.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Card } from '../../../ui/Card.tsx';
+import { Field, Input } from '../../../ui/Field.tsx';
+import { toast } from '../../../ui/toast.tsx';
+
+// Settings › Security › Password (api/src/auth/recovery.ts, changePassword): the current password,
+// the new one twice. The other devices are signed out; this one stays.
+
+export default function PasswordSection() {
+  const form = useRef<HTMLFormElement>(null);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const current = String(data.get('currentPassword') ?? '');
+    const chosen = String(data.get('newPassword') ?? '');
+    const again = String(data.get('again') ?? '');
+    setDone(null);
+    if (!current) return setError('Enter your current password.');
+    if (chosen.length < 8) return setError('The new password must be at least 8 characters.');
+    if (chosen !== again) return setError('The two new passwords are not the same.');
+    setPending(true);
+    setError(null);
+    try {
+      const answer = await changePassword(current, chosen);
+      form.current?.reset();
+      setDone(answer.message);
+      toast({ title: 'Password changed', description: answer.message });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Could not change the password. Please try again.');
+    }
+    setPending(false);
+  }
+
+  return (
+    <Card className="p-6">
+      <h2 id="password-heading" className="text-lg font-semibold text-slate-900 dark:text-slate-100">
+        Password
+      </h2>
+      <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-400">
+        Changing it signs you out on your other devices. Forgot it? Sign out and use “Forgot password?” on the sign-in
+        page.
+      </p>
+      <form ref={form} onSubmit={submit} aria-labelledby="password-heading" noValidate className="max-w-md space-y-4">
+        <Field label="Current password" htmlFor="password-current">
+          <Input
+            id="password-current"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+        </Field>
+        <Field label="New password" htmlFor="password-new">
+          <Input
+            id="password-new"
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            aria-describedby="password-new-hint"
+            required
+          />
+          <p id="password-new-hint" className="text-xs text-slate-600 dark:text-slate-400">
+            At least 8 characters.
+          </p>
+        </Field>
+        <Field label="New password again" htmlFor="password-again">
+          <Input id="password-again" name="again" type="password" autoComplete="new-password" required />
+        </Field>
+        <p role="alert" className="min-h-5 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+        <p aria-live="polite" className="text-sm text-green-800 empty:hidden dark:text-green-300">
+          {done}
+        </p>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Changing...' : 'Change Password'}
+        </Button>
+      </form>
+    </Card>
+  );
+}
