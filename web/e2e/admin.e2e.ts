@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { confirmAdminAction, makeAdmin } from './accounts.ts';
 import { seriousViolations } from './axe.ts';
 import { baseURL, DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, type TestUser } from './support.ts';
 
@@ -14,31 +11,11 @@ import { baseURL, DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, type Test
 // 404 page at /admin and no Admin link.
 
 const browser = sharedBrowser();
-const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../api');
-// The server's IMPORT_DIR is DATA_DIR/import (server.ts).
-const dataDir = path.dirname(inject('importDir'));
-
-async function makeAdmin(email: string) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      '--experimental-wasm-modules',
-      '--no-warnings=ExperimentalWarning',
-      '--import',
-      'tsx',
-      'scripts/user-admin.ts',
-      '--email',
-      email,
-    ],
-    { cwd: apiDir, env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' } },
-  );
-  expect(stdout.trim()).toMatch(/is (now|already) an administrator\.$/);
-}
 
 async function signedIn(b: Browser, user: TestUser, viewport: { width: number; height: number }) {
   const context = await b.newContext({ baseURL: baseURL, viewport });
   const signup = await context.request.post('/api/auth/signup', { data: user });
-  expect([201, 202]).toContain(signup.status());
+  expect(signup.status()).toBe(202);
   await signInto(context, user);
   return context;
 }
@@ -54,12 +31,6 @@ async function signInto(context: BrowserContext, user: TestUser) {
 
 async function atRest(page: Page) {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
-
-async function confirmAction(page: Page, person: string, action: string, confirm: string) {
-  await page.getByRole('button', { name: `Actions for ${person}` }).click();
-  await page.getByRole('menuitem', { name: action }).click();
-  await page.getByRole('dialog').getByRole('button', { name: confirm, exact: true }).click();
 }
 
 describe('the admin console', () => {
@@ -96,13 +67,13 @@ describe('the admin console', () => {
     await page.getByRole('heading', { name: 'People (1)' }).waitFor();
 
     // Disable: Ben's open tab is signed out at once.
-    await confirmAction(page, ben.email, 'Disable account', 'Disable');
+    await confirmAdminAction(page, ben.email, 'Disable account', 'Disable');
     await page.getByText('Account disabled').waitFor();
     await page.getByText('Disabled', { exact: true }).waitFor();
     await benTab.waitForURL((url) => url.pathname === '/signin', { timeout: 20_000 });
     expect((await crew.request.get('/api/auth/user')).status()).toBe(401);
 
-    await confirmAction(page, ben.email, 'Enable account', 'Enable');
+    await confirmAdminAction(page, ben.email, 'Enable account', 'Enable');
     await page.getByText('Account enabled').waitFor();
 
     // A quota of 5 MB for Ben.

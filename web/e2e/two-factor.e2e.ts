@@ -1,53 +1,12 @@
-import { Secret, TOTP } from 'otpauth';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { nextCode, signInUntilCode, turnOnTwoFactor } from './accounts.ts';
 import { seriousViolations } from './axe.ts';
-import { DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, type TestUser, visitorPage } from './support.ts';
+import { DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, visitorPage } from './support.ts';
 
 // Two-factor sign-in (issue 52): turned on in Settings › Security with a code the test computes
 // from the key the page shows, then asked for by the sign-in page.
 
 const browser = sharedBrowser();
-
-/** The app's TOTP for the key shown on the Security screen. */
-function authenticator(key: string) {
-  return new TOTP({ secret: Secret.fromBase32(key.replace(/\s/g, '')), digits: 6, period: 30 });
-}
-
-/** A code from a later 30-second step: the one that turned two-factor on is used up. */
-function nextCode(totp: TOTP, steps = 1) {
-  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
-}
-
-async function turnOnTwoFactor(page: Page) {
-  await page.getByRole('heading', { name: /Two-factor sign-in/ }).waitFor();
-  await page.getByRole('button', { name: 'Turn on' }).click();
-  await page.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
-  const key = (await page.getByText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/).textContent()) ?? '';
-  const totp = authenticator(key);
-  const codeField = page.getByLabel('Code from your app');
-  await codeField.fill('000000');
-  await page.getByRole('button', { name: 'Turn on' }).click();
-  await page.getByText('That code is not right', { exact: false }).waitFor();
-  expect(await seriousViolations(page)).toEqual([]);
-  await codeField.fill(totp.generate());
-  await page.getByRole('button', { name: 'Turn on' }).click();
-  await page.getByText('Save your recovery codes now').waitFor();
-  const recoveryCodes = await page
-    .getByRole('list', { name: 'Recovery codes' })
-    .getByRole('listitem')
-    .allTextContents();
-  expect(await seriousViolations(page)).toEqual([]);
-  return { totp, recoveryCodes };
-}
-
-async function signInUntilCode(page: Page, user: TestUser) {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
-}
 
 /** A new account, signed in through the sign-in page, on Settings › Security. */
 async function onSecurityScreen(viewport = DESKTOP) {

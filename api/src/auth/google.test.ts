@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE, CookieJar, csrfToken, testApp, type TestApp } from '../../test/harness.ts';
-import { startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+import { BASE, testApp, type TestApp } from '../../test/harness.ts';
+import { signInThroughIssuer, startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
 
 const client = {
   clientId: 'scoutbase-test',
@@ -24,40 +24,14 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-/**
- * The whole authorization-code flow as a browser walks it: our app's sign-in starts it, the issuer
- * signs the person in and redirects back with a code, and our app exchanges the code for tokens.
- */
+/** Google's flow, with the checks on the authorization request the app sends the browser to. */
 async function signInWithGoogle(sub: string) {
-  issuer.loginAs(sub);
-  const appJar = new CookieJar();
-  const issuerJar = new CookieJar();
-  const csrf = await csrfToken(app, appJar);
-  const start = await app.request('/api/auth/signin/google', {
-    method: 'POST',
-    cookie: appJar.header,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: '/' }),
-  });
-  appJar.store(start);
-  let location = start.headers.get('location') ?? '';
-  expect(location.startsWith(`${issuer.issuer}/auth?`)).toBe(true);
-  const authorize = new URL(location);
-  expect(authorize.searchParams.get('scope')).toBe('openid email profile');
-  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-
-  // At the issuer: follow its redirects until it sends the browser back to us.
-  for (let hop = 0; hop < 10 && location.startsWith(issuer.issuer); hop++) {
-    const response = await fetch(location, { redirect: 'manual', headers: { cookie: issuerJar.header } });
-    issuerJar.store(response);
-    const next = response.headers.get('location');
-    if (!next) throw new Error(`issuer stopped at ${location}: ${response.status} ${await response.text()}`);
-    location = new URL(next, location).toString();
-  }
-  expect(location.startsWith(client.redirectUri)).toBe(true);
-  const callback = await app.request(location.slice(BASE.length), { cookie: appJar.header });
-  appJar.store(callback);
-  return { jar: appJar, callback };
+  const flow = await signInThroughIssuer(app, issuer, 'google', sub);
+  expect(flow.authorize.toString().startsWith(`${issuer.issuer}/auth?`)).toBe(true);
+  expect(flow.authorize.searchParams.get('scope')).toBe('openid email profile');
+  expect(flow.authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(flow.returnedTo.startsWith(client.redirectUri)).toBe(true);
+  return flow;
 }
 
 describe('sign-in with Google (OpenID Connect)', () => {

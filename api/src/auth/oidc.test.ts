@@ -2,8 +2,8 @@
 // OIDC_NAME), against the same local issuer the Google tests use (oidc-provider on 127.0.0.1).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, readConfig } from '../config.ts';
-import { BASE, CookieJar, csrfToken, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+import { BASE, type CookieJar, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
+import { signInThroughIssuer, startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
 
 // Apps of their own start in some tests: slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -31,38 +31,16 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-/** The authorization-code flow as a browser walks it, from our sign-in to the issuer and back. */
+/** The authorization-code flow through the generic provider, with the checks on its request. */
 async function signInWithSso(sub: string) {
-  issuer.loginAs(sub);
-  const appJar = new CookieJar();
-  const issuerJar = new CookieJar();
-  const csrf = await csrfToken(app, appJar);
-  const start = await app.request('/api/auth/signin/oidc', {
-    method: 'POST',
-    cookie: appJar.header,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: '/' }),
-  });
-  appJar.store(start);
-  let location = start.headers.get('location') ?? '';
-  expect(location.startsWith(`${issuer.issuer}/auth?`)).toBe(true);
-  const authorize = new URL(location);
-  expect(authorize.searchParams.get('scope')).toBe('openid email profile');
-  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(authorize.searchParams.get('state')).toBeTruthy();
-  expect(authorize.searchParams.get('redirect_uri')).toBe(client.redirectUri);
-
-  for (let hop = 0; hop < 10 && location.startsWith(issuer.issuer); hop++) {
-    const response = await fetch(location, { redirect: 'manual', headers: { cookie: issuerJar.header } });
-    issuerJar.store(response);
-    const next = response.headers.get('location');
-    if (!next) throw new Error(`issuer stopped at ${location}: ${response.status} ${await response.text()}`);
-    location = new URL(next, location).toString();
-  }
-  expect(location.startsWith(client.redirectUri)).toBe(true);
-  const callback = await app.request(location.slice(BASE.length), { cookie: appJar.header });
-  appJar.store(callback);
-  return { jar: appJar, callback };
+  const flow = await signInThroughIssuer(app, issuer, 'oidc', sub);
+  expect(flow.authorize.toString().startsWith(`${issuer.issuer}/auth?`)).toBe(true);
+  expect(flow.authorize.searchParams.get('scope')).toBe('openid email profile');
+  expect(flow.authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(flow.authorize.searchParams.get('state')).toBeTruthy();
+  expect(flow.authorize.searchParams.get('redirect_uri')).toBe(client.redirectUri);
+  expect(flow.returnedTo.startsWith(client.redirectUri)).toBe(true);
+  return flow;
 }
 
 async function whoIs(jar: CookieJar) {

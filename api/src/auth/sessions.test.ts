@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from '../../test/harness.ts';
 import { collect, type Listening, listen, secondInstance, wsClient } from '../../test/live.ts';
-import { startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+import { signInThroughIssuer, startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
 import { sseResults } from '../../test/sse.ts';
 import { disableUser, endSessions } from './session-control.ts';
 
@@ -358,7 +358,7 @@ describe('a disabled account', () => {
       given_name: 'Lee',
       family_name: 'Ver',
     });
-    const first = await signInWithGoogle('google-disabled-1');
+    const first = await signInThroughIssuer(app, issuer, 'google', 'google-disabled-1');
     expect((await app.request('/api/auth/user', { cookie: first.jar.header })).status).toBe(200);
     const user = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'leaver@example.com' } });
     expect(await auditOf('sign_in', { subjectId: user.id })).toEqual([
@@ -366,7 +366,7 @@ describe('a disabled account', () => {
     ]);
 
     await disableUser(app.services, user.id, true);
-    const second = await signInWithGoogle('google-disabled-1');
+    const second = await signInThroughIssuer(app, issuer, 'google', 'google-disabled-1');
     const location = new URL(second.callback.headers.get('location') ?? '', BASE);
     expect(location.pathname).toBe('/signin');
     expect(location.searchParams.get('code')).toBe('account_disabled');
@@ -374,27 +374,3 @@ describe('a disabled account', () => {
     expect(await app.database.prisma.session.count({ where: { userId: user.id } })).toBe(0);
   });
 });
-
-/** Google's authorization-code flow as a browser walks it (google.test.ts has the checks on each step). */
-async function signInWithGoogle(sub: string) {
-  issuer.loginAs(sub);
-  const appJar = new CookieJar();
-  const issuerJar = new CookieJar();
-  const csrf = await csrfToken(app, appJar);
-  const start = await app.request('/api/auth/signin/google', {
-    method: 'POST',
-    cookie: appJar.header,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: '/' }),
-  });
-  appJar.store(start);
-  let location = start.headers.get('location') ?? '';
-  for (let hop = 0; hop < 10 && location.startsWith(issuer.issuer); hop++) {
-    const response = await fetch(location, { redirect: 'manual', headers: { cookie: issuerJar.header } });
-    issuerJar.store(response);
-    location = new URL(response.headers.get('location') ?? '', location).toString();
-  }
-  const callback = await app.request(location.slice(BASE.length), { cookie: appJar.header });
-  appJar.store(callback);
-  return { jar: appJar, callback };
-}

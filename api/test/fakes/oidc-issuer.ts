@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import { BASE, CookieJar, csrfToken, type TestApp } from '../harness.ts';
 
 export interface IssuerAccount {
   sub: string;
@@ -87,4 +88,43 @@ export async function startOidcIssuer(client: { clientId: string; clientSecret: 
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export type OidcIssuer = Awaited<ReturnType<typeof startOidcIssuer>>;
+
+/**
+ * The whole authorization-code flow as a browser walks it: the app's sign-in with `provider` starts
+ * it, the issuer signs `sub` in and redirects back with a code, and the app exchanges the code. The
+ * issuer's authorization request is handed back for its checks (scope, PKCE, state).
+ */
+export async function signInThroughIssuer(
+  app: TestApp,
+  issuer: Pick<OidcIssuer, 'issuer' | 'loginAs'>,
+  provider: 'google' | 'oidc',
+  sub: string,
+) {
+  issuer.loginAs(sub);
+  const appJar = new CookieJar();
+  const issuerJar = new CookieJar();
+  const csrf = await csrfToken(app, appJar);
+  const start = await app.request(`/api/auth/signin/${provider}`, {
+    method: 'POST',
+    cookie: appJar.header,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: '/' }),
+  });
+  appJar.store(start);
+  let location = start.headers.get('location') ?? '';
+  const authorize = new URL(location, BASE);
+  // At the issuer: follow its redirects until it sends the browser back to the app.
+  for (let hop = 0; hop < 10 && location.startsWith(issuer.issuer); hop++) {
+    const response = await fetch(location, { redirect: 'manual', headers: { cookie: issuerJar.header } });
+    issuerJar.store(response);
+    const next = response.headers.get('location');
+    if (!next) throw new Error(`issuer stopped at ${location}: ${response.status} ${await response.text()}`);
+    location = new URL(next, location).toString();
+  }
+  const callback = await app.request(location.slice(BASE.length), { cookie: appJar.header });
+  appJar.store(callback);
+  return { jar: appJar, callback, authorize, returnedTo: location };
 }
