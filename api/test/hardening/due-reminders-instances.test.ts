@@ -55,11 +55,13 @@ it.skipIf(!reachable)(
       people.push({ ...who, cookie, server });
     }
 
-    await smtp.until(() => smtp.received.length >= people.length, 60_000);
+    // Each sign-up also sent its verification e-mail: the reminders are the messages under test.
+    const reminders = () => smtp.received.filter((r) => r.mail.subject === 'Task due soon');
+    await smtp.until(() => reminders().length >= people.length, 60_000);
     // Several more passes on both instances: none repeats a reminder.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     for (const [i, who] of people.entries()) {
-      const mails = smtp.received.filter((r) => r.to.includes(who.email.toLowerCase()));
+      const mails = reminders().filter((r) => r.to.includes(who.email.toLowerCase()));
       expect(mails.map((m) => m.mail.text?.match(/"Permit \d"/)?.[0])).toEqual([`"Permit ${i}"`]);
       // Each instance shows the one notification.
       for (const server of servers) {
@@ -71,7 +73,7 @@ it.skipIf(!reachable)(
         expect(list.filter((n) => n.title === 'Task due soon')).toHaveLength(1);
       }
     }
-    expect(smtp.received).toHaveLength(people.length);
+    expect(reminders()).toHaveLength(people.length);
   },
   240_000,
 );

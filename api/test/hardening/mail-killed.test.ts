@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fakeSmtpServer } from '../fake-smtp.ts';
 import { person, postgresReachable } from '../harness.ts';
 import { freshProductionSettings, signUpOver, startServer } from '../server-process.ts';
+import { VERIFY_SUBJECT } from '../../src/auth/mails.ts';
 
 // The server process is killed (SIGKILL) while it hands an e-mail to the mail server; a new process
 // on the same database sends it: the mail arrives, once. On the embedded database and on PostgreSQL.
@@ -40,6 +41,9 @@ describe.each([
       });
       const ana = person();
       const { cookie } = await signUpOver(first.origin, ana);
+      const reminders = () => smtp.received.filter((r) => r.mail.subject === 'Task due soon');
+      // Sign-up's verification e-mail goes first, so the message held below is the reminder.
+      await smtp.until(() => smtp.received.some((r) => r.mail.subject === VERIFY_SUBJECT));
 
       // The mail server takes the reminder's bytes and does not answer: the server is mid-delivery.
       smtp.stall(1);
@@ -52,7 +56,7 @@ describe.each([
       await smtp.until(() => smtp.stalled.length === 1);
       expect(smtp.stalled[0]?.subject).toBe('Task due soon');
       await first.kill();
-      expect(smtp.received).toHaveLength(0);
+      expect(reminders()).toHaveLength(0);
 
       const killedAt = Date.now();
       const second = await startServer(env);
@@ -60,12 +64,14 @@ describe.each([
         if (second.child.exitCode === null && second.child.signalCode === null) await second.kill();
       });
       const startedIn = Date.now() - killedAt;
-      await smtp.until(() => smtp.received.length >= 1, 90_000);
+      await smtp.until(() => reminders().length >= 1, 90_000);
       // Sent at once after the restart, not after the job's timeout (minutes).
       expect(Date.now() - killedAt - startedIn).toBeLessThan(20_000);
       // Retries, a second reminder pass, the released job: nothing sends it again.
       await new Promise((resolve) => setTimeout(resolve, 4_000));
-      const mine = smtp.received.filter((r) => r.to.includes(ana.email.toLowerCase()));
+      const mine = smtp.received.filter(
+        (r) => r.to.includes(ana.email.toLowerCase()) && r.mail.subject !== VERIFY_SUBJECT,
+      );
       expect(mine.map((r) => r.mail.subject)).toEqual(['Task due soon']);
       expect(mine[0]?.mail.text).toContain('"Recce the quarry" is due in 1 hour.');
       // The same message as the interrupted attempt (one Message-ID), should a copy ever reach a mailbox.
