@@ -13,6 +13,7 @@ const SCREENS: [string, string][] = [
   ['/tasks', 'Task Management'],
   ['/projects', 'Projects'],
   ['/settings', 'Account Settings'],
+  ['/settings/security', 'Security'],
   ['/settings/account', 'Your data'],
   ['/no-such-page', '404 Page Not Found'],
 ];
@@ -30,6 +31,7 @@ describe('accessibility', () => {
 
   for (const [viewport, dark] of [
     [DESKTOP, false],
+    [DESKTOP, true],
     [MOBILE, false],
     [MOBILE, true],
   ] as const) {
