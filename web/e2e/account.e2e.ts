@@ -37,7 +37,7 @@ describe('your data', () => {
     await page.reload();
 
     await page.getByRole('link', { name: 'Your data' }).click();
-    await page.getByRole('heading', { name: 'Your data' }).waitFor();
+    await page.getByRole('heading', { name: 'Your data', exact: true }).waitFor();
     await page.waitForURL('**/settings/account');
     const downloading = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download your data' }).click();

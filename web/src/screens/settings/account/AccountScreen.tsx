@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '../../../auth/auth.tsx';
 import { formatFileSize } from '../../../lib/format.ts';
 import { dataRequest } from '../../../lib/http.ts';
-import { isUnauthorizedError } from '../../../lib/unauthorized.ts';
+import { handledAsUnauthorized, isUnauthorizedError, signOutEnded, signOutStarted } from '../../../lib/unauthorized.ts';
 import { useRouteQuery } from '../../../routes/useRouteQuery.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { Card, PageHeader } from '../../../ui/Card.tsx';
@@ -140,14 +140,19 @@ function DeleteForm({ preview }: { preview: DeletionPreview }) {
     if (typed.trim() !== CONFIRM_WORD) return setError({ message: `Type ${CONFIRM_WORD} to confirm.`, field: 'typed' });
     setError(null);
     setPending(true);
+    // Deleting ends every session of the account: the live socket closing and the calls in flight
+    // answering 401 are this deletion, not a session that expired.
+    signOutStarted();
     try {
       await dataRequest('DELETE', '/api/account', {
         ...(preview.hasPassword ? { password } : { confirm: confirmEmail.trim() }),
         ...(preview.twoFactor ? { code: code.trim() } : {}),
       });
     } catch (failure) {
+      signOutEnded();
       setPending(false);
-      if (isUnauthorizedError(failure)) return;
+      // The session had gone before the deletion: say so and go to sign-in.
+      if (handledAsUnauthorized(failure)) return;
       const message = messageOf(failure, 'Your account could not be deleted. Please try again.');
       const field = /password/i.test(message) ? 'password' : /code/i.test(message) ? 'code' : undefined;
       setError({ message, field });
