@@ -6,15 +6,8 @@ import type { AppEnv } from '../http/env.ts';
 import { readJson, requireViewer } from '../http/helpers.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
-import {
-  type AccountDeps,
-  type Origin,
-  accountExport,
-  deleteAccount,
-  deletionPreview,
-  exportFileName,
-  recordExport,
-} from './rules.ts';
+import { accountExport, exportFileName, recordExport } from './export.ts';
+import { type AccountDeps, deleteAccount, deletionPreview, type Origin } from './rules.ts';
 
 /**
  * A person's own data: GET /api/account/export (a ZIP of everything of theirs, streamed),
