@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { confirmPasswordReset, requestPasswordReset } from '../../auth/account.ts';
+import { NewPasswordFields, newPasswordProblem } from '../../auth/NewPasswordFields.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Field, Input } from '../../ui/Field.tsx';
 import { AuthCard, linkClass } from '../signin/SignInPage.tsx';
@@ -80,8 +81,8 @@ function NewPasswordForm({ token }: { token: string }) {
     const data = new FormData(event.currentTarget);
     const password = String(data.get('password') ?? '');
     const again = String(data.get('again') ?? '');
-    if (password.length < 8) return setError('Password must be at least 8 characters.');
-    if (password !== again) return setError('The two passwords are not the same.');
+    const problem = newPasswordProblem(password, again);
+    if (problem) return setError(problem);
     setPending(true);
     setError(null);
     try {
@@ -107,22 +108,7 @@ function NewPasswordForm({ token }: { token: string }) {
   }
   return (
     <form onSubmit={submit} aria-labelledby="signin-heading" noValidate className="space-y-4">
-      <Field label="New password" htmlFor="reset-password">
-        <Input
-          id="reset-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          aria-describedby="reset-password-hint"
-          required
-        />
-        <p id="reset-password-hint" className="text-xs text-slate-600 dark:text-slate-400">
-          At least 8 characters.
-        </p>
-      </Field>
-      <Field label="New password again" htmlFor="reset-password-again">
-        <Input id="reset-password-again" name="again" type="password" autoComplete="new-password" required />
-      </Field>
+      <NewPasswordFields id="reset-password" name="password" />
       <FormError message={error} />
       <Button type="submit" disabled={pending} className="w-full">
         {pending ? 'Saving...' : 'Set New Password'}

@@ -11,6 +11,7 @@ import {
   signInWithProvider,
   signUp,
 } from '../../auth/signIn.ts';
+import { NewPasswordFields } from '../../auth/NewPasswordFields.tsx';
 import { useIdentityProviders } from '../../auth/useIdentityProviders.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field, Input } from '../../ui/Field.tsx';
@@ -283,19 +284,7 @@ function SignUpForm({ callbackUrl }: { callbackUrl: string }) {
       <Field label="Email" htmlFor="signup-email">
         <Input id="signup-email" name="email" type="email" autoComplete="email" required />
       </Field>
-      <Field label="Password" htmlFor="signup-password">
-        <Input
-          id="signup-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          aria-describedby="signup-password-hint"
-          required
-        />
-        <p id="signup-password-hint" className="text-xs text-slate-600 dark:text-slate-400">
-          At least 8 characters.
-        </p>
-      </Field>
+      <NewPasswordFields id="signup-password" name="password" label="Password" again={false} />
     </AuthForm>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { changePassword } from '../../../auth/account.ts';
+import { NewPasswordFields, newPasswordProblem } from '../../../auth/NewPasswordFields.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
 import { Field, Input } from '../../../ui/Field.tsx';
@@ -22,8 +23,8 @@ export default function PasswordSection() {
     const again = String(data.get('again') ?? '');
     setDone(null);
     if (!current) return setError('Enter your current password.');
-    if (chosen.length < 8) return setError('The new password must be at least 8 characters.');
-    if (chosen !== again) return setError('The two new passwords are not the same.');
+    const problem = newPasswordProblem(chosen, again);
+    if (problem) return setError(problem);
     setPending(true);
     setError(null);
     try {
@@ -56,22 +57,7 @@ export default function PasswordSection() {
             required
           />
         </Field>
-        <Field label="New password" htmlFor="password-new">
-          <Input
-            id="password-new"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby="password-new-hint"
-            required
-          />
-          <p id="password-new-hint" className="text-xs text-slate-600 dark:text-slate-400">
-            At least 8 characters.
-          </p>
-        </Field>
-        <Field label="New password again" htmlFor="password-again">
-          <Input id="password-again" name="again" type="password" autoComplete="new-password" required />
-        </Field>
+        <NewPasswordFields id="password-new" name="newPassword" />
         <p role="alert" className="min-h-5 text-sm text-red-700 dark:text-red-400">
           {error}
         </p>
