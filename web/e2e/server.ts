@@ -106,8 +106,17 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     return child;
   };
   let server = spawnServer();
+  // A test run that ends early (a failed start, a killed vitest) must not leave its server running:
+  // orphans kept taking the machine's two cores from every later run.
+  const killOnExit = () => server.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseURL, server, () => log);
+  try {
+    await waitForHealth(baseURL, server, () => log);
+  } catch (error) {
+    server.kill('SIGKILL');
+    throw error;
+  }
   /** SIGTERM, then SIGKILL after 15 s; the exit code (null when it had to be killed). */
   const terminate = () =>
     new Promise<number | null>((resolve) => {
@@ -137,6 +146,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       return { exitCode, stopMs };
     },
     async stop() {
+      process.off('exit', killOnExit);
       await terminate();
       await rm(dataDir, { recursive: true, force: true });
     },
