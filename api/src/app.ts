@@ -29,6 +29,7 @@ import { schema } from './graphql/schema.ts';
 import type { GraphQLContext } from './graphql/builder.ts';
 import { DomainError, TooManyRequestsError } from './shared/errors.ts';
 import { startDueReminders } from './tasks/rules.ts';
+import { startMailDigest } from './notifications/digest.ts';
 import { importRoutes } from './imports/rest.ts';
 import { importDeps, prepareImportFolder, startImportWorkers, stopImports } from './imports/rules.ts';
 import { memoryRateLimiter, redisRateLimiter } from './infra/ratelimit.ts';
@@ -407,6 +408,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Scheduled jobs: one pass per interval across every instance.
   const stopDueReminders = await startDueReminders(services, config.tasks.dueReminderIntervalMs);
+  // Others' uploads to one's galleries: one digest e-mail per window (the queue's jobs end with it).
+  await startMailDigest(services);
   const stopCleanup = await runEvery(jobs, 'storage.cleanup', config.storage.cleanupIntervalSeconds, storage.cleanup, {
     logger,
     timeoutSeconds: 30 * 60,

@@ -28,6 +28,7 @@ describe('configuration', () => {
       smtpUrl: undefined,
       from: 'Scoutbase <scoutbase@scout.example.com>',
       outboxDir: '/srv/scout/outbox',
+      digestSeconds: 600,
     });
     const smtp = readConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465', MAIL_FROM: 'Crew <crew@example.com>' });
     expect(smtp.mail).toMatchObject({ smtpUrl: 'smtps://u:p@smtp.example.com:465', from: 'Crew <crew@example.com>' });

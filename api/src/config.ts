@@ -166,6 +166,8 @@ const env = z.object({
       )
       .optional(),
   ),
+  /** How long the digest e-mail gathers others' uploads to a person's galleries before it goes out. */
+  MAIL_DIGEST_SECONDS: z.coerce.number().min(1).max(86400).default(600),
   MAIL_FROM: optionalText.pipe(
     z
       .string()
@@ -250,6 +252,8 @@ export interface Config {
     from: string;
     /** Where e-mails are written as .eml files when no SMTP server is configured. */
     outboxDir: string;
+    /** The digest's window (notifications/digest.ts): read once at start. */
+    digestSeconds: number;
   };
   auth: {
     /** Undefined in development: the app makes one and keeps it in the data directory. */
@@ -503,6 +507,7 @@ export function readConfig(source: Record<string, string | undefined>): Config {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `Scoutbase <scoutbase@${publicHost}>`,
       outboxDir: path.join(dataDir, 'outbox'),
+      digestSeconds: e.MAIL_DIGEST_SECONDS,
     },
     auth: {
       secret: e.AUTH_SECRET,

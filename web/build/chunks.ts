@@ -41,8 +41,10 @@ export function appChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittingGro
       }
     },
   };
+  // The API's modules the app shares (contracts, limits, the date rule) count as the app's own:
+  // each became a file of its own, a round trip more for every screen.
   const signedInShared = (id: string) =>
-    /[\\/]web[\\/]src[\\/]/.test(id) && !publicModules.has(id) && !loadedLater.has(id);
+    /[\\/](web|api)[\\/]src[\\/]/.test(id) && !publicModules.has(id) && !loadedLater.has(id);
   return {
     plugin,
     groups: [

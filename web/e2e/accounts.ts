@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Secret, TOTP } from 'otpauth';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import type { TestUser } from './support.ts';
@@ -80,4 +80,19 @@ export async function confirmAdminAction(page: Page, person: string, action: str
   await page.getByRole('button', { name: `Actions for ${person}` }).click();
   await page.getByRole('menuitem', { name: action }).click();
   await page.getByRole('dialog').getByRole('button', { name: confirm, exact: true }).click();
+}
+
+/** The owner's project with the crew member in it: invited by e-mail, accepted by the crew member. */
+export async function joinProject(owner: BrowserContext, crew: BrowserContext, crewEmail: string) {
+  const project = await owner.request.post('/api/projects', { data: { name: 'Harbour Night Shoot' } });
+  expect(project.status()).toBe(201);
+  const { id } = (await project.json()) as { id: string };
+  const invited = await owner.request.post(`/api/projects/${id}/invitations`, {
+    data: { email: crewEmail, role: 'member' },
+  });
+  expect(invited.status()).toBe(201);
+  const mine = (await (await crew.request.get('/api/invitations')).json()) as { id: string }[];
+  expect(mine).toHaveLength(1);
+  const accepted = await crew.request.post(`/api/invitations/${mine[0]?.id}/accept`);
+  expect(accepted.ok()).toBe(true);
 }

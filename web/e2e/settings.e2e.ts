@@ -46,6 +46,34 @@ describe('settings', () => {
     expect(await settings.json()).toMatchObject({ darkMode: true, pushNotifications: false, emailNotifications: true });
     await context.close();
   });
+
+  it('refuses a blank first name by the field, and stops names at the 100 characters the API takes', async () => {
+    const { context, page, user } = await signedInPage(browser(), { path: '/settings', viewport: MOBILE });
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
+    const first = page.getByLabel('First Name');
+    const before = await first.inputValue();
+    await first.fill('   ');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('First name is required.').waitFor();
+    expect(await first.getAttribute('aria-invalid')).toBe('true');
+    expect(await first.getAttribute('aria-describedby')).toBeTruthy();
+    await page.waitForTimeout(300);
+    expect(await page.getByText('Your preferences have been saved successfully.').count()).toBe(0);
+    await screenshot(page, 'settings-blank-first-name-mobile');
+    const me = (await (await context.request.get('/api/auth/user')).json()) as { firstName: string };
+    expect(me.firstName).toBe(before);
+    expect(me.firstName).toBe(user.name.split(' ')[0]);
+
+    // A name too long for the API cannot be typed, and the field says how much is left.
+    await first.fill('L'.repeat(150));
+    expect(await first.inputValue()).toHaveLength(100);
+    await page.getByText('100/100 characters').waitFor();
+    await first.fill('Lucia');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Your preferences have been saved successfully.').waitFor();
+    expect(await page.getByText('First name is required.').count()).toBe(0);
+    await context.close();
+  });
 });
 
 declare global {

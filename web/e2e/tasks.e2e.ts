@@ -1,5 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { joinProject } from './accounts.ts';
 import { seriousViolations } from './axe.ts';
 import {
   DESKTOP,
@@ -277,17 +278,100 @@ describe('tasks', () => {
   });
 });
 
-/** The owner's project with the crew member in it: invited by e-mail, accepted by the crew member. */
-async function joinProject(owner: BrowserContext, crew: BrowserContext, crewEmail: string) {
-  const project = await owner.request.post('/api/projects', { data: { name: 'Harbour Night Shoot' } });
-  expect(project.status()).toBe(201);
-  const { id } = (await project.json()) as { id: string };
-  const invited = await owner.request.post(`/api/projects/${id}/invitations`, {
-    data: { email: crewEmail, role: 'member' },
+describe('task forms (issue 53)', () => {
+  it('refuses a due date outside 1900-2100 in the form, with a message by the field', async () => {
+    const { context, page } = await emptyScreen(browser(), '/tasks', 'Task Management', 'No pending tasks');
+    // No tasks at all is not "All tasks are completed!".
+    await page.getByText('There are no tasks yet. Create one to get started.').waitFor({ timeout: 15_000 });
+    expect(await page.getByText('All tasks are completed!').count()).toBe(0);
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.getByRole('button', { name: 'New Task' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Task' });
+    await dialog.getByLabel('Task Title').fill('Scout the far future');
+    const due = dialog.getByLabel('Due Date (Optional)');
+    for (const value of ['99999-01-01T10:00', '0001-01-01T10:00', '2101-03-01T10:00']) {
+      await due.fill(value);
+      await dialog.getByRole('button', { name: 'Create Task' }).click();
+      await dialog.getByText('Due date must be between 1900 and 2100.').waitFor({ timeout: 10_000 });
+      expect(await due.getAttribute('aria-invalid'), value).toBe('true');
+      expect(await dialog.isVisible()).toBe(true);
+    }
+    await screenshot(page, 'tasks-due-out-of-range-desktop');
+    expect(await seriousViolations(page), 'out-of-range message').toEqual([]);
+    const stored = (await (await context.request.get('/api/tasks')).json()) as unknown[];
+    expect(stored).toEqual([]);
+    // In range again: the message goes and the task is made.
+    await due.fill('2100-12-31T10:00');
+    expect(await dialog.getByText('Due date must be between 1900 and 2100.').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Create Task' }).click();
+    await page.getByText('Task created successfully!').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('puts a new task where the chosen order puts it, without a reload', async () => {
+    const { context, page } = await emptyScreen(browser(), '/tasks', 'Task Management', 'No pending tasks');
+    const titles = () =>
+      page
+        .getByRole('tabpanel')
+        .getByRole('article')
+        .evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label')));
+    const inDays = (days: number) => {
+      const date = new Date();
+      date.setDate(date.getDate() + days);
+      date.setHours(12, 0, 0, 0);
+      return date;
+    };
+    // Due date order (the default): soonest first, undated last.
+    await createTask(page, 'Later', inDays(5));
+    await createTask(page, 'Undated');
+    await createTask(page, 'Sooner', inDays(1));
+    await createTask(page, 'Middle', inDays(3));
+    await expect.poll(titles).toEqual(['Sooner', 'Middle', 'Later', 'Undated']);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Pending (4)' }).waitFor();
+    expect(await titles()).toEqual(['Sooner', 'Middle', 'Later', 'Undated']);
+    // Newest first: a new task at the top, whatever its date.
+    await page.getByLabel('Sort by').click();
+    await page.getByRole('option', { name: 'Newest first' }).click();
+    await page.waitForURL(/sort=newest/);
+    await expect.poll(titles).toEqual(['Middle', 'Sooner', 'Undated', 'Later']);
+    await createTask(page, 'Latest', inDays(9));
+    await expect.poll(titles).toEqual(['Latest', 'Middle', 'Sooner', 'Undated', 'Later']);
+    await context.close();
   });
-  expect(invited.status()).toBe(201);
-  const mine = (await (await crew.request.get('/api/invitations')).json()) as { id: string }[];
-  expect(mine).toHaveLength(1);
-  const accepted = await crew.request.post(`/api/invitations/${mine[0]?.id}/accept`);
-  expect(accepted.ok()).toBe(true);
-}
+
+  it('assigns a task while creating it; the assignee is told', async () => {
+    const { context, page, user: owner } = await signedInPage(browser(), { path: '/tasks', viewport: MOBILE });
+    const { context: crewContext, user: crew } = await signedInContext(browser(), { user: newUser('Avery Crew') });
+    await joinProject(context, crewContext, crew.email);
+    await page.reload();
+    await page.getByRole('button', { name: 'New Task' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Task' });
+    await dialog.getByLabel('Task Title').fill('Scout the lighthouse');
+    expect(await dialog.getByLabel('Assigned To').textContent()).toContain('Unassigned');
+    await dialog.getByLabel('Assigned To').click();
+    expect(await page.getByRole('option').allTextContents()).toEqual([
+      'Unassigned',
+      `${owner.name} (you)`,
+      'Avery Crew',
+    ]);
+    await page.getByRole('option', { name: 'Avery Crew' }).click();
+    await screenshot(page, 'tasks-create-assignee-mobile');
+    expect(await seriousViolations(page), 'create dialog with assignee, phone').toEqual([]);
+    await dialog.getByRole('button', { name: 'Create Task' }).click();
+    await page.getByText('Task created successfully!').waitFor();
+    await page.getByRole('article', { name: 'Scout the lighthouse' }).getByText('Assigned to Avery Crew').waitFor();
+    const notes = (await (await crewContext.request.get('/api/notifications')).json()) as {
+      title: string;
+      message: string;
+    }[];
+    expect(notes).toContainEqual(
+      expect.objectContaining({ title: 'New task assigned', message: expect.stringContaining('Scout the lighthouse') }),
+    );
+    await crewContext.close();
+    await context.close();
+  });
+});

@@ -3,6 +3,7 @@ import { App, loadSignedInApp } from './App.tsx';
 import { peekCarriedAt } from './relay/prefetch.ts';
 import { CARRIED_READ_AT, TIME_ZONE_COOKIE } from '../../api/src/users/contract.ts';
 import { pinNow } from './lib/format.ts';
+import { setRenderedAt } from './lib/now.ts';
 import { tellPushPermission } from './lib/push.ts';
 import { hydrateInSlices, renderInSlices } from './lib/renderInSlices.ts';
 import { tellServer } from './lib/tellServer.ts';
@@ -31,6 +32,7 @@ else {
   setDarkMode(root.classList.contains('dark'));
   root.classList.remove('dark');
   pinNow(renderedAt());
+  setRenderedAt(renderedAt());
   loadSignedInApp()
     .then((signedIn) => signedIn.routed())
     .then(

@@ -12,6 +12,7 @@ import { isProcessing, processUpload } from '../storage/processing.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
 import { anthropicFor } from '../infra/ai/claude.ts';
+import { analysisMetadata } from './bytes-analysis.ts';
 import { isUuid } from '../shared/ids.ts';
 
 /**
@@ -328,6 +329,12 @@ export async function analyzeFile(deps: AnalysisDeps, ctx: ViewerContext, input:
     tags: [...file.tags, ...analysis.tags],
     metadata: { aiAnalysis: analysis, autoTagged: true },
   });
+  // Kept with the bytes too, so a restore of this version brings it back (bytes-analysis.ts).
+  if (uploadId) {
+    await ctx.db.$executeRaw`
+      UPDATE "Upload" SET metadata = metadata || ${JSON.stringify(analysisMetadata(analysis))}::jsonb
+      WHERE id = ${uploadId}::uuid`;
+  }
   progress('analyzed');
   return answer(updated, analysis);
 }

@@ -2,6 +2,9 @@
 // (web/src/shell/AssistantSlot.tsx imports these types), so the two cannot drift apart. Nothing here
 // imports anything that runs: the web's compiler reads this file.
 
+/** The longest message the assistant takes (the chat box stops there too). */
+export const CHAT_MESSAGE_LIMIT = 4000;
+
 export interface ReplyAction {
   function: string;
   arguments: Record<string, unknown>;

@@ -8,7 +8,7 @@ import { type ChatTurn, claudeReply } from './claude.ts';
 import { type Awaiting, offlineReply } from './offline.ts';
 import type { ToolRun } from './tools.ts';
 import { isUuid } from '../shared/ids.ts';
-import type { ChatResult, ReplyAction } from './contract.ts';
+import { CHAT_MESSAGE_LIMIT, type ChatResult, type ReplyAction } from './contract.ts';
 
 export const CHAT_FAILED = 'Failed to process your message. Please try again.';
 
@@ -17,7 +17,7 @@ export class AssistantUnavailableError extends domainError(502, 'AI_UNAVAILABLE'
 
 /** Messages of a conversation sent back to Claude as memory. */
 const HISTORY_LIMIT = 20;
-const MESSAGE_LIMIT = 4000;
+const MESSAGE_LIMIT = CHAT_MESSAGE_LIMIT;
 
 export const chatInput = z.strictObject({
   message: z

@@ -5,6 +5,7 @@ import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { safeFileName } from '../shared/names.ts';
 import type { ObjectInfo, ObjectStore } from '../infra/objects/store.ts';
 import { type ArchiveEntry, archiveEntries } from './files.ts';
 
@@ -105,18 +106,13 @@ export async function zipResponse(
 }
 
 /**
- * A ZIP entry name with slashes would make folders (or climb out of them when unpacked); with
- * `folders` the slashes stay, and no part may be empty, "." or ".." (nothing climbs out).
+ * Every ZIP entry name is made here, from any name ever stored: each part made safe for a disk
+ * (shared/names.ts: no "..", drive colons, control or text-direction characters). Without
+ * `folders` a name is one part (its slashes become "_"); with it the slashes stay and each part
+ * between them is made safe, so nothing climbs out when unpacked.
  */
 function safeEntryName(name: string, folders: boolean) {
-  return folders
-    ? name
-        .split('/')
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-        .map((part) => part.replace(/[\\:*?"<>|\u0000-\u001f]/g, '_').trim())
-        .map((part) => (part === '' || part === '.' || part === '..' ? '_' : part))
-        .join('/')
-    : name.replace(/[/\\]/g, '_');
+  return folders ? name.split('/').map(safeFileName).join('/') : safeFileName(name);
 }
 
 /** "a/b/c.jpg" → "a", "a/b" (lower case, as names are compared). */

@@ -8,6 +8,7 @@ import { noteUploadFinished, publishNotifications } from '../notifications/rules
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { type ClaimedObject, claimUpload, releaseObjects, uploadIdFrom } from '../storage/uploads.ts';
+import { withAnalysisOfBytes, withoutAnalysisTags } from '../assistant/bytes-analysis.ts';
 import { enqueuePhotoTagging } from '../assistant/photo-tagging-job.ts';
 import {
   type Tx,
@@ -194,7 +195,7 @@ export async function createFileRecord(ctx: ViewerContext, input: unknown): Prom
   if (result.skipped) return result;
   const { notification, ...filed } = result;
   publishNotifications(ctx, [notification]);
-  if (filed.version === 1 && filed.file.mimeType.startsWith('image/')) await enqueuePhotoTagging(ctx, filed.file.id);
+  if (filed.file.mimeType.startsWith('image/')) await enqueuePhotoTagging(ctx, filed.file.id);
   return filed;
 }
 
@@ -304,7 +305,8 @@ async function addVersionToFile(
       originalName: change.originalName,
       ...currentContent({ ...claim, mimeType: change.mimeType }),
       metadata: change.metadata,
-      ...(change.tags !== undefined && { tags: change.tags }),
+      // The earlier bytes' analysis does not describe these: its tags go, the typed ones stay.
+      tags: withoutAnalysisTags(change.tags ?? existing.tags, existing.metadata),
       ...(change.isPublic !== undefined && { isPublic: change.isPublic }),
     },
   });
@@ -346,6 +348,7 @@ export async function createFileVersion(ctx: ViewerContext, fileId: string, inpu
     return { file, version, notification };
   }, TX);
   publishNotifications(ctx, [result.notification]);
+  if (result.file.mimeType.startsWith('image/')) await enqueuePhotoTagging(ctx, result.file.id);
   return { file: result.file, version: result.version };
 }
 
@@ -622,7 +625,7 @@ export async function restoreVersion(ctx: ViewerContext, fileId: string, version
       .positive('version must be a version number.'),
     versionInput,
   );
-  return ctx.db.$transaction(async (tx) => {
+  const result = await ctx.db.$transaction(async (tx) => {
     const found = await ownFile(ctx, fileId, tx);
     await lockFileName(tx, ctx.viewer.id, found.folderId, found.name);
     const file = await ownFile(ctx, fileId, tx);
@@ -642,12 +645,19 @@ export async function restoreVersion(ctx: ViewerContext, fileId: string, version
             SELECT metadata FROM "Upload" WHERE id = ${uploadId}::uuid FOR UPDATE`
         )[0]
       : null;
-    const metadata = { ...clientMetadata(asObject(file.metadata)), ...asObject(upload?.metadata) };
+    // So does their analysis (assistant/bytes-analysis.ts): the newer bytes' tags and description go.
+    const next = withAnalysisOfBytes(
+      { tags: file.tags, metadata: clientMetadata(asObject(file.metadata)) },
+      asObject(upload?.metadata),
+    );
     const restored = await tx.fileVersion.create({ data: versionRow(ctx, file.id, current + 1, chosen) });
     const updated = await tx.file.update({
       where: { id: file.id },
-      data: { ...currentContent(chosen), metadata: metadata as Prisma.InputJsonObject },
+      data: { ...currentContent(chosen), tags: next.tags, metadata: next.metadata as Prisma.InputJsonObject },
     });
-    return { file: updated, version: restored };
+    return { file: updated, version: restored, needsAnalysis: next.needsAnalysis };
   }, TX);
+  // Bytes never analysed (uploaded before analyses were kept with them): the tagging job looks at them.
+  if (result.needsAnalysis && result.file.mimeType.startsWith('image/')) await enqueuePhotoTagging(ctx, result.file.id);
+  return { file: result.file, version: result.version };
 }

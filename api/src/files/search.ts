@@ -3,6 +3,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { parse } from '../shared/validation.ts';
+import { FOLDER_ORDER } from './folders.ts';
 
 // Search over the files a person may read: names, original names and tags, best match first.
 
@@ -217,6 +218,21 @@ export function searchSql(
     GROUP BY id, "createdAt"
     ORDER BY max(rank) DESC, min(key), "createdAt" DESC, id DESC
     LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * The viewer's folders whose name holds the query, by name: folders are each person's own, so
+ * only the viewer's are searched (the owner's index finds them; PostgreSQL does the matching).
+ */
+export function folderSearch(ctx: ViewerContext, q: unknown) {
+  const query = parse(searchQueryInput, q);
+  return {
+    where: {
+      ownerId: ctx.viewer.id,
+      name: { contains: escapeLike(query), mode: 'insensitive' as const },
+    } satisfies Prisma.FolderWhereInput,
+    orderBy: [...FOLDER_ORDER],
+  };
 }
 
 /**

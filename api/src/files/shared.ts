@@ -7,6 +7,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
+import { nameProblem } from '../shared/names.ts';
 
 // What folders, files and search share: transactions and their locks, ids, and the inputs they
 // validate.
@@ -45,13 +46,21 @@ export const folderRef = z
 /** A missing required text reads as empty, so it gets the same message as an empty one. */
 export const requiredText = <T extends z.ZodType>(schema: T) => z.preprocess((v) => v ?? '', schema);
 
+/** The one name rule (shared/names.ts) as a zod check: files and folders refuse the same names. */
+function nameRule(what: 'File' | 'Folder') {
+  return (name: string, ctx: z.RefinementCtx) => {
+    const problem = nameProblem(name, what);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+}
+
 export const folderName = requiredText(
   z
     .string({ error: 'Folder name must be text.' })
     .trim()
     .min(1, 'Folder name is required.')
     .max(255, 'Folder name is too long (255 characters at most).')
-    .refine((v) => !/[/\\]/.test(v), 'Folder names cannot contain / or \\.'),
+    .superRefine(nameRule('Folder')),
 );
 
 export const fileName = requiredText(
@@ -59,7 +68,8 @@ export const fileName = requiredText(
     .string({ error: 'File name must be text.' })
     .trim()
     .min(1, 'File name is required.')
-    .max(255, 'File name is too long (255 characters at most).'),
+    .max(255, 'File name is too long (255 characters at most).')
+    .superRefine(nameRule('File')),
 );
 
 /**

@@ -6,7 +6,7 @@ import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
 import { removalMutation, rowMutation } from '../graphql/shapes.ts';
-import { fileAccessWhere } from '../access/rules.ts';
+import { fileAccessWhere, galleryAccessWhere } from '../access/rules.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import {
   createFileRecord,
@@ -30,7 +30,7 @@ import {
   renameFolder,
   moveFolder,
 } from './folders.ts';
-import { folderPathOf, folderPaths, searchFileIds } from './search.ts';
+import { folderPathOf, folderPaths, folderSearch, searchFileIds } from './search.ts';
 import { fileOrderBy, inOrder, type FileSort } from './shared.ts';
 
 /**
@@ -185,6 +185,21 @@ export const FileType = builder.prismaNode('File', {
   }),
 });
 
+builder.prismaObjectField(FileType, 'galleries', (t) =>
+  t.prismaField({
+    type: ['Gallery'],
+    description:
+      'The galleries holding this file that the signed-in user may see (own and shared with them), by name; at most 100.',
+    resolve: (query, file, _args, ctx) =>
+      ctx.db.gallery.findMany({
+        ...query,
+        where: { AND: [galleryAccessWhere(ctx.viewer.id), { items: { some: { fileId: file.id } } }] },
+        orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        take: 100,
+      }),
+  }),
+);
+
 // ───────────────────────────── upload conflicts ─────────────────────────────
 
 export const UploadConflictChoiceEnum = builder.enumType('UploadConflictChoice', {
@@ -281,6 +296,15 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'The signed-in user’s files in any folder, newest upload first.',
     resolve: (query, _root, _args, ctx) => ctx.db.file.findMany({ ...query, ...recentFilesQuery(ctx) }),
+  }),
+  searchFolders: t.prismaConnection({
+    type: 'Folder',
+    cursor: 'id',
+    description:
+      'The signed-in user’s folders whose name holds the query (longer than 2 characters), case-insensitively, by name.',
+    args: { query: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) =>
+      orGraphQLError(() => ctx.db.folder.findMany({ ...query, ...folderSearch(ctx, args.query) })),
   }),
   searchFiles: t.connection({
     type: FileType,

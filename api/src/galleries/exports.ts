@@ -13,6 +13,8 @@ import { NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { type ImageInfo, variantKey } from '../storage/images.ts';
 import { contentDisposition } from '../storage/rest.ts';
+import { asPhotoOrder, inPhotoOrder } from './order.ts';
+import { landRings } from './world-outline.ts';
 import { photoFeedback } from '../reviews/feedback.ts';
 import { galleryFor } from './rules.ts';
 
@@ -68,11 +70,18 @@ interface ExportPhoto {
 async function exportContents(db: ExportDeps['db'], galleryId: string) {
   const gallery = isUuid(galleryId) ? await db.gallery.findUnique({ where: { id: galleryId } }) : null;
   if (!gallery) throw new NotFoundError('Gallery');
-  const items = await db.galleryItem.findMany({
-    where: { galleryId },
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
-    select: { file: { select: { id: true, name: true, mimeType: true, objectPath: true, metadata: true } } },
-  });
+  const items = inPhotoOrder(
+    await db.galleryItem.findMany({
+      where: { galleryId },
+      orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      select: {
+        id: true,
+        createdAt: true,
+        file: { select: { id: true, name: true, sortName: true, mimeType: true, objectPath: true, metadata: true } },
+      },
+    }),
+    asPhotoOrder(gallery.photoOrder),
+  );
   const keys = await objectKeysOf(
     db,
     items.map((i) => i.file.objectPath),
@@ -265,6 +274,9 @@ function drawCover(doc: PDFKit.PDFDocument, gallery: Gallery, photos: ExportPhot
   );
 }
 
+const LAND = '#dde5d3';
+const LAND_EDGE = '#9aa89a';
+
 /** Web Mercator, as a unit square (0,0 top left): shapes look as on any web map. */
 function mercator(latitude: number, longitude: number) {
   const lat = (Math.max(-85, Math.min(85, latitude)) * Math.PI) / 180;
@@ -295,19 +307,26 @@ export function drawMap(
   doc.save();
   doc.rect(box.x, box.y, box.width, box.height).fillAndStroke('#eef2f5', '#9aa5b1');
   doc.rect(box.x, box.y, box.width, box.height).clip();
-  doc.lineWidth(0.4).strokeColor('#c9d1d9');
-  for (let i = 1; i < 6; i++) {
-    const x = box.x + (box.width * i) / 6;
-    const y = box.y + (box.height * i) / 6;
-    doc
-      .moveTo(x, box.y)
-      .lineTo(x, box.y + box.height)
-      .stroke();
-    doc
-      .moveTo(box.x, y)
-      .lineTo(box.x + box.width, y)
-      .stroke();
+  // The land, as the web map shows it offline (world-outline.ts), under the points. Points far
+  // outside the frame are held near it: close in, PDF viewers mishandle huge coordinates.
+  const near = (v: number, from: number, size: number) => Math.max(from - size, Math.min(from + 2 * size, v));
+  for (const ring of landRings()) {
+    const points = ring.map(([longitude, latitude]) => at(mercator(latitude, longitude)));
+    const outside =
+      points.every((p) => p.x < box.x) ||
+      points.every((p) => p.x > box.x + box.width) ||
+      points.every((p) => p.y < box.y) ||
+      points.every((p) => p.y > box.y + box.height);
+    if (outside) continue;
+    points.forEach((p, i) => {
+      const x = near(p.x, box.x, box.width);
+      const y = near(p.y, box.y, box.height);
+      if (i === 0) doc.moveTo(x, y);
+      else doc.lineTo(x, y);
+    });
+    doc.closePath();
   }
+  doc.lineWidth(0.4).fillAndStroke(LAND, LAND_EDGE, 'even-odd');
   doc.font('regular').fontSize(8);
   for (const point of projected) {
     const { x, y } = at(point);

@@ -11,15 +11,14 @@ import {
   galleryJson,
   getGallery,
   listGalleries,
-  listGalleryItems,
   listShares,
-  moveGalleryItem,
   removeFileFromGallery,
   revokeShare,
   shareGallery,
   shareJson,
   updateGallery,
 } from './rules.ts';
+import { listGalleryItems, moveGalleryItem } from './items.ts';
 
 /** Galleries, their photos and their shares (SPEC.md section 7), as plain JSON arrays and objects. */
 export function galleryRoutes(services: Services) {

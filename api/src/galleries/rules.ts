@@ -3,12 +3,15 @@ import { z } from 'zod';
 import type { File, Gallery, GalleryItem, GalleryStyle, Prisma, PropertyType } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { recordActivity } from '../activity/rules.ts';
+import { announceGalleryItems } from './live.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { announceAccessChange, memberIdsOf, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
+import { GALLERY_LIMITS } from './limits.ts';
 import { optionalText, parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
+import { afterSql, orderBySql, PHOTO_ORDERS, type PhotoOrder, photoOrderInput } from './order.ts';
 import { type AccessMode, galleryAccessWhere, projectMemberWhere, readableGallerySql } from '../access/rules.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -46,20 +49,28 @@ const optionalChoice = <T extends readonly [string, ...string[]]>(label: string,
     .transform((v) => (v === '' ? null : v))
     .nullish();
 
-const nameField = requiredText('Gallery name is required.', 200, 'Gallery name is too long (at most 200 characters).');
+const nameField = requiredText(
+  'Gallery name is required.',
+  GALLERY_LIMITS.name,
+  `Gallery name is too long (at most ${GALLERY_LIMITS.name} characters).`,
+);
 
 const galleryFields = {
-  description: optionalText('Description', 5000),
+  description: optionalText('Description', GALLERY_LIMITS.description),
   tags: z
     .union([z.string(), z.array(z.string({ error: 'Tags must be text.' }))], {
       error: 'Tags must be a list or a comma-separated text.',
     })
     .transform(splitTags)
-    .pipe(z.array(z.string().max(100, 'A tag is too long (at most 100 characters).')).max(100, 'At most 100 tags.'))
+    .pipe(
+      z
+        .array(z.string().max(GALLERY_LIMITS.tag, `A tag is too long (at most ${GALLERY_LIMITS.tag} characters).`))
+        .max(GALLERY_LIMITS.tags, `At most ${GALLERY_LIMITS.tags} tags.`),
+    )
     .nullish(),
-  projectName: optionalText('Project name', 200),
-  movieTvShow: optionalText('Movie / TV show', 200),
-  location: optionalText('Location', 500),
+  projectName: optionalText('Project name', GALLERY_LIMITS.projectName),
+  movieTvShow: optionalText('Movie / TV show', GALLERY_LIMITS.movieTvShow),
+  location: optionalText('Location', GALLERY_LIMITS.location),
   propertyType: optionalChoice('Property type', PROPERTY_TYPES),
   style: optionalChoice('Style', GALLERY_STYLES),
   status: optionalText('Status', 50),
@@ -72,6 +83,7 @@ export const galleryUpdateInput = z.strictObject({
   name: nameField.optional(),
   ...galleryFields,
   coverImageId: z.string({ error: 'coverImageId must be a file id.' }).nullish(),
+  photoOrder: photoOrderInput.optional(),
 });
 
 export type GalleryCreateInput = z.input<typeof galleryCreateInput>;
@@ -259,6 +271,7 @@ export async function updateGallery(ctx: ViewerContext, galleryId: string, input
         isPublic: data.isPublic ?? undefined,
         notes: keep(data.notes),
         coverImageId: keep(data.coverImageId),
+        photoOrder: data.photoOrder,
       },
       include: galleryCardInclude(ctx.viewer.id),
     });
@@ -390,7 +403,7 @@ const cardFactsSql = `json_build_object(
 
 const galleryColumnsSql = `g.id, g."ownerId", g.name, g."sortName", g.description, g.tags, g."projectName",
   g."movieTvShow", g.location, g."propertyType"::text AS "propertyType", g.style::text AS style, g.status,
-  g."isPublic", g."coverImageId", g.notes, g."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
+  g."isPublic", g."coverImageId", g.notes, g."photoOrder", g."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
   g."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt"`;
 
 const cardsPageSql = (sort: GallerySort) => `${pageSql(sort)}
@@ -446,9 +459,10 @@ export async function readableGalleryWithFacts(
   id: string,
   { firstItems }: { firstItems?: number } = {},
 ): Promise<Gallery | null> {
-  const page = firstItems
-    ? `, (SELECT coalesce(json_agg(p ORDER BY p.position, p.id), '[]') FROM (${itemsPageSql('g.id', 'NULL', firstItems)}) p) AS "firstItems"`
-    : '';
+  // The page in the gallery's own order: one branch per order, of which the row's runs.
+  const pageIn = (order: PhotoOrder) =>
+    `WHEN '${order}' THEN (SELECT coalesce(json_agg(p ORDER BY ${orderBySql(order, 'p', 'p')}), '[]') FROM (${itemsPageSql('g.id', 'NULL', firstItems ?? 1, order)}) p)`;
+  const page = firstItems ? `, CASE g."photoOrder" ${PHOTO_ORDERS.map(pageIn).join(' ')} END AS "firstItems"` : '';
   const [row] = await ctx.db.$sql<Gallery & { facts: GalleryCardFacts; firstItems?: ItemsPageJson[] }>(
     `SELECT ${galleryColumnsSql}, ${cardFactsSql} AS facts${page} FROM "Gallery" g
      WHERE g.id = $2::uuid AND ${readableGallerySql('g', '$1')}`,
@@ -530,7 +544,7 @@ export function galleryCardFacts(
 // guesses a tenth of a large gallery, costs more than a custom plan, and so each opening of the
 // gallery was planned afresh (about 0.8 ms of 2.7 in bench/gallery.ts). Page sizes are few, and so
 // are the statements.
-const itemsPageSql = (gallery: string, after: string, take: number) => {
+const itemsPageSql = (gallery: string, after: string, take: number, order: PhotoOrder) => {
   if (!Number.isSafeInteger(take) || take < 1) throw new RangeError(`a page of items holds 1 or more, not ${take}`);
   return `
   SELECT i.id, i."galleryId", i."fileId", i.position, i."addedById", i."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
@@ -539,8 +553,8 @@ const itemsPageSql = (gallery: string, after: string, take: number) => {
          f."createdAt" AT TIME ZONE 'UTC' AS "fileCreatedAt", f."updatedAt" AT TIME ZONE 'UTC' AS "fileUpdatedAt"
   FROM "GalleryItem" i JOIN "File" f ON f.id = i."fileId"
   WHERE i."galleryId" = ${gallery}
-    AND (${after}::uuid IS NULL OR (i.position, i.id) > (SELECT c.position, c.id FROM "GalleryItem" c WHERE c.id = ${after} AND c."galleryId" = ${gallery}))
-  ORDER BY i.position, i.id
+    AND ${afterSql(order, gallery, after)}
+  ORDER BY ${orderBySql(order, 'i', 'f')}
   LIMIT ${take}`;
 };
 
@@ -557,9 +571,9 @@ type ItemsPageRow = GalleryItem &
 export async function galleryItemsPage(
   ctx: ViewerContext,
   galleryId: string,
-  options: { take: number; after?: string },
+  options: { take: number; after?: string; order?: PhotoOrder },
 ): Promise<GalleryItemWithFile[]> {
-  const rows = await ctx.db.$sql<ItemsPageRow>(itemsPageSql('$1', '$2', options.take), [
+  const rows = await ctx.db.$sql<ItemsPageRow>(itemsPageSql('$1', '$2', options.take, options.order ?? 'manual'), [
     galleryId,
     options.after ?? null,
   ]);
@@ -744,6 +758,7 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
     return { items, notification };
   });
   if (notification) publishNotifications(ctx, [notification]);
+  if (items.length > 0) await announceGalleryItems(ctx, galleryId);
   return items;
 }
 
@@ -759,70 +774,7 @@ export async function removeFileFromGallery(ctx: ViewerContext, galleryId: strin
       data: { updatedAt: new Date(), ...(gallery.coverImageId === fileId && { coverImageId: null }) },
     });
   });
-}
-
-/**
- * Moves one file to just before another (or to the end when `beforeFileId` is null). The items
- * from the target on shift down by one in a single statement, so a 10,000-photo gallery reorders
- * without loading it.
- */
-export async function moveGalleryItem(
-  ctx: ViewerContext,
-  galleryId: string,
-  fileId: string,
-  beforeFileId: string | null,
-) {
-  return ctx.db.$transaction(async (tx) => {
-    await galleryFor(ctx, galleryId, 'write', tx);
-    // Locks the gallery row so two moves (or a move and an add) do not renumber at the same time.
-    await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
-    const find = (id: string) =>
-      isUuid(id) ? tx.galleryItem.findUnique({ where: { galleryId_fileId: { galleryId, fileId: id } } }) : null;
-    const item = await find(fileId);
-    if (!item) throw new NotFoundError('File');
-    if (beforeFileId === fileId)
-      return tx.galleryItem.findUniqueOrThrow({ where: { id: item.id }, include: galleryItemInclude });
-    let position: number;
-    if (beforeFileId) {
-      const before = await find(beforeFileId);
-      if (!before) throw new ValidationError('The file to move before is not in this gallery.', 'beforeFileId');
-      position = before.position;
-      await tx.galleryItem.updateMany({
-        where: { galleryId, position: { gte: position }, id: { not: item.id } },
-        data: { position: { increment: 1 } },
-      });
-    } else {
-      const last = await tx.galleryItem.findFirst({ where: { galleryId }, orderBy: [{ position: 'desc' }] });
-      position = (last?.position ?? 0) + 1;
-    }
-    return tx.galleryItem.update({ where: { id: item.id }, data: { position }, include: galleryItemInclude });
-  });
-}
-
-/** One page of a gallery's photos in gallery order; `after` is the cursor of the last item seen. */
-export async function listGalleryItems(
-  ctx: ViewerContext,
-  galleryId: string,
-  { after, limit = 100 }: { after?: string | null; limit?: number } = {},
-) {
-  await galleryFor(ctx, galleryId);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-    throw new ValidationError('limit must be a whole number from 1 to 500.', 'limit');
-  }
-  let keyset: Prisma.GalleryItemWhereInput = {};
-  if (after) {
-    const match = /^(-?\d+)\.([0-9a-f-]{36})$/i.exec(after);
-    if (!match || !isUuid(match[2] as string))
-      throw new ValidationError('after is not a cursor from this list.', 'after');
-    const position = Number(match[1]);
-    keyset = { OR: [{ position: { gt: position } }, { position, id: { gt: match[2] } }] };
-  }
-  return ctx.db.galleryItem.findMany({
-    where: { galleryId, ...keyset },
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
-    take: limit,
-    include: galleryItemInclude,
-  });
+  await announceGalleryItems(ctx, galleryId);
 }
 
 // ───────────── sharing with projects ─────────────

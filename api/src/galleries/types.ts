@@ -9,6 +9,8 @@ import { prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
+import { ownEvents } from '../live/rules.ts';
+import { photoOrderOf } from './orderTypes.ts';
 import {
   accessFrom,
   addFilesToGallery,
@@ -20,16 +22,18 @@ import {
   type GalleryCardFacts,
   galleryCardFacts,
   galleryCardsPage,
+  galleryFor,
   galleryItemsPage,
   galleryListQuery,
+  inOrderOf,
   mayDo,
-  moveGalleryItem,
   readableGalleryWithFacts,
   removeFileFromGallery,
   revokeShare,
   shareGallery,
   updateGallery,
 } from './rules.ts';
+import { moveGalleryItem } from './items.ts';
 
 export const PropertyTypeEnum = prismaEnum(PropertyType, 'PropertyType', 'The kind of place a gallery shows.');
 
@@ -136,11 +140,20 @@ builder.prismaNode('Gallery', {
       cursor: 'id',
       description: 'The photos in gallery order (keyset pages: fast at any depth).',
       totalCount: (g, _args, ctx, info) => fromCard(ctx, g, info, (facts) => facts.photoCount),
-      resolve: (query, g, _args, ctx) => {
+      resolve: async (query, g, _args, ctx) => {
         const { take, skip = 0, cursor } = query as typeof query & { skip?: number; cursor?: { id: string } };
-        if (typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0) && onlyItemsAndFiles(query))
-          return (!cursor && firstItemsReadWith(g, take)) || galleryItemsPage(ctx, g.id, { take, after: cursor?.id });
-        return ctx.db.galleryItem.findMany({ ...query, where: { galleryId: g.id }, orderBy: ITEM_ORDER });
+        const order = await photoOrderOf(ctx, g);
+        const forward = typeof take === 'number' && take > 0 && skip === (cursor ? 1 : 0);
+        if (forward && onlyItemsAndFiles(query))
+          return (
+            (!cursor && firstItemsReadWith(g, take)) || galleryItemsPage(ctx, g.id, { take, after: cursor?.id, order })
+          );
+        if (order === 'manual')
+          return ctx.db.galleryItem.findMany({ ...query, where: { galleryId: g.id }, orderBy: ITEM_ORDER });
+        if (!forward) throw new ValidationError('Photos in a sorted gallery page forward only.', 'last');
+        const ids = (await galleryItemsPage(ctx, g.id, { take, after: cursor?.id, order })).map((i) => i.id);
+        const { cursor: _c, skip: _s, take: _t, ...rest } = query as typeof query & { skip?: number; cursor?: object };
+        return inOrderOf(ids, await ctx.db.galleryItem.findMany({ ...rest, where: { id: { in: ids } } }));
       },
     }),
     shares: t.relation('shares', {
@@ -392,5 +405,28 @@ builder.mutationField('revokeGalleryShare', (t) =>
       "Ends a share of your gallery; the project's members lose access at once. Answers the share's global id.",
     args: { id: t.arg.id({ required: true }) },
     change: (args, ctx) => revokeShare(ctx, rawId(args.id, 'GalleryShare', 'id')),
+  }),
+);
+
+const GalleryItemsChangedEvent = builder.objectRef<{ galleryId: string }>('GalleryItemsChangedEvent').implement({
+  description: 'Photos were added to or taken out of a gallery you can see.',
+  fields: (t) => ({
+    galleryId: t.id({ resolve: (e) => encodeGlobalID('Gallery', e.galleryId) }),
+  }),
+});
+
+builder.subscriptionField('galleryItemsChanged', (t) =>
+  t.field({
+    type: GalleryItemsChangedEvent,
+    description:
+      'Each time photos are added to or taken out of a gallery you can see (only the one named, when galleryId is given): read it again.',
+    args: { galleryId: t.arg.id({ required: false }) },
+    subscribe: async (_root, args, ctx) => {
+      if (!args.galleryId) return ownEvents(ctx, 'gallery:items');
+      const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
+      await galleryFor(ctx, galleryId);
+      return ownEvents(ctx, 'gallery:items', (e) => e.galleryId === galleryId);
+    },
+    resolve: (e) => e,
   }),
 );

@@ -62,8 +62,11 @@ export function securityHeaders(config: Config, sources: PageSources): Middlewar
   });
   return async (c, next) => {
     let routesOwn: string | null = null;
+    let sameOriginFrames = false;
     await headers(c as never, async () => {
       await next();
+      // A route that lets the app's own pages frame its answer (a PDF preview) says SAMEORIGIN.
+      sameOriginFrames = c.res.headers.get('x-frame-options') === 'SAMEORIGIN';
       // Some answers (Auth.js redirects, proxied fetches) come with immutable headers: copy them.
       try {
         c.res.headers.set('x-content-type-options', 'nosniff');
@@ -74,6 +77,15 @@ export function securityHeaders(config: Config, sources: PageSources): Middlewar
     });
     // A route may send less than the global policy (the review API: no-referrer), never more.
     if (routesOwn && STRICTER_REFERRER_POLICIES.has(routesOwn)) c.res.headers.set('Referrer-Policy', routesOwn);
+    if (sameOriginFrames) {
+      c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+      const policy = c.res.headers.get('content-security-policy');
+      if (policy)
+        c.res.headers.set(
+          'Content-Security-Policy',
+          policy.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+        );
+    }
   };
 }
 

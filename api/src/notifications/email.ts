@@ -1,8 +1,11 @@
 import type { Services } from '../context.ts';
 import type { MailMessage } from '../infra/mail/mailer.ts';
 import { DEFAULT_SETTINGS } from '../settings/rules.ts';
+import { DIGESTED_TITLES, NOT_EMAILED_TITLES, scheduleDigest } from './digest.ts';
+import { appBaseUrl, escapeHtml } from './mailText.ts';
 
-export type DeliveryServices = Pick<Services, 'db' | 'config' | 'mailer' | 'logger'>;
+/** Without the job queue (the account mails' services) nothing is gathered into digests. */
+export type DeliveryServices = Pick<Services, 'db' | 'config' | 'mailer' | 'logger'> & Partial<Pick<Services, 'jobs'>>;
 
 /** One notification is one message, however often its delivery is retried. */
 const notificationMessageId = (id: string) => `<notification.${id}@scoutbase>`;
@@ -14,13 +17,7 @@ interface EmailedNotice {
   user: { email: string; firstName: string | null; displayName: string | null };
 }
 
-/** Where the app is reached from outside; links in e-mails must be absolute. */
-export function appBaseUrl(config: Services['config']) {
-  return (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+export { appBaseUrl } from './mailText.ts';
 
 /** The e-mail for one notification: its title as subject, its message and a link to where it points. */
 export function notificationEmail(notice: EmailedNotice, baseUrl: string): MailMessage {
@@ -46,6 +43,24 @@ export function notificationEmail(notice: EmailedNotice, baseUrl: string): MailM
   };
 }
 
+const digested: readonly string[] = DIGESTED_TITLES;
+const notEmailed: readonly string[] = NOT_EMAILED_TITLES;
+
+/**
+ * The notifications to e-mail one by one: one's own uploads are not e-mailed at all, and others'
+ * uploads to one's galleries wait for the person's digest (digest.ts), whose window this opens.
+ */
+async function mailedNow(services: DeliveryServices, ids: string[]) {
+  const rows = await services.db.notification.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, userId: true, title: true },
+  });
+  const digests = new Set(rows.filter((r) => digested.includes(r.title)).map((r) => r.userId));
+  const { jobs } = services;
+  if (jobs) for (const userId of digests) await scheduleDigest({ config: services.config, jobs }, userId);
+  return rows.filter((r) => !digested.includes(r.title) && !notEmailed.includes(r.title)).map((r) => r.id);
+}
+
 /**
  * E-mails the people whose Email Notifications switch is on about notifications just written.
  * Call after the writing transaction committed. Runs in the background: a database or mail
@@ -56,7 +71,7 @@ export function emailNotifications(services: DeliveryServices, ids: string[]) {
   if (ids.length === 0) return;
   services.mailer?.deliverLater(async () => {
     const messages: MailMessage[] = [];
-    for (const id of ids) {
+    for (const id of await mailedNow(services, ids)) {
       // Claimed once, before sending: an updated notice (more uploads) or a second instance sends nothing.
       const claimed = await services.db.notification.updateMany({
         where: { id, emailedAt: null },

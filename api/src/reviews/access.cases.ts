@@ -142,6 +142,25 @@ export const accessCases: AccessCase[] = [
     undefined,
     reviewedCrewGallery,
   ),
+  ...members(
+    'GET /api/galleries/:id/feedback',
+    'reads the feedback totals',
+    ({ gallery }) => `/api/galleries/${gallery.id}/feedback`,
+    { owner: 'allowed', editor: 'allowed', reader: 'allowed', stranger: 'not-found' },
+    undefined,
+    reviewedCrewGallery,
+  ),
+  // Only photos one added oneself go into a gallery of one's own: the crew's picks are the owner's photos.
+  ...members(
+    'POST /api/galleries/:id/from-picks',
+    'makes a new gallery from the picks',
+    ({ gallery }) => ({ path: `/api/galleries/${gallery.id}/from-picks`, body: {} }),
+    { owner: 'allowed', editor: 'forbidden', reader: 'forbidden', stranger: 'not-found' },
+    async (t, { file }) => {
+      expect(await db(t).galleryItem.count({ where: { fileId: file.id } })).toBe(1);
+    },
+    reviewedCrewGallery,
+  ),
   accessCase({
     route: 'POST /api/galleries/:id/comments',
     name: 'stranger: cannot comment on a photo of a gallery they cannot see, through their own gallery either',
@@ -161,6 +180,10 @@ export const accessCases: AccessCase[] = [
   }),
 
   ...reviewers('GET /api/review/:token', 'opens the gallery', (token) => `/api/review/${token}`),
+  // The page's live channel: an open link's stays open (reviews/live.test.ts), so only the refusals here.
+  ...reviewers('GET /api/review/:token/events', 'hears the link end', (token) => `/api/review/${token}/events`).slice(
+    1,
+  ),
   ...reviewers('POST /api/review/:token/comments', 'comments', (token, { file }) => ({
     path: `/api/review/${token}/comments`,
     body: { fileId: file.id, name: 'Dana', body: 'Love the windows' },

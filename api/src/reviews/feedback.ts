@@ -13,6 +13,7 @@ import { isUuid } from '../shared/ids.ts';
 import { appLink } from '../shared/links.ts';
 import { parse, requiredText } from '../shared/validation.ts';
 import type { ReviewAccess } from './links.ts';
+import { asPhotoOrder, inPhotoOrder } from '../galleries/order.ts';
 
 // Comments and picks on a gallery's photos: members comment in the app, reviewers comment and
 // pick through a review link. Whoever may read the gallery sees both, live.
@@ -225,10 +226,15 @@ export async function reviewPage(db: Db, access: ReviewAccess, token: string) {
       location: true,
       propertyType: true,
       style: true,
+      photoOrder: true,
       items: {
         orderBy: [{ position: 'asc' }, { id: 'asc' }],
         take: 5000,
-        select: { file: { select: { id: true, name: true, mimeType: true, metadata: true } } },
+        select: {
+          id: true,
+          createdAt: true,
+          file: { select: { id: true, name: true, sortName: true, mimeType: true, metadata: true } },
+        },
       },
     },
   });
@@ -239,7 +245,9 @@ export async function reviewPage(db: Db, access: ReviewAccess, token: string) {
     db.photoPick.findMany({ where: stillShown, orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }] }),
   ]);
   const base = `/api/review/${token}/photos`;
-  const { items, ...details } = gallery;
+  // In the gallery's order, as its members see it (galleries/order.ts).
+  const { photoOrder, items: arranged, ...details } = gallery;
+  const items = inPhotoOrder(arranged, asPhotoOrder(photoOrder));
   return {
     gallery: { ...details, label: access.label, allowDownload: access.allowDownload, photoCount: items.length },
     photos: items.map(({ file }) => {

@@ -15,6 +15,7 @@ import { galleryAccessWhere } from '../access/rules.ts';
 import { VARIANTS, type Variant, variantKey } from '../storage/images.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
 import { domainError, ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
+import { dateProblem } from '../shared/dates.ts';
 import { isUuid } from '../shared/ids.ts';
 import { optionalText, parse } from '../shared/validation.ts';
 
@@ -51,7 +52,11 @@ const expiresAtInput = z
     error: 'expiresAt must be a date and time (ISO 8601, e.g. 2026-12-31T18:00:00Z).',
   })
   .transform((v) => new Date(v))
-  .refine((d) => d.getTime() > Date.now(), 'The expiry must be in the future.')
+  .superRefine((d, ctx) => {
+    const problem =
+      dateProblem(d, 'The expiry date') ?? (d.getTime() > Date.now() ? null : 'The expiry must be in the future.');
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .nullish();
 
 export const reviewLinkInput = z.strictObject({
@@ -125,7 +130,16 @@ export async function revokeReviewLink(ctx: ViewerContext, linkId: string) {
   if (!link) throw new NotFoundError('Review link');
   await galleryFor(ctx, link.galleryId, 'write', ctx.db, REVIEW_EDITORS);
   if (link.revokedAt) return link;
-  return ctx.db.reviewLink.update({ where: { id: linkId }, data: { revokedAt: new Date() } });
+  const revoked = await ctx.db.reviewLink.update({ where: { id: linkId }, data: { revokedAt: new Date() } });
+  // Open review pages of this link hear it at once (reviews/events.ts) and stop showing the gallery.
+  ctx.events.publish('review:ended', linkId, { linkId });
+  return revoked;
+}
+
+/** Whether the link is still open now (revoked and expired links are not). */
+export async function reviewLinkIsOpen(db: Db, linkId: string) {
+  const link = await db.reviewLink.findUnique({ where: { id: linkId }, select: { revokedAt: true, expiresAt: true } });
+  return link !== null && isOpen(link);
 }
 
 // ───────────── the public side ─────────────

@@ -35,6 +35,8 @@ import {
   unlockReviewLink,
   WrongReviewPasswordError,
 } from './links.ts';
+import { galleryFeedbackSummary, galleryFromPicks } from './summary.ts';
+import { reviewEvents } from './events.ts';
 
 /** Members' paths: review links of a gallery, and its comments and picks. Mounted behind the session rule. */
 export function reviewMemberRoutes(services: Services) {
@@ -72,6 +74,19 @@ export function reviewMemberRoutes(services: Services) {
       fileId: c.req.query('fileId'),
     });
     return c.json(picks.map(pickJson));
+  });
+
+  // Totals of picks and comments, and per review link for those who manage links.
+  routes.get('/api/galleries/:id/feedback', async (c) => {
+    const { galleryId: _id, ...summary } = await galleryFeedbackSummary(viewerContext(c, services), c.req.param('id'));
+    return c.json(summary);
+  });
+
+  // Body: { reviewLinkId?, name? }. A new gallery of the viewer's holding the picked photos.
+  routes.post('/api/galleries/:id/from-picks', async (c) => {
+    const ctx = viewerContext(c, services);
+    const made = await galleryFromPicks(ctx, c.req.param('id'), await readJson(c));
+    return c.json({ id: made.gallery.id, name: made.gallery.name, added: made.added, skipped: made.skipped }, 201);
   });
 
   return routes;
@@ -129,6 +144,12 @@ export function reviewPublicRoutes(services: Services, deps: ReviewPublicDeps) {
     withLink(async (c, access, token) =>
       c.json({ ...(await reviewPage(services.db, access, token)), map: services.config.map }),
     ),
+  );
+
+  // The page's live channel: told at once when the link is revoked (events.ts).
+  routes.get(
+    '/api/review/:token/events',
+    withLink(async (c, access) => reviewEvents(services, c, access)),
   );
 
   routes.post('/api/review/:token/unlock', async (c) => {

@@ -10,6 +10,7 @@ import { rawId } from '../projects/types.ts';
 import { nameToShow } from '../users/rules.ts';
 import { addGalleryComment, DELETED_USER } from './feedback.ts';
 import { createReviewLink, revokeReviewLink } from './links.ts';
+import './summaryTypes.ts';
 
 // Review links, comments and picks in the app's GraphQL. The public review surface is REST only
 // (/api/review/{token}): GraphQL answers signed-in users alone.
@@ -209,6 +210,29 @@ const GalleryFeedbackEvent = builder
     description: 'A comment or a pick that just arrived on a gallery.',
     fields: (t) => ({
       galleryId: t.id({ resolve: (e) => encodeGlobalID('Gallery', e.galleryId) }),
+      gallery: t.prismaField({
+        type: 'Gallery',
+        nullable: true,
+        description: 'The gallery as it is now (its feedback totals), while you may see it.',
+        resolve: (query, e, _args, ctx) =>
+          ctx.db.gallery.findFirst({ ...query, where: { id: e.galleryId, ...galleryAccessWhere(ctx.viewer.id) } }),
+      }),
+      item: t.prismaField({
+        type: 'GalleryItem',
+        nullable: true,
+        description: "The photo's place in the gallery (its feedback counts); null once it left the gallery.",
+        resolve: async (query, e, _args, ctx) => {
+          const about =
+            e.kind === 'comment'
+              ? await ctx.db.photoComment.findUnique({ where: { id: e.id }, select: { fileId: true } })
+              : await ctx.db.photoPick.findUnique({ where: { id: e.id }, select: { fileId: true } });
+          if (!about) return null;
+          return ctx.db.galleryItem.findFirst({
+            ...query,
+            where: { galleryId: e.galleryId, fileId: about.fileId, gallery: galleryAccessWhere(ctx.viewer.id) },
+          });
+        },
+      }),
       comment: t.prismaField({
         type: 'PhotoComment',
         nullable: true,

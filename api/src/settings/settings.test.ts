@@ -129,4 +129,25 @@ describe('profile', () => {
     );
     expect((await call(alice, 'PATCH', '/api/user/profile', '{')).status).toBe(400);
   });
+
+  it('refuses a blank first name (REST 400, GraphQL error) and keeps the one it had', async () => {
+    await call(alice, 'PATCH', '/api/user/profile', { firstName: 'Ada' });
+    for (const firstName of ['', '   ', null]) {
+      const res = await call(alice, 'PATCH', '/api/user/profile', { firstName, lastName: 'Byron' });
+      expect(res, JSON.stringify(firstName)).toMatchObject({
+        status: 400,
+        body: { message: 'First name is required.' },
+      });
+    }
+    const answer = await graphql(
+      app,
+      alice.cookie,
+      `mutation { updateProfile(firstName: " ") { __typename ... on Error { message } } }`,
+    );
+    expect(answer.data?.updateProfile).toEqual({ __typename: 'ValidationError', message: 'First name is required.' });
+    const me = await (await app.request('/api/auth/user', { cookie: alice.cookie })).json();
+    expect(me).toMatchObject({ firstName: 'Ada' });
+    // Only the last name: the first stays as it is.
+    expect((await call(alice, 'PATCH', '/api/user/profile', { lastName: 'King' })).status).toBe(200);
+  });
 });

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { AppEnv } from '../http/env.ts';
 import { requireViewer } from '../http/helpers.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { safeFileName } from '../shared/names.ts';
 import { variantKey, VARIANTS, type Variant } from './images.ts';
 import {
   createUploadUrl,
@@ -164,6 +165,8 @@ export function storageRoutes(deps: StorageDeps) {
       ),
     });
     // Served files never run as a page of ours (browsers' own PDF viewer cannot run sandboxed).
+    // A PDF shown in place may be framed by the app's own pages (the File Manager's preview).
+    if (mimeType === 'application/pdf' && !variant) headers.set('X-Frame-Options', 'SAMEORIGIN');
     if (mimeType !== 'application/pdf') {
       headers.set(
         'Content-Security-Policy',
@@ -271,14 +274,10 @@ export function parseRange(header: string, size: number): ByteRange | 'unsatisfi
 export function contentDisposition(mimeType: string, name: string, variant?: Variant, download = false) {
   // ?download asks for a save dialog whatever the type (a Download button).
   const inline = !download && (/^(image|video)\//.test(mimeType) || mimeType === 'application/pdf');
-  // Control characters, quotes, slashes and backslashes never reach the header.
-  let clean = Array.from(name.normalize('NFC'))
-    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
-    .join('')
-    .replace(/["\\/]/g, '_')
-    .trim()
-    .slice(0, 200);
-  if (clean === '' || clean === '.' || clean === '..') clean = 'file';
+  // The name a disk takes (shared/names.ts): no control or text-direction characters, quotes,
+  // slashes or backslashes reach the header.
+  let clean = safeFileName(name).slice(0, 200).trim();
+  if (clean === '_' && name.trim() !== '_') clean = 'file';
   if (variant) clean = `${clean.replace(/\.[^.]*$/, '')}-${variant}.webp`;
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/[%;]/g, '_');
   const encoded = encodeURIComponent(clean).replace(

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { sendBody, signedInUser, testApp } from '../../test/harness.ts';
 import { sendDueReminders } from './rules.ts';
+import { timeSpan } from '../shared/timeWords.ts';
 
 it('the app runs the due-reminder pass on its interval and stops it on close', async () => {
   const app = await testApp({ DUE_REMINDER_INTERVAL_SECONDS: '0.05' });
@@ -47,15 +48,22 @@ it("reminder texts say when in words, never a raw ISO time (the server does not 
         { title: 'Scout the barn', creatorId: user.id, dueDate: new Date('2026-11-25T10:43:00.000Z') },
         { title: 'Call the diner', creatorId: user.id, dueDate: new Date('2026-11-25T17:00:00.000Z') },
         { title: 'Book the crane', creatorId: user.id, dueDate: new Date('2026-11-22T09:00:00.000Z') },
+        // 5 days 23 hours late: "overdue by 5 days", as the task's card says (issue 53: it said "6 days ago").
+        { title: 'Return the van', creatorId: user.id, dueDate: new Date('2026-11-19T13:00:00.000Z') },
       ],
     });
     await sendDueReminders(app.services, now);
     const messages = (await db.notification.findMany({ where: { userId: user.id } })).map((n) => n.message).sort();
     expect(messages).toEqual([
-      '"Book the crane" is overdue: it was due 3 days ago.',
+      '"Book the crane" is overdue by 3 days.',
       '"Call the diner" is due in 5 hours.',
-      '"Scout the barn" is overdue: it was due 1 hour ago.',
+      '"Return the van" is overdue by 5 days.',
+      '"Scout the barn" is overdue by 1 hour.',
     ]);
+    // The card's words for the same task at the same time: one computation for both.
+    expect(`Overdue by ${timeSpan(now.getTime() - new Date('2026-11-19T13:00:00.000Z').getTime())}`).toBe(
+      'Overdue by 5 days',
+    );
   } finally {
     await app.close();
   }

@@ -7,7 +7,9 @@ import { recordActivity } from '../activity/rules.ts';
 import { galleryAccessWhere, projectMemberWhere, readableGallerySql } from '../access/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { dateProblem } from '../shared/dates.ts';
 import { appLink } from '../shared/links.ts';
+import { timeSpan } from '../shared/timeWords.ts';
 import { parse } from '../shared/validation.ts';
 import { emailFor, nameToShow, visibleUserSql } from '../users/rules.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -194,6 +196,11 @@ const dueDate = z
       ctx.addIssue({ code: 'custom', message: 'Due date must be an ISO date and time, or null.' });
       return z.NEVER;
     }
+    const problem = dateProblem(date, 'Due date');
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
     return date;
   });
 const optionalId = (message: string) =>
@@ -264,6 +271,14 @@ async function taskNotice(
     message: `${await personName(tx, viewer.id)} ${to.did} "${task.title}".`,
     link: appLink.task(task.id),
   });
+}
+
+/**
+ * Tells everyone a task concerns (its creator, its assignee, and whoever it was taken from) that it
+ * changed, so their open task lists read it again (live: 'tasks:changed').
+ */
+function announceTask(services: Pick<Services, 'events'>, taskId: string, ...people: (string | null | undefined)[]) {
+  for (const userId of new Set(people)) if (userId) services.events.publish('tasks:changed', userId, { taskId });
 }
 
 /** A task the viewer may see, or a 404 (also for tasks that exist but are not theirs). */
@@ -388,6 +403,7 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
     return task;
   });
   publishNotifications(ctx, notices);
+  announceTask(ctx, created.id, viewer.id, created.assigneeId);
   return present(ctx, created);
 }
 
@@ -427,6 +443,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
     return row;
   });
   publishNotifications(ctx, notices);
+  announceTask(ctx, id, task.creatorId, task.assigneeId, updated.assigneeId);
   return present(ctx, updated);
 }
 
@@ -460,6 +477,7 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
       }
     });
     publishNotifications(ctx, notices);
+    announceTask(ctx, id, task.creatorId, task.assigneeId);
   }
   return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
 }
@@ -487,6 +505,7 @@ export async function reopenTask(ctx: ViewerContext, id: string): Promise<TaskRe
       }
     });
     publishNotifications(ctx, notices);
+    announceTask(ctx, id, task.creatorId, task.assigneeId);
   }
   return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
 }
@@ -496,6 +515,7 @@ export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: 
   if (!taskPermissions(ctx.viewer.id, task).delete)
     throw new ForbiddenError('Only the person who created this task can delete it.');
   await ctx.db.task.delete({ where: { id } });
+  announceTask(ctx, id, task.creatorId, task.assigneeId);
   return { id };
 }
 
@@ -504,19 +524,9 @@ export async function deleteTask(ctx: ViewerContext, id: string): Promise<{ id: 
 export const DUE_SOON_MS = 24 * 60 * 60 * 1000;
 const REMINDER_BATCH = 200;
 
-const inWords = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/**
- * "in 5 hours", "3 days ago": relative to the reminder, because the server does not know the
- * reader's time zone, so a clock time in a notification or e-mail would be wrong for most readers.
- */
-function howLong(due: Date, now: Date) {
-  const minutes = Math.round((due.getTime() - now.getTime()) / 60_000) || (due < now ? -1 : 1);
-  if (Math.abs(minutes) < 60) return inWords.format(minutes, 'minute');
-  const hours = Math.round(minutes / 60);
-  if (Math.abs(hours) < 24) return inWords.format(hours, 'hour');
-  return inWords.format(Math.round(hours / 24), 'day');
-}
+// "in 5 hours", "overdue by 3 days": relative to the reminder, because the server does not know the
+// reader's time zone, so a clock time in a notification or e-mail would be wrong for most readers.
+// timeSpan counts as the task's card does (web/src/lib/format.ts formatTaskDue).
 
 /**
  * One pass of due reminders: every pending task due within the next 24 hours (or already past due)
@@ -547,8 +557,8 @@ export async function sendDueReminders(services: Services, now: Date = new Date(
           type: 'task',
           title: overdue ? 'Task overdue' : 'Task due soon',
           message: overdue
-            ? `"${task.title}" is overdue: it was due ${howLong(task.dueDate, now)}.`
-            : `"${task.title}" is due ${howLong(task.dueDate, now)}.`,
+            ? `"${task.title}" is overdue by ${timeSpan(now.getTime() - task.dueDate.getTime())}.`
+            : `"${task.title}" is due in ${timeSpan(task.dueDate.getTime() - now.getTime())}.`,
           link: appLink.task(task.id),
         });
       });

@@ -2,6 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { TaskPriority, TaskStatus } from '../generated/prisma/enums.ts';
 import { rawIdOf, registerNamedIds } from '../shared/ids.ts';
 import { builder } from '../graphql/builder.ts';
+import { ownEvents } from '../live/rules.ts';
 import { listConnection, prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import {
   completeTask,
@@ -245,5 +246,21 @@ builder.mutationField('deleteTask', (t) =>
     description: 'Deletes a task you created; answers its global id.',
     args: { id: t.arg.globalID({ required: true }) },
     change: (args, ctx) => deleteTask(ctx, args.id.id),
+  }),
+);
+
+const TasksChangedEvent = builder.objectRef<{ taskId: string }>('TasksChangedEvent').implement({
+  description: 'A task you created or were given changed (created, assigned, edited, completed, reopened or deleted).',
+  fields: (t) => ({
+    taskId: t.id({ resolve: (e) => encodeGlobalID('Task', e.taskId) }),
+  }),
+});
+
+builder.subscriptionField('tasksChanged', (t) =>
+  t.field({
+    type: TasksChangedEvent,
+    description: 'Each change to one of your tasks, made by you or anyone else: read your task lists again.',
+    subscribe: (_root, _args, ctx) => ownEvents(ctx, 'tasks:changed'),
+    resolve: (e) => e,
   }),
 );

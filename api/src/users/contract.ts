@@ -22,6 +22,9 @@ export interface Profile {
   emailVerified?: boolean;
 }
 
+/** First and last names are at most this long (API and settings form). */
+export const NAME_MAX = 100;
+
 /** The key under which a signed-in page carries the person's profile (api/src/http/web-page.ts). */
 export const CARRIED_PROFILE = 'GET /api/auth/user';
 

@@ -4,7 +4,7 @@ import type { Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { parse } from '../shared/validation.ts';
 import { twoFactorRequiredFor } from '../auth/two-factor.ts';
-import type { Profile } from './contract.ts';
+import { NAME_MAX, type Profile } from './contract.ts';
 
 /** Users a viewer may see: themselves and the people they share a project with. */
 export function visibleUsersWhere(viewer: Viewer): Prisma.UserWhereInput {
@@ -85,12 +85,16 @@ const nameField = (label: string) =>
   z
     .string()
     .trim()
-    .max(100, `${label} is too long.`)
+    .max(NAME_MAX, `${label} is too long.`)
     .transform((v) => (v === '' ? null : v))
     .nullish();
 
 export const profileInput = z.object({
-  firstName: nameField('First name'),
+  // The name others see and the avatar's letters come from: when sent, it must say something.
+  firstName: z.preprocess(
+    (v) => (v === null ? '' : v),
+    z.string().trim().min(1, 'First name is required.').max(NAME_MAX, 'First name is too long.').optional(),
+  ),
   lastName: nameField('Last name'),
 });
 

@@ -70,7 +70,10 @@ describe('formatActivityTime', () => {
 describe('formatAge', () => {
   it.each([
     [0, 'Just now'],
-    [HOUR - SECOND, 'Just now'],
+    [59 * SECOND, 'Just now'],
+    [MINUTE, '1 minute ago'],
+    [12 * MINUTE, '12 minutes ago'],
+    [HOUR - SECOND, '59 minutes ago'],
     [HOUR, '1h ago'],
     [DAY - SECOND, '23h ago'],
     [DAY, '1 day ago'],

@@ -1,3 +1,4 @@
+import { timeSpan } from '../../../api/src/shared/timeWords.ts';
 import { serverPage } from '../server/page.ts';
 
 // Display formats of SPEC.md section 9. Every function takes `now` so tests can pin the clock.
@@ -57,10 +58,11 @@ export function formatActivityTime(value: Date | string, now: Date = currentTime
   });
 }
 
-/** Galleries and files: "Just now", "5h ago", "1 day ago", "3 days ago". */
+/** Galleries and files: "Just now", "5 minutes ago", "5h ago", "1 day ago", "3 days ago". */
 export function formatAge(value: Date | string, now: Date = currentTime()): string {
   const elapsed = now.getTime() - toDate(value).getTime();
-  if (elapsed < HOUR) return 'Just now';
+  if (elapsed < MINUTE) return 'Just now';
+  if (elapsed < HOUR) return `${countOf(Math.floor(elapsed / MINUTE), 'minute')} ago`;
   if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h ago`;
   if (elapsed < 2 * DAY) return '1 day ago';
   return `${Math.floor(elapsed / DAY)} days ago`;
@@ -96,11 +98,8 @@ export function countOf(n: number, unit: string): string {
 export function formatTaskDue(due: Date | string, now: Date = currentTime()): string {
   const date = toDate(due);
   const late = now.getTime() - date.getTime();
-  if (late > 0) {
-    if (late < HOUR) return `Overdue by ${countOf(Math.max(1, Math.floor(late / MINUTE)), 'minute')}`;
-    if (late < DAY) return `Overdue by ${countOf(Math.floor(late / HOUR), 'hour')}`;
-    return `Overdue by ${countOf(Math.floor(late / DAY), 'day')}`;
-  }
+  // The same count as the overdue reminder's (api/src/shared/timeWords.ts).
+  if (late > 0) return `Overdue by ${timeSpan(late)}`;
   const days = calendarDaysBetween(now, date);
   if (days === 0) return 'Due today';
   if (days === 1) return 'Due tomorrow';

@@ -36,6 +36,11 @@ export type CommitWithToasts<M extends MutationParameters> = (
     /** This call's success toast, when it says what the call knows (a name, an address). */
     success?: ToastInput;
     onSuccess?(response: M['response']): void;
+    /**
+     * Instead of the error toast: a form that shows the reason by its fields (the toast would cover
+     * the form's buttons). Gets the server's words, or the failure text.
+     */
+    onFailure?(message: string): void;
     /** After either outcome, once its toast is up: to end a busy state. */
     onSettled?(): void;
   },
@@ -53,7 +58,7 @@ export function useMutationWithToasts<M extends MutationParameters>(
   const [commit, pending] = useMutation<M>(mutation);
   const fail = (message?: string) =>
     toast({ title: 'Error', description: message || toasts.failure, variant: 'destructive' });
-  const run: CommitWithToasts<M> = ({ success, onSuccess, onSettled, ...config }) =>
+  const run: CommitWithToasts<M> = ({ success, onSuccess, onFailure, onSettled, ...config }) =>
     commit({
       ...config,
       onCompleted(response) {
@@ -63,12 +68,16 @@ export function useMutationWithToasts<M extends MutationParameters>(
           if (said) toast(said);
           onSuccess?.(response);
         } else {
-          fail(toasts.serverMessage ? outcome?.message : undefined);
+          const said = toasts.serverMessage ? outcome?.message : undefined;
+          if (onFailure) onFailure(said || toasts.failure);
+          else fail(said);
         }
         onSettled?.();
       },
       onError(error) {
-        if (!isUnauthorizedError(error)) fail();
+        if (isUnauthorizedError(error)) onFailure?.('');
+        else if (onFailure) onFailure(toasts.failure);
+        else fail();
         onSettled?.();
       },
     });

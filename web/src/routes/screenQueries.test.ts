@@ -45,7 +45,16 @@ describe('screen query variables from the address', () => {
     );
     expect(gallery).toBe(`/galleries/${encodeURIComponent(btoa(`Gallery:${FOLDER_UUID}`))}`);
     const globalId = btoa(`Gallery:${FOLDER_UUID}`);
-    expect(screenQuery('gallery', { id: globalId }, at(`/galleries/${globalId}`)).variables).toEqual({ id: globalId });
+    expect(screenQuery('gallery', { id: globalId }, at(`/galleries/${globalId}`)).variables).toEqual({
+      id: globalId,
+      feedback: 'all',
+      filtered: false,
+    });
+    expect(screenQuery('gallery', { id: globalId }, at(`/galleries/${globalId}?feedback=picked`)).variables).toEqual({
+      id: globalId,
+      feedback: 'picked',
+      filtered: true,
+    });
   });
 
   it('orders tasks by due date unless the address asks for the newest', () => {

@@ -6,6 +6,7 @@ import DashboardScreenQuery from '../screens/dashboard/__generated__/DashboardSc
 import { fileSortArgument, fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
 import FilesScreenQuery from '../screens/files/__generated__/FilesScreenQuery$parameters';
 import { gallerySortFrom } from '../screens/galleries/options.ts';
+import { feedbackVariables } from '../screens/galleries/feedbackFilter.ts';
 import { FIRST_ROW, gridUrl, gridUrl2x } from '../screens/galleries/photos.ts';
 import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesScreenQuery$parameters';
 import GalleryScreenQuery from '../screens/galleries/__generated__/GalleryScreenQuery$parameters';
@@ -62,11 +63,11 @@ const SCREEN_QUERIES = {
       dense: { when: 'node.file.metadata.thumbnails.grid2x', suffix: gridUrl2x('') },
       count: FIRST_ROW,
     },
-    variables: ({ id = '' }) => {
+    variables: ({ id = '' }, url) => {
       // An old link with the raw uuid: the address becomes the global id, as every link now is.
       const replacement = replacementForRawId('Gallery', id);
       if (replacement) throw redirect(appPath.gallery(replacement));
-      return { id };
+      return { id, ...feedbackVariables(url.searchParams.get('feedback')) };
     },
   },
   files: {

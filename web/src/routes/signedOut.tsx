@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import LandingPage from '../screens/landing/LandingPage.tsx';
 import { LEGAL_PATHS } from './legalPaths.ts';
+import { SCREEN_ROUTES } from './screenModules.ts';
 
 // The pages of someone not signed in: light on purpose (no Relay, no data router, no shell), since
 // every visitor's first page is one of them. The landing page comes with them: most visits
@@ -10,6 +11,11 @@ const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
 const SignInPage = lazy(() => import('../screens/signin/SignInPage.tsx'));
 const VerifyEmailPage = lazy(() => import('../screens/account/VerifyEmailPage.tsx'));
 const ResetPasswordPage = lazy(() => import('../screens/account/ResetPasswordPage.tsx'));
+const NotFound = lazy(() => import('../screens/notfound/NotFound.tsx'));
+
+// The signed-in app's addresses (a link someone was sent) lead to the landing page, whose sign-in
+// brings them there; an address that is nothing signed in either is the 404 page.
+const APP_PATHS = [...new Set(Object.values(SCREEN_ROUTES).map(({ path }) => path))];
 
 export default function SignedOutApp() {
   return (
@@ -22,7 +28,17 @@ export default function SignedOutApp() {
         <Route path="/signup" element={<SignInPage mode="signup" />} />
         <Route path="/verify-email" element={<VerifyEmailPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="*" element={<LandingPage />} />
+        {APP_PATHS.map((path) => (
+          <Route key={path} path={path} element={<LandingPage />} />
+        ))}
+        <Route
+          path="*"
+          element={
+            <main>
+              <NotFound home="/" homeLabel="Go to Home Page" />
+            </main>
+          }
+        />
       </Routes>
     </BrowserRouter>
   );

@@ -18,7 +18,8 @@ import {
 import { Spinner } from '../ui/Spinner.tsx';
 import { toast } from '../ui/toast.tsx';
 import type { AssistantSlotReplySubscription } from './__generated__/AssistantSlotReplySubscription.graphql';
-import type { ChatResult } from '../../../api/src/assistant/contract.ts';
+import { CHAT_MESSAGE_LIMIT, type ChatResult } from '../../../api/src/assistant/contract.ts';
+import { refusalMessage } from '../lib/refusal.ts';
 
 // The floating AI assistant (SPEC.md section 2): minimized to a round button, or open, either
 // collapsed (quick actions) or expanded (the chat). It talks to the REST paths of section 7; the
@@ -167,7 +168,8 @@ export function AssistantSlot() {
       const toasted = failed;
       fail();
       if (!toasted && !isUnauthorizedError(error)) {
-        toast({ title: 'Error', description: CHAT_FAILED, variant: 'destructive' });
+        // The server's reason when it gave one ("Message is too long (4000 characters at most).").
+        toast({ title: 'Error', description: refusalMessage(error) ?? CHAT_FAILED, variant: 'destructive' });
       }
     } finally {
       replyStream.current?.dispose();
@@ -188,6 +190,9 @@ export function AssistantSlot() {
       void send(draft);
     }
   }
+
+  // Near the limit the box says how much is left; it stops at the limit the server keeps.
+  const counter = draft.length >= CHAT_MESSAGE_LIMIT * 0.9 ? `${draft.length}/${CHAT_MESSAGE_LIMIT}` : null;
 
   if (mode === 'minimized') {
     return (
@@ -291,9 +296,19 @@ export function AssistantSlot() {
               onChange={(e) => setDraft(e.target.value)}
               onKeyDown={onKeyDown}
               disabled={pending}
+              maxLength={CHAT_MESSAGE_LIMIT}
+              aria-describedby={counter ? 'assistant-message-count' : undefined}
               placeholder="Ask me anything..."
               className="max-h-32 min-h-10 flex-1 resize-none rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100"
             />
+            {counter && (
+              <span
+                id="assistant-message-count"
+                className="self-center text-xs whitespace-nowrap text-slate-600 dark:text-slate-400"
+              >
+                {counter}
+              </span>
+            )}
             <button
               type="submit"
               disabled={pending || !draft.trim()}

@@ -23,6 +23,7 @@ import type { NotificationBellSlotMarkAllMutation } from './__generated__/Notifi
 import type { NotificationBellSlotMarkMutation } from './__generated__/NotificationBellSlotMarkMutation.graphql';
 import type { NotificationBellSlotQuery } from './__generated__/NotificationBellSlotQuery.graphql';
 import { readableNotificationText } from './notificationText.ts';
+import { useNow } from '../lib/now.ts';
 
 const bellQuery = graphql`
   query NotificationBellSlotQuery @preloadable {
@@ -65,6 +66,7 @@ function Badge({ count }: { count: number }) {
 }
 
 function Bell({ reference }: { reference: PreloadedQuery<NotificationBellSlotQuery> }) {
+  const now = useNow();
   const environment = useRelayEnvironment();
   const navigate = useNavigate();
   const data = usePreloadedQuery<NotificationBellSlotQuery>(bellQuery, reference);
@@ -301,7 +303,7 @@ function Bell({ reference }: { reference: PreloadedQuery<NotificationBellSlotQue
                           {readableNotificationText(node.message)}
                         </span>
                         <span className="mt-1 block text-xs text-slate-500">
-                          {formatNotificationTime(node.createdAt)}
+                          {formatNotificationTime(node.createdAt, now)}
                         </span>
                       </span>
                     </button>

@@ -48,6 +48,7 @@ const ADMIN_ITEM = { to: '/admin', label: 'Admin', icon: ShieldIcon } as const;
 const MOBILE_ITEMS = [
   { to: '/', label: 'Home', icon: HomeIcon },
   { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
+  { to: '/files', label: 'Files', icon: FolderIcon },
   { to: '/projects', label: 'Projects', icon: UsersIcon },
   { to: '/tasks', label: 'Tasks', icon: TasksIcon },
 ] as const;
@@ -71,26 +72,39 @@ function ThemeSync({ reference }: { reference: PreloadedQuery<ShellThemeQuery> }
   return null;
 }
 
-function HeaderSearch() {
+/**
+ * The header's search: beside the logo from a tablet up; on a phone a button opens it in a row of
+ * its own under the header (`phone`), as Drive's app does, and it closes once sent.
+ */
+function HeaderSearch({ phone, onDone }: { phone?: boolean; onDone?: () => void }) {
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
+  const id = phone ? 'phone-search' : 'header-search';
   function submit(event: FormEvent) {
     event.preventDefault();
     const q = query.trim();
     if (!q) return;
     navigate(`/files?search=${encodeURIComponent(q)}`);
+    onDone?.();
   }
   return (
-    <form aria-label="Search" onSubmit={submit} className="relative hidden max-w-md flex-1 md:flex">
-      <label htmlFor="header-search" className="sr-only">
+    <form
+      aria-label="Search"
+      onSubmit={submit}
+      className={phone ? 'relative flex flex-1' : 'relative hidden max-w-md flex-1 md:flex'}
+    >
+      <label htmlFor={id} className="sr-only">
         Search
       </label>
       <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
       <input
-        id="header-search"
+        id={id}
         type="search"
         value={query}
+        // biome-ignore lint/a11y/noAutofocus: opened by its button, to be typed in at once
+        autoFocus={phone}
         onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && onDone?.()}
         placeholder="Search files, tags, or galleries..."
         className="h-9 w-full rounded-md border border-slate-300 bg-slate-50 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:bg-white focus:outline-none focus:ring-2 focus:ring-indigo-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:focus:bg-slate-900"
       />
@@ -102,6 +116,7 @@ function Header({ bell }: { bell: ShellData['bell'] }) {
   const user = useViewer();
   const { signOut } = useAuth();
   const [signingOut, setSigningOut] = useState(false);
+  const [searching, setSearching] = useState(false);
   async function onSignOut() {
     setSigningOut(true);
     if (!(await signOut())) setSigningOut(false);
@@ -129,6 +144,15 @@ function Header({ bell }: { bell: ShellData['bell'] }) {
         <div className="flex flex-1 justify-center">
           <HeaderSearch />
         </div>
+        <button
+          type="button"
+          aria-expanded={searching}
+          onClick={() => setSearching((open) => !open)}
+          className="rounded-md p-2 text-slate-600 hover:bg-slate-100 md:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+        >
+          <SearchIcon className="h-5 w-5" />
+          <span className="sr-only">Search</span>
+        </button>
         <NotificationBellSlot reference={bell} />
         {user.isAdmin && (
           // The sidebar, which has the Admin link, is hidden on a phone.
@@ -146,8 +170,10 @@ function Header({ bell }: { bell: ShellData['bell'] }) {
           className="flex items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800"
         >
           <Avatar user={user} />
-          <span className="sr-only max-w-40 truncate text-sm font-medium text-slate-800 sm:not-sr-only dark:text-slate-200">
-            {[user.firstName, user.lastName].filter(Boolean).join(' ') || user.displayName || user.email}
+          <span className="sr-only sm:not-sr-only">
+            <span className="block max-w-40 truncate text-sm font-medium text-slate-800 dark:text-slate-200">
+              {[user.firstName, user.lastName].filter(Boolean).join(' ') || user.displayName || user.email}
+            </span>
           </span>
         </Link>
         <Button variant="ghost" size="sm" onClick={onSignOut} disabled={signingOut}>
@@ -156,6 +182,11 @@ function Header({ bell }: { bell: ShellData['bell'] }) {
           <span className="sr-only sm:hidden">Sign Out</span>
         </Button>
       </div>
+      {searching && (
+        <div className="flex px-3 pb-2 md:hidden">
+          <HeaderSearch phone onDone={() => setSearching(false)} />
+        </div>
+      )}
     </header>
   );
 }

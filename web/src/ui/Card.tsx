@@ -14,7 +14,7 @@ export function Card({ children, className = '' }: { children: ReactNode; classN
 export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: string; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-      <div>
+      <div className="min-w-0 [overflow-wrap:anywhere]">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 dark:text-slate-100">{title}</h1>
         {subtitle && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{subtitle}</p>}
       </div>
@@ -26,8 +26,8 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
 /** A summary figure: label, value, icon. */
 export function StatCard({ label, value, icon }: { label: string; value: ReactNode; icon?: ReactNode }) {
   return (
-    <Card className="flex items-center justify-between p-5">
-      <div>
+    <Card className="flex items-center justify-between gap-3 p-5">
+      <div className="min-w-0 [overflow-wrap:anywhere]">
         <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{label}</p>
         <p className="mt-1 text-2xl font-bold text-slate-900 dark:text-slate-100">{value}</p>
       </div>

@@ -15,7 +15,7 @@ export function Dialog({
   open: boolean;
   onClose: () => void;
   title: string;
-  description?: string;
+  description?: ReactNode;
   children: ReactNode;
   size?: 'sm' | 'md' | 'lg' | 'xl';
 }) {
@@ -26,7 +26,7 @@ export function Dialog({
       <div className="fixed inset-0 overflow-y-auto">
         <div className="flex min-h-full items-end justify-center p-0 sm:items-center sm:p-4">
           <DialogPanel
-            className={`w-full ${width} rounded-t-xl bg-white p-6 shadow-xl sm:rounded-xl dark:bg-slate-900 dark:text-slate-100`}
+            className={`w-full min-w-0 ${width} rounded-t-xl [overflow-wrap:anywhere] bg-white p-6 shadow-xl sm:rounded-xl dark:bg-slate-900 dark:text-slate-100`}
           >
             <DialogTitle className="text-lg font-semibold text-slate-900 dark:text-slate-100">{title}</DialogTitle>
             {description && (
@@ -152,7 +152,8 @@ export function ConfirmDialog({
   onClose: () => void;
   onConfirm: () => void;
   title: string;
-  message: string;
+  /** What is about to happen, naming what it happens to (ui/Named.tsx). */
+  message: ReactNode;
   confirmLabel?: string;
   pendingLabel?: string;
   pending?: boolean;

@@ -1,4 +1,10 @@
-import { Field as LabelledField, Input as HeadlessInput, Label, Textarea as HeadlessTextarea } from '@headlessui/react';
+import {
+  Description,
+  Field as LabelledField,
+  Input as HeadlessInput,
+  Label,
+  Textarea as HeadlessTextarea,
+} from '@headlessui/react';
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { SearchIcon } from './icons.tsx';
 
@@ -19,16 +25,46 @@ export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<H
   return <textarea ref={ref} className={`${inputClass} ${className}`} {...props} />;
 });
 
-/** A label above its control; pass the control's id as htmlFor. */
-export function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
+/**
+ * A label above its control; pass the control's id as htmlFor. `error`, when given, shows under the
+ * control with the id `fieldErrorId(htmlFor)`: give the control aria-describedby and aria-invalid.
+ */
+export function Field({
+  label,
+  htmlFor,
+  children,
+  error,
+  hint,
+}: {
+  label: string;
+  htmlFor: string;
+  children: ReactNode;
+  error?: string | null;
+  /** A line under the control when there is no error, e.g. a character counter. */
+  hint?: ReactNode;
+}) {
   return (
-    <div className="space-y-1.5">
+    <div className="min-w-0 space-y-1.5">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
         {label}
       </label>
       {children}
+      {error ? (
+        <p id={fieldErrorId(htmlFor)} className="text-sm break-words text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : (
+        hint && <p className="text-xs text-slate-600 dark:text-slate-400">{hint}</p>
+      )}
     </div>
   );
+}
+
+export const fieldErrorId = (htmlFor: string) => `${htmlFor}-error`;
+
+/** The attributes of a control whose Field may show `error`. */
+export function errorProps(htmlFor: string, error: string | null | undefined) {
+  return error ? { 'aria-invalid': true, 'aria-describedby': fieldErrorId(htmlFor) } : {};
 }
 
 /** A search box with its magnifier and a label only screen readers see; `className` sizes its wrapper. */
@@ -67,22 +103,48 @@ export function SearchField({
 
 const labelClass = 'block text-sm font-medium text-slate-700 dark:text-slate-300';
 
-/** An input with its label (Headless UI ties the two together). */
-export function TextField({ label, ...props }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+/**
+ * An input with its label (Headless UI ties the two together, and the error or hint under it to
+ * the input as its description).
+ */
+export function TextField({
+  label,
+  error,
+  hint,
+  ...props
+}: { label: string; error?: string | null; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <LabelledField className="space-y-1">
+    <LabelledField className="min-w-0 space-y-1">
       <Label className={labelClass}>{label}</Label>
-      <HeadlessInput className={inputClass} {...props} />
+      <HeadlessInput className={inputClass} invalid={Boolean(error)} {...props} />
+      <FieldNote error={error} hint={hint} />
     </LabelledField>
   );
 }
 
-/** A three-line textarea with its label. */
-export function TextAreaField({ label, ...props }: { label: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+/** "95/100 characters" once a text nears its limit, for a field's hint; nothing before. */
+export function lengthHint(value: string, max: number): string | null {
+  return value.length >= Math.floor(max * 0.8) ? `${value.length}/${max} characters` : null;
+}
+
+/** A three-line textarea with its label, and an error or hint as TextField has. */
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  ...props
+}: { label: string; error?: string | null; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
-    <LabelledField className="space-y-1">
+    <LabelledField className="min-w-0 space-y-1">
       <Label className={labelClass}>{label}</Label>
-      <HeadlessTextarea className={inputClass} rows={3} {...props} />
+      <HeadlessTextarea className={inputClass} rows={3} invalid={Boolean(error)} {...props} />
+      <FieldNote error={error} hint={hint} />
     </LabelledField>
   );
+}
+
+/** Under a Headless UI field's control: its error, else its hint (both describe the control). */
+function FieldNote({ error, hint }: { error?: string | null; hint?: ReactNode }) {
+  if (error) return <Description className="text-sm break-words text-red-700 dark:text-red-400">{error}</Description>;
+  return hint ? <Description className="text-xs text-slate-600 dark:text-slate-400">{hint}</Description> : null;
 }

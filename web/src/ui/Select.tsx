@@ -7,7 +7,7 @@ export interface SelectOption<T extends string> {
 }
 
 const buttonClass =
-  'flex h-10 w-full items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 text-left text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
+  'flex h-10 w-full min-w-0 items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 text-left text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
 
 function Options<T extends string>({ options }: { options: readonly SelectOption<T>[] }) {
   return (
@@ -19,10 +19,10 @@ function Options<T extends string>({ options }: { options: readonly SelectOption
         <ListboxOption
           key={option.value}
           value={option.value}
-          className="group flex cursor-pointer items-center justify-between px-3 py-2 text-slate-900 data-[focus]:bg-indigo-50 dark:text-slate-100 dark:data-[focus]:bg-slate-700"
+          className="group flex cursor-pointer items-center justify-between gap-2 px-3 py-2 text-slate-900 [overflow-wrap:anywhere] data-[focus]:bg-indigo-50 dark:text-slate-100 dark:data-[focus]:bg-slate-700"
         >
           {option.label}
-          <CheckIcon className="invisible h-4 w-4 text-indigo-600 group-data-[selected]:visible" />
+          <CheckIcon className="invisible h-4 w-4 shrink-0 text-indigo-600 group-data-[selected]:visible" />
         </ListboxOption>
       ))}
     </ListboxOptions>
@@ -52,7 +52,7 @@ export function Select<T extends string>({
       <div className={`relative ${className}`}>
         <ListboxButton id={id} aria-label={label} className={buttonClass}>
           <span className="truncate">{selected?.label ?? ''}</span>
-          <ChevronDownIcon className="h-4 w-4 text-slate-500" />
+          <ChevronDownIcon className="h-4 w-4 shrink-0 text-slate-500" />
         </ListboxButton>
         <Options options={options} />
       </div>
@@ -87,7 +87,7 @@ export function SelectField({
           <span className={selected ? 'truncate' : 'truncate text-slate-500 dark:text-slate-400'}>
             {selected?.label ?? placeholder}
           </span>
-          <ChevronDownIcon className="h-4 w-4 text-slate-500" />
+          <ChevronDownIcon className="h-4 w-4 shrink-0 text-slate-500" />
         </ListboxButton>
         <Options options={options} />
       </Listbox>

@@ -81,7 +81,7 @@ function ToastCard({ item }: { item: ToastItem }) {
           : 'border-slate-200 bg-white text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100'
       }`}
     >
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
         {item.title && <p className="text-sm font-semibold">{item.title}</p>}
         {item.description && <p className="mt-1 text-sm opacity-90">{item.description}</p>}
       </div>

@@ -8,6 +8,7 @@ import {
   type S3UploadPlan,
   type S3UploadState,
 } from '../../../api/src/storage/contract.ts';
+import { refusalMessage } from '../lib/refusal.ts';
 
 type Progress = (loaded: number, total: number) => void;
 type Request = <T>(method: string, url: string, body?: unknown) => Promise<T>;
@@ -47,16 +48,8 @@ function putToBucket(
 
 /** A 4xx from our server carries { message } for people; keep its words. */
 function refusal(error: unknown): never {
-  const match = /^4\d\d: (.*)$/s.exec((error as Error).message ?? '');
-  if (match) {
-    try {
-      const { message } = JSON.parse(match[1] as string) as { message?: string };
-      if (message) throw new S3UploadRefused(message);
-    } catch (parsed) {
-      if (parsed instanceof S3UploadRefused) throw parsed;
-    }
-  }
-  throw error;
+  const message = refusalMessage(error);
+  throw message ? new S3UploadRefused(message) : error;
 }
 
 export async function s3Upload(

@@ -12,6 +12,7 @@ import {
   type UploadTargets,
 } from '../../../api/src/storage/contract.ts';
 import { dataRequest } from '../lib/http.ts';
+import { refusalMessage } from '../lib/refusal.ts';
 import type { ConflictChoice } from './conflicts.ts';
 import { S3UploadRefused, s3Upload } from './s3.ts';
 
@@ -105,7 +106,12 @@ export async function tusUpload(
         ...(uploadURL ? { uploadURL } : {}),
       },
       onProgress: (loaded, total) => onProgress(loaded, total),
-      onError: (error) => reject(error),
+      // A refusal reads like any other answer of ours ("415: {"message":…}"), so step() keeps its words.
+      onError: (error) => {
+        const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null })
+          .originalResponse;
+        reject(response ? new Error(`${response.getStatus()}: ${response.getBody()}`) : error);
+      },
       onSuccess: () => resolve(upload.url ?? endpoint),
       onBeforeRequest: (req) => {
         const xhr = req.getUnderlyingObject() as XMLHttpRequest | undefined;
@@ -162,8 +168,10 @@ async function step<T>(work: () => Promise<T>, message: string): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    // A refusal the server explained keeps its own words.
+    // A refusal the server explained keeps its own words (the words S3 uploads keep too).
     if (error instanceof UploadStepError) throw error;
+    const refused = refusalMessage(error);
+    if (refused) throw new UploadStepError(refused);
     console.error(message, error);
     throw new UploadStepError(message);
   }

@@ -4,7 +4,7 @@ import { globalIdOf } from '../lib/globalId.ts';
 import type { useCreateFileMutation } from './__generated__/useCreateFileMutation.graphql';
 import type { ConflictChoice } from './conflicts.ts';
 import { storedFileOf } from './storedFile.ts';
-import type { Filing, StoredFile } from './transport.ts';
+import { type Filing, type StoredFile, UploadStepError } from './transport.ts';
 
 const CONFLICT_CHOICE = { keepBoth: 'KEEP_BOTH', replace: 'REPLACE', skip: 'SKIP' } as const satisfies Record<
   ConflictChoice,
@@ -61,7 +61,9 @@ export function useCreateFile() {
           onCompleted: ({ createFile: answer }) => {
             const data = 'data' in answer ? answer.data : undefined;
             if (!data) {
-              reject(new Error(('message' in answer && answer.message) || 'Failed to create file record'));
+              // The server's reason (a name it refuses, a skipped upload) is what the upload list shows.
+              const message = 'message' in answer ? answer.message : undefined;
+              reject(message ? new UploadStepError(message) : new Error('Failed to create file record'));
               return;
             }
             resolve(storedFileOf(data));

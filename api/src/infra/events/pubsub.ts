@@ -30,6 +30,12 @@ export type Channels = {
   'import:progress': [userId: string, payload: ImportProgress];
   /** What this user may see changed: invitations, project membership, or the galleries shared with them. */
   'access:changed': [userId: string, payload: AccessChange];
+  /** A task this user created or was given changed: created, assigned, edited, completed, reopened, deleted. */
+  'tasks:changed': [userId: string, payload: { taskId: string }];
+  /** Photos were added to, taken out of or reordered in a gallery this user may see. */
+  'gallery:items': [userId: string, payload: { galleryId: string }];
+  /** A review link was revoked (or its gallery deleted): keyed by the link, heard only by its open review pages. */
+  'review:ended': [linkId: string, payload: { linkId: string }];
   /** A comment or pick arrived on a gallery this user may see (reviews/feedback.ts). */
   'gallery:feedback': [userId: string, payload: GalleryFeedback];
   /**

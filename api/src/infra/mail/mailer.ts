@@ -76,6 +76,8 @@ export interface Mailer {
   deliver(message: MailMessage): void;
   /** Like deliver, for messages that take work to compose (a database read); a failure there is logged. */
   deliverLater(compose: () => Promise<MailMessage[]>): void;
+  /** Queues the message as deliver does, for a job that must know it is queued: rejects when it could not be. */
+  queue(message: MailMessage): Promise<void>;
   /** Resolves once every message handed over so far is queued, and the mail queue has none left to send. */
   idle(): Promise<void>;
   /** Waits for messages being queued, and closes the transport (close the job queue first). */
@@ -146,6 +148,9 @@ export async function createMailer(
     kind: transport.kind,
     deliver(message) {
       track(queue(message));
+    },
+    async queue(message) {
+      await queue(message);
     },
     deliverLater(compose) {
       track(

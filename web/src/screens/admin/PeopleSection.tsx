@@ -23,6 +23,7 @@ import {
   sendPasswordReset,
   updateUser,
 } from './adminApi.ts';
+import { useNow } from '../../lib/now.ts';
 
 type Confirmable = 'disable' | 'enable' | 'reset' | 'grant' | 'revoke';
 
@@ -233,6 +234,7 @@ function PersonCard({
   onAction: (kind: Confirmable) => void;
   onQuota: () => void;
 }) {
+  const now = useNow();
   const percent = user.quotaBytes > 0 ? (user.usedBytes / user.quotaBytes) * 100 : 100;
   return (
     <li>
@@ -249,8 +251,8 @@ function PersonCard({
             </div>
             <p className="truncate text-sm text-slate-600 dark:text-slate-400">{user.email}</p>
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {user.lastSeenAt ? `Last seen ${formatAge(user.lastSeenAt)}` : 'Not signed in anywhere'} · Joined{' '}
-              {formatAge(user.createdAt)}
+              {user.lastSeenAt ? `Last seen ${formatAge(user.lastSeenAt, now)}` : 'Not signed in anywhere'} · Joined{' '}
+              {formatAge(user.createdAt, now)}
             </p>
           </div>
           <ActionsMenu label={`Actions for ${user.email}`} widthClass="w-60">

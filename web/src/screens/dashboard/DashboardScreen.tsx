@@ -1,8 +1,10 @@
 import { type ReactNode, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay/hooks';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useTasksChanged } from '../../live/useLiveRefresh.ts';
 import { Link } from 'react-router-dom';
 import { countOf, formatActivityTime, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';
+import { useNow } from '../../lib/now.ts';
 import { ImportMenu } from '../../imports/ImportMenu.tsx';
 import { appPath } from '../../lib/globalId.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
@@ -59,6 +61,7 @@ function GalleryCard({ gallery: key, first }: { gallery: DashboardScreen_gallery
 }
 
 function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$key }) {
+  const now = useNow();
   const activity = useFragment(
     graphql`
       fragment DashboardScreen_activity on Activity {
@@ -87,18 +90,19 @@ function ActivityItem({ activity: key }: { activity: DashboardScreen_activity$ke
         <ActivityIcon className="h-4 w-4" />
       </span>
       <div className="min-w-0 flex-1 text-sm">
-        <p className="text-slate-800 dark:text-slate-200">
+        <p className="line-clamp-3 text-slate-800 [overflow-wrap:anywhere] dark:text-slate-200">
           <span className="font-medium">{activity.actor.displayName}</span>{' '}
           {ACTION_TEXT[activity.action] ?? activity.action} <span className="font-medium">{activity.resourceName}</span>
           {extra}
         </p>
-        <p className="text-xs text-slate-500 dark:text-slate-400">{formatActivityTime(activity.createdAt)}</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">{formatActivityTime(activity.createdAt, now)}</p>
       </div>
     </li>
   );
 }
 
 function TaskItem({ task: key }: { task: DashboardScreen_task$key }) {
+  const now = useNow();
   const task = useFragment(
     graphql`
       fragment DashboardScreen_task on Task {
@@ -112,12 +116,12 @@ function TaskItem({ task: key }: { task: DashboardScreen_task$key }) {
   );
   return (
     <li className="flex items-center justify-between gap-3 py-2.5 text-sm">
-      <span className="truncate text-slate-800 dark:text-slate-200">{task.title}</span>
+      <span className="min-w-0 truncate text-slate-800 dark:text-slate-200">{task.title}</span>
       {task.dueDate && (
         <span
           className={`shrink-0 text-xs ${task.isOverdue ? 'font-medium text-red-600 dark:text-red-400' : 'text-slate-500 dark:text-slate-400'}`}
         >
-          {formatTaskDue(task.dueDate)}
+          {formatTaskDue(task.dueDate, now)}
         </span>
       )}
     </li>
@@ -217,6 +221,8 @@ function DashboardContent() {
       }
     `,
   );
+  // A task given to the viewer (or changed by someone else) joins the widget without a reload.
+  useTasksChanged(refresh);
   const stats = data.viewer.dashboardStats;
   const galleries = data.galleries.edges;
   const folders = data.folders.edges;
@@ -226,7 +232,7 @@ function DashboardContent() {
 
   return (
     <div className="space-y-6">
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <StatCard label="Total Photos" value={stats?.totalPhotos ?? 0} icon={<ImageIcon className="h-8 w-8" />} />
         <StatCard
           label="Active Galleries"
@@ -268,7 +274,7 @@ function DashboardContent() {
         )}
       </section>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="p-5">
           <CardHeader title="Scouting Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
           <CardList items={folders} empty="No folders yet">
@@ -276,12 +282,15 @@ function DashboardContent() {
               <li key={node.id}>
                 <Link
                   to={appPath.folder(node.id)}
-                  className="flex items-center justify-between py-2.5 text-sm text-slate-800 hover:text-indigo-600 dark:text-slate-200"
+                  className="flex items-center justify-between gap-3 py-2.5 text-sm text-slate-800 hover:text-indigo-600 dark:text-slate-200"
                 >
-                  <span className="flex items-center gap-2 truncate">
-                    <FolderIcon className="h-4 w-4 text-amber-500" /> {node.name}
+                  <span className="flex min-w-0 items-center gap-2">
+                    <FolderIcon className="h-4 w-4 shrink-0 text-amber-500" />{' '}
+                    <span className="truncate">{node.name}</span>
                   </span>
-                  <span className="text-xs text-slate-500 dark:text-slate-400">{countOf(node.fileCount, 'file')}</span>
+                  <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
+                    {countOf(node.fileCount, 'file')}
+                  </span>
                 </Link>
               </li>
             )}
@@ -291,9 +300,11 @@ function DashboardContent() {
           <CardHeader title="Project Folders" to="/files" icon={<FolderIcon className="h-5 w-5" />} />
           <CardList items={projects} empty="No projects yet">
             {({ node }) => (
-              <li key={node.id} className="flex items-center justify-between py-2.5 text-sm">
-                <span className="truncate text-slate-800 dark:text-slate-200">{node.name}</span>
-                <Badge tone="indigo">{node.type.replace('_', ' ')}</Badge>
+              <li key={node.id} className="flex items-center justify-between gap-3 py-2.5 text-sm">
+                <span className="min-w-0 truncate text-slate-800 dark:text-slate-200">{node.name}</span>
+                <span className="shrink-0">
+                  <Badge tone="indigo">{node.type.replace('_', ' ')}</Badge>
+                </span>
               </li>
             )}
           </CardList>

@@ -248,7 +248,7 @@ function GalleryChoices({
     );
   }
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="sr-only">Gallery</legend>
       <ul className="max-h-64 space-y-0.5 overflow-y-auto">
         {galleries.map((g) => (
@@ -263,7 +263,9 @@ function GalleryChoices({
                 className="h-4 w-4 accent-indigo-600"
               />
               <span className="min-w-0 flex-1 truncate">{g.name}</span>
-              <span className="text-xs text-slate-600 dark:text-slate-400">{countOf(g.photoCount, 'photo')}</span>
+              <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+                {countOf(g.photoCount, 'photo')}
+              </span>
             </label>
           </li>
         ))}

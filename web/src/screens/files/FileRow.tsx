@@ -1,11 +1,13 @@
 import { MenuItem } from '@headlessui/react';
-import type { DragEvent } from 'react';
+import { type DragEvent, type ReactNode, useEffect } from 'react';
 import { graphql, useFragment } from 'react-relay/hooks';
+import { Link } from 'react-router-dom';
 import { formatAge, formatFileSize } from '../../lib/format.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';
 import type { FileRow_file$data, FileRow_file$key } from './__generated__/FileRow_file.graphql';
 import { gridImage, gridUrl, hasGrid2x } from '../galleries/photos.ts';
+import { useNow } from '../../lib/now.ts';
 
 export type FileRowData = FileRow_file$data;
 
@@ -18,6 +20,39 @@ export interface FileRowActions {
   onMove: (file: FileRowData) => void;
   /** Absent where files cannot be dragged onto a folder (search results). */
   onDragStart?: (file: FileRowData, event: DragEvent) => void;
+  /** The address of a file's preview ("Open"); without it, Open shows the file's bytes in a new tab. */
+  previewHref?: (fileId: string) => string;
+  /** Told the ids of the files listed, in their order (the preview's previous / next). */
+  onListed?: (ids: readonly string[]) => void;
+}
+
+/** "Open": the preview when the list has one, else the bytes in a new tab. */
+function OpenLink({
+  file,
+  actions,
+  className,
+  children,
+  ...rest
+}: {
+  file: FileRowData;
+  actions: FileRowActions;
+  className: string;
+  children: ReactNode;
+  'aria-label'?: string;
+  title?: string;
+}) {
+  if (actions.previewHref) {
+    return (
+      <Link to={actions.previewHref(file.id)} className={className} {...rest}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <a href={file.objectPath} target="_blank" rel="noreferrer" className={className} {...rest}>
+      {children}
+    </a>
+  );
 }
 
 /** A row's checkbox in the file list; absent where files cannot be chosen together. */
@@ -35,12 +70,12 @@ function FileMenu({ file, actions }: { file: FileRowData; actions: FileRowAction
   return (
     <ActionsMenu label={`Actions for ${file.name}`}>
       <MenuItem>
-        <a href={file.objectPath} target="_blank" rel="noreferrer" className={menuItemClass}>
+        <OpenLink file={file} actions={actions} className={menuItemClass}>
           Open
-        </a>
+        </OpenLink>
       </MenuItem>
       <MenuItem>
-        <a href={file.objectPath} download={file.name} className={menuItemClass}>
+        <a href={`${file.objectPath}?download`} download={file.name} className={menuItemClass}>
           Download
         </a>
       </MenuItem>
@@ -147,6 +182,9 @@ export function FileRows<F extends FileRow_file$key & { id: string }>({
   layout: 'list' | 'grid';
   extras: (file: F) => { selection?: FileRowSelection; location?: string };
 }) {
+  const ids = files.map((file) => file.id).join(',');
+  const { onListed } = actions;
+  useEffect(() => onListed?.(ids === '' ? [] : ids.split(',')), [ids, onListed]);
   return (
     <ul
       aria-label={label}
@@ -163,7 +201,7 @@ export function FileRows<F extends FileRow_file$key & { id: string }>({
   );
 }
 
-/** One file in the list view: opens in a new tab from its stored object path. */
+/** One file in the list view: opens in the File Manager's preview. */
 export function FileRow({
   file: key,
   actions,
@@ -178,6 +216,7 @@ export function FileRow({
   /** Where the file is ("Root › Scouting › Barns"), for lists that mix folders (search results). */
   location?: string;
 }) {
+  const now = useNow();
   const file = useFragment(
     graphql`
       fragment FileRow_file on File {
@@ -216,15 +255,14 @@ export function FileRow({
         {selection && (
           <SelectBox file={file} selection={selection} className="absolute top-2 left-2 z-10 bg-white shadow" />
         )}
-        <a
-          href={file.objectPath}
-          target="_blank"
-          rel="noreferrer"
+        <OpenLink
+          file={file}
+          actions={actions}
           className="block focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500"
           aria-label={`Open ${file.name}`}
         >
           <Thumb file={file} className="aspect-square w-full" tile />
-        </a>
+        </OpenLink>
         <div className="flex items-center gap-1 p-2">
           <div className="min-w-0 flex-1">
             <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100" title={file.name}>
@@ -247,17 +285,16 @@ export function FileRow({
       {selection && <SelectBox file={file} selection={selection} className="" />}
       <Thumb file={file} className="h-10 w-10 shrink-0 rounded" />
       <div className="min-w-0 flex-1">
-        <a
-          href={file.objectPath}
-          target="_blank"
-          rel="noreferrer"
+        <OpenLink
+          file={file}
+          actions={actions}
           className="block truncate text-sm font-medium text-slate-900 hover:underline focus:outline-none focus-visible:underline dark:text-slate-100"
           title={file.name}
         >
           {file.name}
-        </a>
+        </OpenLink>
         <p className={`text-xs ${meta}`}>
-          {formatFileSize(file.size)} · {formatAge(file.createdAt as string)}
+          {formatFileSize(file.size)} · {formatAge(file.createdAt as string, now)}
           {file.currentVersion > 1 ? ` · v${file.currentVersion}` : ''}
         </p>
         <FolderPath location={location} />

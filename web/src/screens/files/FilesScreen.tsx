@@ -1,4 +1,4 @@
-import { type DragEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { type ComponentProps, type DragEvent, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { graphql } from 'react-relay/hooks';
 import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
@@ -11,6 +11,7 @@ import { ConfirmDialog, FormDialog } from '../../ui/Dialog.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
+import { lazyDialog } from '../../ui/lazyDialog.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { SelectField } from '../../ui/Select.tsx';
@@ -21,93 +22,31 @@ import type { FilesScreenQuery } from './__generated__/FilesScreenQuery.graphql'
 import {
   AddToGalleryDialog,
   type Destination,
-  dropHighlight,
   FILE_DRAG_TYPE,
   type FileRef,
   filesCount,
   MoveFilesDialog,
   movedText,
   RenameFileDialog,
-  useFileDrop,
   useMoveFiles,
 } from './FileActions.tsx';
+import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FileList, type FileSelection, fileListConnection } from './FileList.tsx';
 import type { FileRowData } from './FileRow.tsx';
 import { FileSearchResults } from './FileSearchResults.tsx';
 import { FileVersionsDialog } from './FileVersionsDialog.tsx';
+import type { FilePreview as Preview } from './FilePreview.tsx';
 import { FolderNameField } from './FolderActions.tsx';
 import { FolderList } from './FolderList.tsx';
 import { useNewVersionUpload } from './NewVersionUpload.tsx';
 import { SelectionToolbar } from './SelectionToolbar.tsx';
 import { FILE_SORTS, type FileSort, fileSortFrom, serverSearchTerm } from './options.ts';
 
-/** A breadcrumb that opens its folder; dragged files can be dropped on it. */
-function Crumb({
-  to,
-  onNavigate,
-  onDropFiles,
-  className,
-}: {
-  to: Destination;
-  onNavigate: (folderId: string | null) => void;
-  onDropFiles?: (to: Destination) => void;
-  className: string;
-}) {
-  const { over, dropProps } = useFileDrop(onDropFiles && (() => onDropFiles(to)));
-  return (
-    <button
-      type="button"
-      onClick={() => onNavigate(to.id)}
-      className={`${className} ${over ? dropHighlight : ''}`}
-      {...dropProps}
-    >
-      {to.name}
-    </button>
-  );
-}
-
-function Breadcrumbs({
-  path,
-  onNavigate,
-  onDropFiles,
-}: {
-  path: readonly { id: string; name: string }[];
-  onNavigate: (folderId: string | null) => void;
-  onDropFiles?: (to: Destination) => void;
-}) {
-  if (path.length === 0) return null;
-  return (
-    <nav aria-label="Breadcrumb" className="text-sm">
-      <ol className="flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
-        <li>
-          <Crumb
-            to={{ id: null, name: 'Root' }}
-            onNavigate={onNavigate}
-            onDropFiles={onDropFiles}
-            className="rounded px-1 hover:text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
-          />
-        </li>
-        {path.map((folder, index) => (
-          <li key={folder.id} className="flex items-center gap-1">
-            <span aria-hidden="true">&gt;</span>
-            {index === path.length - 1 ? (
-              <span aria-current="page" className="px-1 font-medium text-slate-900 dark:text-slate-100">
-                {folder.name}
-              </span>
-            ) : (
-              <Crumb
-                to={folder}
-                onNavigate={onNavigate}
-                onDropFiles={onDropFiles}
-                className="rounded px-1 hover:text-indigo-600 hover:underline"
-              />
-            )}
-          </li>
-        ))}
-      </ol>
-    </nav>
-  );
-}
+// The preview's code (viewers, details) loads when a file is first opened.
+const FilePreview = lazyDialog(
+  () => import('./FilePreview.tsx').then((m) => m.FilePreview),
+  (props: ComponentProps<typeof Preview>) => props.fileId !== null,
+);
 
 function NewFolderDialog({
   open,
@@ -159,6 +98,7 @@ function FilesContent({
   onNavigate,
   newFolderOpen,
   closeNewFolder,
+  preview,
 }: {
   folderId: string | null;
   sort: FileSort;
@@ -168,6 +108,8 @@ function FilesContent({
   onNavigate: (folderId: string | null) => void;
   newFolderOpen: boolean;
   closeNewFolder: () => void;
+  /** The file previewed (?preview=), its address, and how to show another or close it. */
+  preview: { id: string | null; href: (fileId: string) => string; show: (fileId: string | null) => void };
 }) {
   const { data } = useRouteQuery<FilesScreenQuery>(
     graphql`
@@ -369,7 +311,15 @@ function FilesContent({
   }
 
   const newVersion = useNewVersionUpload();
+  // The files listed, in their order: the preview's previous / next.
+  const [listed, setListed] = useState<readonly string[]>([]);
+  const onListed = useCallback(
+    (ids: readonly string[]) => setListed((current) => (current.join() === ids.join() ? current : ids)),
+    [],
+  );
   const actions = {
+    previewHref: preview.href,
+    onListed,
     onVersions: setVersionsOf,
     onDelete: setDeleting,
     onUploadVersion: newVersion.choose,
@@ -389,7 +339,7 @@ function FilesContent({
   return (
     <>
       <Breadcrumbs path={path} onNavigate={onNavigate} onDropFiles={searchTerm === null ? dropFiles : undefined} />
-      <div className={searchTerm === null ? 'grid gap-6 lg:grid-cols-[16rem_1fr]' : ''}>
+      <div className={searchTerm === null ? 'grid grid-cols-1 gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]' : ''}>
         {searchTerm === null && (
           <aside
             className="rounded-lg border border-slate-200 bg-white p-2 dark:border-slate-700 dark:bg-slate-900"
@@ -440,10 +390,12 @@ function FilesContent({
               sort={sort}
               actions={actions}
               layout={layout}
+              onOpenFolder={onNavigate}
             />
           )}
         </section>
       </div>
+      <FilePreview fileId={preview.id} siblings={listed} onShow={preview.show} onClose={() => preview.show(null)} />
       <NewFolderDialog open={newFolderOpen} onClose={closeNewFolder} onCreate={createFolder} />
       <FileVersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
       <RenameFileDialog file={renaming} onClose={() => setRenaming(null)} />
@@ -481,7 +433,7 @@ function FilesContent({
 
 function FilesSkeleton() {
   return (
-    <div className="grid gap-6 lg:grid-cols-[16rem_1fr]" aria-busy="true">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]" aria-busy="true">
       <Skeleton className="h-48 w-full" />
       <div className="space-y-2">
         {[0, 1, 2, 3, 4].map((i) => (
@@ -536,7 +488,19 @@ export default function FilesScreen() {
       if (id) next.set('folder', id);
       else next.delete('folder');
       next.delete('search');
+      next.delete('preview');
     });
+  // The preview has an address (a reload keeps it); previous / next replace it, closing goes back to the list.
+  const preview = {
+    id: params.get('preview'),
+    href: (fileId: string) => {
+      const next = new URLSearchParams(params);
+      next.set('preview', fileId);
+      return `?${next}`;
+    },
+    show: (fileId: string | null) =>
+      update((next) => (fileId ? next.set('preview', fileId) : next.delete('preview')), fileId !== null),
+  };
 
   return (
     <div className="space-y-6">
@@ -629,6 +593,7 @@ export default function FilesScreen() {
           onNavigate={navigate}
           newFolderOpen={newFolderOpen}
           closeNewFolder={() => setNewFolderOpen(false)}
+          preview={preview}
         />
       </Suspense>
     </div>

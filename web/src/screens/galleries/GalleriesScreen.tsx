@@ -4,6 +4,7 @@ import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/dialogs.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useGalleryItemsChanged } from '../../live/useLiveRefresh.ts';
 import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { SearchField } from '../../ui/Field.tsx';
@@ -22,6 +23,7 @@ import { GALLERY_SORTS, type GallerySort, gallerySortFrom } from './options.ts';
 import { FIRST_ROW } from './photos.ts';
 import { ShareGalleryDialog } from './dialogs.ts';
 import { ConfirmDialog } from '../../ui/dialogs.ts';
+import { Named } from '../../ui/Named.tsx';
 import { useUpdateGallery } from './useUpdateGallery.ts';
 
 const PAGE_SIZE = 24;
@@ -38,7 +40,7 @@ function useDebounced<T>(value: T, ms: number) {
 function Placeholders() {
   return (
     <div
-      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+      className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
       role="status"
       aria-busy="true"
       aria-label="Loading galleries"
@@ -82,6 +84,8 @@ function GalleryGrid({
     // A gallery shared with (or revoked from) one of the viewer's projects comes and goes without a reload.
     { refreshOn: (change) => change.galleriesChanged },
   );
+  // Photos added to or taken out of any gallery here: its card's count and cover follow.
+  useGalleryItemsChanged(null, reloadList);
   const { data, ...page } = usePaginationFragment<GalleriesScreenPaginationQuery, GalleriesScreen_query$key>(
     graphql`
       fragment GalleriesScreen_query on Query
@@ -98,6 +102,7 @@ function GalleryGrid({
           edges {
             node {
               id
+              viewerAccess
               ...GalleryCard_gallery
             }
           }
@@ -183,15 +188,14 @@ function GalleryGrid({
   const inPlace = sort === 'recent' && !search;
   const create = (input: GalleryInput) =>
     new Promise<void>((resolve, reject) => {
-      let created = false;
       commitCreate({
         variables: { ...variablesOf(input), connections: inPlace ? [connectionId] : [] },
         onSuccess: () => {
-          created = true;
           if (!inPlace) reloadList();
+          resolve();
         },
-        // The form stays open on a refusal: its toast has said why.
-        onSettled: () => (created ? resolve() : reject(new Error('The gallery was not created.'))),
+        // The form stays open on a refusal and says why by its fields, not in a toast over its buttons.
+        onFailure: (message) => reject(new Error(message)),
       });
     });
 
@@ -226,26 +230,34 @@ function GalleryGrid({
           />
         )
       ) : (
-        <section
-          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
-          data-testid="gallery-grid"
-          aria-labelledby="gallery-list"
-        >
-          {/* The cards' titles are h3, as under the dashboard's "Recent Galleries": headings in order. */}
-          <h2 id="gallery-list" className="sr-only">
-            Your galleries
-          </h2>
-          {galleries.map((gallery, i) => (
-            <GalleryCard
-              key={gallery.id}
-              gallery={gallery}
-              first={i < FIRST_ROW}
-              onEdit={setEditing}
-              onShare={setSharing}
-              onDelete={setDeleting}
-            />
-          ))}
-        </section>
+        // Their own first, then those others share with the viewer's projects (each card says by whom).
+        <div className="space-y-8">
+          {(['own', 'shared'] as const).map((part) => {
+            const list = galleries.filter((g) => (g.viewerAccess === 'owner') === (part === 'own'));
+            if (list.length === 0) return null;
+            const title = part === 'own' ? 'Your galleries' : 'Shared with you';
+            return (
+              <section key={part} aria-labelledby={`galleries-${part}`} data-testid={`galleries-${part}`}>
+                {/* The cards' titles are h3, as under the dashboard's "Recent Galleries": headings in order. */}
+                <h2 id={`galleries-${part}`} className="mb-3 text-lg font-semibold text-slate-900 dark:text-slate-100">
+                  {title}
+                </h2>
+                <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="gallery-grid">
+                  {list.map((gallery, i) => (
+                    <GalleryCard
+                      key={gallery.id}
+                      gallery={gallery}
+                      first={i < FIRST_ROW}
+                      onEdit={setEditing}
+                      onShare={setSharing}
+                      onDelete={setDeleting}
+                    />
+                  ))}
+                </div>
+              </section>
+            );
+          })}
+        </div>
       )}
       <LoadMore list={page} count={PAGE_SIZE} />
 
@@ -266,7 +278,17 @@ function GalleryGrid({
         onClose={() => setDeleting(null)}
         onConfirm={confirmDelete}
         title="Delete Gallery"
-        message="Are you sure you want to delete this gallery? This action cannot be undone."
+        message={
+          deleting && (
+            <>
+              {/* The spec's sentence, under the name of the gallery it is about. */}
+              <span className="mb-1 block text-slate-900 dark:text-slate-100">
+                <Named name={deleting.name} />
+              </span>
+              Are you sure you want to delete this gallery? This action cannot be undone.
+            </>
+          )
+        }
         pending={deletePending}
       />
     </>

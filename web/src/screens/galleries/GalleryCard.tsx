@@ -8,6 +8,16 @@ import { GalleryCardView } from './GalleryCardView.tsx';
 
 export type GalleryCardData = GalleryCard_gallery$data;
 
+/** Whose gallery it is and through which projects it reaches the viewer (or goes out to others). */
+export function sharingOf(gallery: Pick<GalleryCardData, 'viewerAccess' | 'owner' | 'shares'>) {
+  // A share revoked in this tab is deleted from the store before the list is read again: the list
+  // then holds a hole (null) where it was, whatever the generated type says.
+  const projects = gallery.shares.flatMap((s) => (s?.status === 'active' ? [s.project.name] : []));
+  return gallery.viewerAccess === 'owner'
+    ? { access: 'owner' as const, sharedWith: projects }
+    : { access: gallery.viewerAccess, sharedBy: gallery.owner.displayName, via: projects };
+}
+
 /** A gallery card: cover thumbnail, name, badge, up to 3 tags, photo count and its menu. */
 export function GalleryCard({
   gallery: key,
@@ -39,6 +49,16 @@ export function GalleryCard({
         viewerCanEdit
         viewerCanShare
         viewerCanDelete
+        viewerAccess
+        owner {
+          displayName
+        }
+        shares {
+          status
+          project {
+            name
+          }
+        }
         createdAt
         ...GalleryFormDialog_gallery
       }
@@ -77,5 +97,5 @@ export function GalleryCard({
       )}
     </ActionsMenu>
   );
-  return <GalleryCardView gallery={gallery} menu={menu} first={first} />;
+  return <GalleryCardView gallery={{ ...gallery, ...sharingOf(gallery) }} menu={menu} first={first} />;
 }

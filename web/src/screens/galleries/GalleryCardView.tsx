@@ -5,6 +5,7 @@ import { appPath } from '../../lib/globalId.ts';
 import { preloadOnIntent } from '../../routes/intent.ts';
 import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
 import { densitySrcSet, gridUrl } from './photos.ts';
+import { useNow } from '../../lib/now.ts';
 
 export interface GalleryCardData {
   id: string;
@@ -22,6 +23,30 @@ export interface GalleryCardData {
   coverImage2xUrl?: string | null;
   /** An ISO date (the DateTime scalar). */
   createdAt: unknown;
+  /** What the viewer may do with it, and how it is shared (the galleries screen knows; the dashboard does not say). */
+  access?: 'owner' | 'write' | 'read' | '%future added value';
+  /** The owner's own: the projects it is shared with. */
+  sharedWith?: readonly string[];
+  /** Someone else's: who shared it, through which of the viewer's projects. */
+  sharedBy?: string;
+  via?: readonly string[];
+}
+
+/** The card's badge, true to how the viewer has it: Public / Shared / Private for their own, View only / Can edit for others'. */
+export function AccessBadge({ gallery }: { gallery: Pick<GalleryCardData, 'access' | 'isPublic' | 'sharedWith'> }) {
+  if (gallery.access === undefined || gallery.access === 'owner') {
+    if (gallery.isPublic || !gallery.sharedWith?.length) return <PublicBadge isPublic={gallery.isPublic} />;
+    return <Badge tone="bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">Shared</Badge>;
+  }
+  return gallery.access === 'write' ? (
+    <Badge tone="bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200">Can edit</Badge>
+  ) : (
+    <Badge tone="bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200">View only</Badge>
+  );
+}
+
+function Badge({ tone, children }: { tone: string; children: ReactNode }) {
+  return <span className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${tone}`}>{children}</span>;
 }
 
 export function PublicBadge({ isPublic }: { isPublic: boolean }) {
@@ -56,6 +81,7 @@ export function GalleryCardView({
   /** One of the first row's cards, in view as the screen opens. */
   first?: boolean;
 }) {
+  const now = useNow();
   const { shown, more } = visibleTags(gallery.tags ?? []);
   const href = appPath.gallery(gallery.id);
   const createdAt = String(gallery.createdAt);
@@ -114,19 +140,30 @@ export function GalleryCardView({
               {gallery.name}
             </Link>
           </h3>
-          <PublicBadge isPublic={gallery.isPublic} />
+          <AccessBadge gallery={gallery} />
           {menu}
         </div>
-        {gallery.description && (
-          <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-400">{gallery.description}</p>
+        {gallery.sharedBy !== undefined && (
+          <p className="text-xs break-words text-slate-600 dark:text-slate-400" data-testid="shared-by">
+            Shared by <span className="font-medium text-slate-800 dark:text-slate-200">{gallery.sharedBy}</span>
+            {gallery.via?.length ? ` via ${gallery.via.join(', ')}` : ''}
+          </p>
         )}
-        {facts && <p className="text-xs text-slate-500 dark:text-slate-400">{facts}</p>}
+        {gallery.description && (
+          <p className="line-clamp-2 text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+            {gallery.description}
+          </p>
+        )}
+        {facts && (
+          <p className="line-clamp-2 text-xs text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">{facts}</p>
+        )}
         {shown.length > 0 && (
           <ul className="flex flex-wrap gap-1" aria-label="Tags">
             {shown.map((tag) => (
               <li
                 key={tag}
-                className="rounded bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                title={tag}
+                className="max-w-full truncate rounded bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
               >
                 {tag}
               </li>
@@ -140,7 +177,7 @@ export function GalleryCardView({
         )}
         <div className="mt-auto flex items-center justify-between pt-2 text-xs text-slate-500 dark:text-slate-400">
           <span data-testid="photo-count">{photoCountText(gallery.photoCount)}</span>
-          <time dateTime={createdAt}>{formatAge(createdAt)}</time>
+          <time dateTime={createdAt}>{formatAge(createdAt, now)}</time>
         </div>
       </div>
     </article>

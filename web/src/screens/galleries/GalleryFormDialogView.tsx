@@ -1,8 +1,9 @@
 import { Field, Label, Switch } from '@headlessui/react';
 import { useEffect, useState } from 'react';
 import { FormDialog } from '../../ui/Dialog.tsx';
-import { toast } from '../../ui/toast.tsx';
-import { TextAreaField, TextField } from '../../ui/Field.tsx';
+import { GALLERY_LIMITS } from '../../../../api/src/galleries/limits.ts';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
+import { lengthHint, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { SelectField } from '../../ui/Select.tsx';
 import { EMPTY_GALLERY_FORM, type GalleryForm, galleryInput, PROPERTY_TYPES, STATUSES, STYLES } from './options.ts';
 
@@ -28,24 +29,44 @@ const CHOICES = [
 export function GalleryFormDialogView({ open, onClose, initial, mode, onSubmit }: GalleryFormDialogProps) {
   const [form, setForm] = useState<GalleryForm>({ ...EMPTY_GALLERY_FORM, ...initial });
   const [pending, setPending] = useState(false);
+  // Why the form cannot be sent, by the field it is about (`form`: the server's other refusals).
+  const [error, setError] = useState<{ field: keyof GalleryForm | 'form'; message: string } | null>(null);
   // The form follows the gallery being edited, and starts empty for each new gallery.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
   useEffect(() => {
-    if (open) setForm({ ...EMPTY_GALLERY_FORM, ...initial });
+    if (open) {
+      setForm({ ...EMPTY_GALLERY_FORM, ...initial });
+      setError(null);
+    }
   }, [open]);
 
-  const set = <K extends keyof GalleryForm>(key: K, value: GalleryForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof GalleryForm>(key: K, value: GalleryForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setError((e) => (e?.field === key || e?.field === 'form' ? null : e));
+  };
+  const errorOf = (field: keyof GalleryForm) => (error?.field === field ? error.message : null);
+  /** maxLength, the counter near the end and the error of a text field the API limits. */
+  const limited = (field: keyof typeof GALLERY_LIMITS & keyof GalleryForm) => ({
+    maxLength: GALLERY_LIMITS[field],
+    hint: lengthHint(String(form[field]), GALLERY_LIMITS[field]),
+    error: errorOf(field),
+  });
 
   async function submit() {
     const result = galleryInput(form);
     if ('error' in result) {
-      toast({ title: 'Error', description: result.error, variant: 'destructive' });
+      setError({ field: result.field, message: result.error });
       return;
     }
+    setError(null);
     setPending(true);
     try {
       await onSubmit(result.input);
       onClose();
+    } catch (failure) {
+      if (isUnauthorizedError(failure)) return;
+      const message = failure instanceof Error && failure.message ? failure.message : 'Please try again.';
+      setError({ field: serverField(message), message });
     } finally {
       setPending(false);
     }
@@ -64,32 +85,52 @@ export function GalleryFormDialogView({ open, onClose, initial, mode, onSubmit }
       pendingLabel={creating ? 'Creating...' : 'Saving...'}
       pending={pending}
     >
+      {error?.field === 'form' && (
+        <p role="alert" className="text-sm break-words text-red-700 dark:text-red-400">
+          {error.message}
+        </p>
+      )}
       <TextField
         label="Gallery Name"
         value={form.name}
         onChange={(e) => set('name', e.target.value)}
         placeholder="e.g. Downtown loft"
         autoFocus
+        aria-required
+        {...limited('name')}
       />
       <TextAreaField
         label="Description"
         value={form.description}
         onChange={(e) => set('description', e.target.value)}
         placeholder="What is this collection for?"
+        {...limited('description')}
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Project Name" value={form.projectName} onChange={(e) => set('projectName', e.target.value)} />
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <TextField
+          label="Project Name"
+          value={form.projectName}
+          onChange={(e) => set('projectName', e.target.value)}
+          {...limited('projectName')}
+        />
         <TextField
           label="Movie/TV Show"
           value={form.movieTvShow}
           onChange={(e) => set('movieTvShow', e.target.value)}
+          {...limited('movieTvShow')}
         />
-        <TextField label="Location" value={form.location} onChange={(e) => set('location', e.target.value)} />
+        <TextField
+          label="Location"
+          value={form.location}
+          onChange={(e) => set('location', e.target.value)}
+          {...limited('location')}
+        />
         <TextField
           label="Tags"
           value={form.tags}
           onChange={(e) => set('tags', e.target.value)}
           placeholder="Comma-separated, e.g. loft, brick"
+          error={errorOf('tags')}
         />
         {CHOICES.map(({ key, label, options, placeholder }) => (
           <SelectField
@@ -114,4 +155,17 @@ export function GalleryFormDialogView({ open, onClose, initial, mode, onSubmit }
       </div>
     </FormDialog>
   );
+}
+
+/** The field a server refusal is about, from the words the API uses (api/src/galleries/rules.ts). */
+function serverField(message: string): keyof GalleryForm | 'form' {
+  const fields: [RegExp, keyof GalleryForm][] = [
+    [/^Gallery name/, 'name'],
+    [/^Description/, 'description'],
+    [/^Project name/, 'projectName'],
+    [/^Movie \/ TV show/, 'movieTvShow'],
+    [/^Location/, 'location'],
+    [/tag/i, 'tags'],
+  ];
+  return fields.find(([words]) => words.test(message))?.[1] ?? 'form';
 }

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
-import { graphql, usePaginationFragment } from 'react-relay/hooks';
+import { graphql, readInlineData, usePaginationFragment } from 'react-relay/hooks';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
+import type { GalleryPhotos_item$key } from './__generated__/GalleryPhotos_item.graphql';
 import { hasGrid2x, imageFacts, isProcessing, type Photo } from './photos.ts';
 
 /** Pages after the first, as the grid scrolls near the end (the server answers at most 100). */
@@ -22,16 +23,7 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
           totalCount
           edges {
             node {
-              id
-              fileId
-              name
-              mimeType
-              url
-              file {
-                size
-                tags
-                metadata
-              }
+              ...GalleryPhotos_item
             }
           }
         }
@@ -45,18 +37,7 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
       data.items.edges
         .map((edge) => edge?.node)
         .filter((node): node is NonNullable<typeof node> => Boolean(node))
-        .map((node) => ({
-          id: node.fileId,
-          itemId: node.id,
-          name: node.name,
-          mimeType: node.mimeType,
-          size: node.file.size,
-          objectPath: node.url,
-          tags: node.file.tags,
-          ...imageFacts(node.file.metadata),
-          processing: isProcessing(node.file.metadata),
-          grid2x: hasGrid2x(node.file.metadata),
-        })),
+        .map(photoOfItem),
     [data.items.edges],
   );
 
@@ -65,6 +46,46 @@ export function useGalleryPhotos(key: GalleryPhotos_gallery$key) {
   }, [hasNext, isLoadingNext, loadNext]);
 
   return { photos, total: data.items.totalCount, hasNext, isLoadingNext, loadMore, connectionId: data.items.__id };
+}
+
+/** A gallery item as the grid shows it (this list's, and the pick filter's: FilteredPhotos.tsx). */
+export function photoOfItem(key: GalleryPhotos_item$key): Photo {
+  const node = readInlineData(
+    graphql`
+      fragment GalleryPhotos_item on GalleryItem @inline {
+        id
+        fileId
+        name
+        mimeType
+        url
+        file {
+          size
+          tags
+          metadata
+        }
+        feedback {
+          yes
+          no
+          maybe
+          comments
+        }
+      }
+    `,
+    key,
+  );
+  return {
+    id: node.fileId,
+    itemId: node.id,
+    name: node.name,
+    mimeType: node.mimeType,
+    size: node.file.size,
+    objectPath: node.url,
+    tags: node.file.tags,
+    ...imageFacts(node.file.metadata),
+    processing: isProcessing(node.file.metadata),
+    grid2x: hasGrid2x(node.file.metadata),
+    feedback: node.feedback,
+  };
 }
 
 export function useLightbox() {

@@ -1,4 +1,4 @@
-import { Menu, MenuButton, MenuItem, MenuItems, Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { graphql, useMutation } from 'react-relay/hooks';
@@ -7,18 +7,18 @@ import { Link, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/dialogs.ts';
 import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useGalleryItemsChanged } from '../../live/useLiveRefresh.ts';
 import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';
 import { useUploads } from '../../uploads/useUploads.ts';
 import { UploadConflictDialog } from '../../uploads/dialogs.ts';
-import { menuItemClass } from '../../ui/ActionsMenu.tsx';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
-import { DownloadIcon, GalleryIcon, HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
+import { GalleryIcon } from '../../ui/icons.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { photoCountText, PublicBadge } from './GalleryCardView.tsx';
+import { AccessBadge, photoCountText } from './GalleryCardView.tsx';
 import { formOf, GalleryFormDialog, type GalleryInput } from './GalleryFormDialog.tsx';
 import { useUpdateGallery } from './useUpdateGallery.ts';
 import type { GalleryFormDialog_gallery$key } from './__generated__/GalleryFormDialog_gallery.graphql';
@@ -31,7 +31,12 @@ import type { GalleryScreenNotesMutation } from './__generated__/GalleryScreenNo
 import { GalleryNotes } from './GalleryNotes.tsx';
 import { useGalleryPhotos, useLightbox } from './GalleryPhotos.tsx';
 import { PhotoFeedback } from './PhotoFeedback.tsx';
+import { FeedbackSummary } from './FeedbackSummary.tsx';
+import { useFilteredPhotos } from './FilteredPhotos.tsx';
+import { PickFilter, useFeedbackFilter } from './PickFilter.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
+import { GalleryActions } from './GalleryActions.tsx';
+import { GallerySortMenu, PhotoMoveActions } from './GalleryOrder.tsx';
 import { useGalleryFeedback } from './useGalleryFeedback.ts';
 import { FilePickerDialog, Lightbox, ReviewLinksDialog, ShareGalleryDialog } from './dialogs.ts';
 
@@ -40,35 +45,13 @@ const PhotoMap = lazy(() => import('./PhotoMap.tsx'));
 const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-selected:bg-white data-selected:text-slate-900 data-selected:shadow-sm dark:text-slate-400 dark:data-selected:bg-slate-800 dark:data-selected:text-slate-100';
 
-/** The location package for anyone who sees the gallery: its originals as a ZIP, or a PDF lookbook. */
-function GalleryDownloads({ galleryId }: { galleryId: string }) {
-  return (
-    <Menu>
-      <MenuButton className={buttonClass('outline')}>
-        <DownloadIcon className="h-4 w-4" />
-        Download
-      </MenuButton>
-      <MenuItems
-        anchor="bottom end"
-        className="z-40 w-56 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
-      >
-        <MenuItem as="a" href={`/api/galleries/${galleryId}/export.zip`} download className={menuItemClass}>
-          All originals (ZIP)
-        </MenuItem>
-        <MenuItem as="a" href={`/api/galleries/${galleryId}/export.pdf`} download className={menuItemClass}>
-          Lookbook with comments (PDF)
-        </MenuItem>
-      </MenuItems>
-    </Menu>
-  );
-}
-
 function GalleryContent({ galleryId }: { galleryId: string }) {
   // Shared, revoked or left elsewhere: re-read the gallery, so a revoked one never stays on screen.
   const shownId = useRef<string | null>(null);
   const { data, refresh } = useRouteQuery<GalleryScreenQuery>(
     graphql`
-      query GalleryScreenQuery($id: ID!) @preloadable {
+      query GalleryScreenQuery($id: ID!, $feedback: FeedbackFilter = all, $filtered: Boolean = false)
+      @preloadable {
         viewer {
           id
           settings {
@@ -88,16 +71,22 @@ function GalleryContent({ galleryId }: { galleryId: string }) {
             notes
             photoCount
             coverImageId
+            photoOrder
             viewerCanEdit
             viewerCanShare
+            viewerAccess
             ...GalleryFormDialog_gallery @alias(as: "form")
             ...GalleryPhotos_gallery @alias(as: "photos")
+            ...FeedbackSummary_gallery @alias(as: "feedback")
+            ...FilteredPhotos_gallery @include(if: $filtered) @arguments(filter: $feedback) @alias(as: "filteredPhotos")
           }
         }
       }
     `,
     { refreshOn: (change) => change.galleriesChanged },
   );
+  // A member added or took out photos: the count and the grid follow.
+  useGalleryItemsChanged(galleryId, refresh);
   const gallery = data.gallery?.__typename === 'Gallery' ? data.gallery : null;
   if (gallery) shownId.current = galleryId;
   const lost = shownId.current === galleryId;
@@ -148,7 +137,12 @@ function GalleryView({
   viewerId: string;
   refresh: () => void;
 }) {
-  const { photos, total, hasNext, isLoadingNext, loadMore } = useGalleryPhotos(photosKey);
+  const allPhotos = useGalleryPhotos(photosKey);
+  // With a pick filter chosen (?feedback=), the grid, map and lightbox show the photos it matches.
+  const [feedbackFilter, setFeedbackFilter] = useFeedbackFilter();
+  const shown = useFilteredPhotos(gallery.filteredPhotos) ?? allPhotos;
+  const { photos, hasNext, isLoadingNext, loadMore } = shown;
+  const { total } = allPhotos;
   const lightbox = useLightbox();
   const [pickerOpen, setPickerOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
@@ -338,8 +332,16 @@ function GalleryView({
   const saveEdit = (input: GalleryInput) => updateGallery(gallery.id, input);
 
   return (
-    <div {...getRootProps({ className: 'relative space-y-6 outline-none' })} data-testid="gallery-drop-target">
-      <input {...getInputProps({ 'aria-label': 'Upload photos to this gallery' })} />
+    <div
+      // The page takes drops from those who may add photos. For anyone else it is no drop zone at
+      // all: react-dropzone's disabled root says aria-disabled, which made every photo in it read as
+      // disabled (issue 53).
+      {...(canEdit
+        ? getRootProps({ className: 'relative space-y-6 outline-none' })
+        : { className: 'relative space-y-6' })}
+      data-testid="gallery-drop-target"
+    >
+      {canEdit && <input {...getInputProps({ 'aria-label': 'Upload photos to this gallery' })} />}
       {isDragActive && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-indigo-600/20 backdrop-blur-[1px]">
           <p className="rounded-lg bg-white px-6 py-4 text-lg font-semibold text-indigo-700 shadow-lg dark:bg-slate-900 dark:text-indigo-300">
@@ -355,44 +357,38 @@ function GalleryView({
           ← Galleries
         </Link>
         <div className="mt-2 flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-          <div className="min-w-0">
+          {/* The title takes what the actions leave; they keep up to half the row, wrapping inside it. */}
+          <div className="min-w-0 lg:flex-1">
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-bold break-words text-slate-900 dark:text-slate-100">{gallery.name}</h1>
-              <PublicBadge isPublic={gallery.isPublic} />
+              <h1 className="min-w-0 text-2xl font-bold text-slate-900 [overflow-wrap:anywhere] dark:text-slate-100">
+                {gallery.name}
+              </h1>
+              <AccessBadge gallery={{ isPublic: gallery.isPublic, access: gallery.viewerAccess }} />
             </div>
             {gallery.description && (
-              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{gallery.description}</p>
+              <p className="mt-1 text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+                {gallery.description}
+              </p>
             )}
-            <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+            <p className="mt-1 text-sm text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">
               {photoCountText(total)}
               {meta ? ` · ${meta}` : ''}
             </p>
+            {gallery.feedback && <FeedbackSummary gallery={gallery.feedback} />}
           </div>
-          <div className="flex flex-wrap gap-2">
-            {canEdit && (
-              <>
-                <Button variant="outline" onClick={() => setPickerOpen(true)}>
-                  <PlusIcon className="h-4 w-4" />
-                  Add Photos
-                </Button>
-                <Button variant="outline" onClick={open}>
-                  <UploadIcon className="h-4 w-4" />
-                  Upload Photos
-                </Button>
-                <Button variant="outline" onClick={() => setImportOpen(true)}>
-                  <HardDriveIcon className="h-4 w-4" />
-                  Import
-                </Button>
-                <Button variant="outline" onClick={() => setEditing(true)}>
-                  Edit Gallery
-                </Button>
-                <Button variant="outline" onClick={() => setReviewLinksOpen(true)}>
-                  Review Links
-                </Button>
-              </>
-            )}
-            {total > 0 && <GalleryDownloads galleryId={rawIdOf(gallery.id)} />}
-            {gallery.viewerCanShare && <Button onClick={() => setSharing(true)}>Share Gallery</Button>}
+          <div className="flex flex-wrap gap-2 lg:max-w-[50%] lg:shrink-0 lg:justify-end">
+            <GalleryActions
+              galleryId={rawIdOf(gallery.id)}
+              canEdit={canEdit}
+              canShare={gallery.viewerCanShare}
+              hasPhotos={total > 0}
+              onAddPhotos={() => setPickerOpen(true)}
+              onUpload={open}
+              onImport={() => setImportOpen(true)}
+              onEdit={() => setEditing(true)}
+              onReviewLinks={() => setReviewLinksOpen(true)}
+              onShare={() => setSharing(true)}
+            />
           </div>
         </div>
       </div>
@@ -410,7 +406,24 @@ function GalleryView({
         </TabList>
         <TabPanels className="mt-4">
           <TabPanel>
-            {photos.length === 0 ? (
+            {(feedbackFilter !== 'all' || photos.length > 0) && (
+              <div className="mb-3 flex flex-wrap items-center gap-3">
+                <PickFilter value={feedbackFilter} onChange={setFeedbackFilter} />
+                <GallerySortMenu
+                  galleryId={gallery.id}
+                  order={gallery.photoOrder}
+                  canEdit={canEdit}
+                  onChanged={refresh}
+                />
+              </div>
+            )}
+            {photos.length === 0 && feedbackFilter !== 'all' ? (
+              <EmptyState
+                icon={<GalleryIcon className="h-10 w-10" />}
+                title="No photos match this filter"
+                text="Choose All to see every photo of the gallery."
+              />
+            ) : photos.length === 0 ? (
               <EmptyState
                 icon={<GalleryIcon className="h-10 w-10" />}
                 title="No photos yet"
@@ -452,13 +465,23 @@ function GalleryView({
         onIndex={lightbox.open}
         onClose={lightbox.close}
         onNearEnd={loadMore}
-        total={total}
+        total={shown.total}
         feedback={(photo) =>
           photo.itemId ? <PhotoFeedback galleryId={gallery.id} fileId={photo.id} itemId={photo.itemId} /> : null
         }
         actions={(photo) =>
           canEdit ? (
             <>
+              <PhotoMoveActions
+                galleryId={gallery.id}
+                photos={photos}
+                index={photos.indexOf(photo)}
+                hasMore={hasNext}
+                onMoved={(index) => {
+                  refresh();
+                  lightbox.open(index);
+                }}
+              />
               <button
                 type="button"
                 disabled={updating || gallery.coverImageId === photo.id}

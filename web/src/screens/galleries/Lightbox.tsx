@@ -3,49 +3,12 @@ import { type ReactNode, useEffect } from 'react';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { formatCoordinates, type Photo, previewUrl } from './photos.ts';
 import { CloseIcon } from '../../ui/icons.tsx';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs uppercase tracking-wide text-slate-400">{label}</dt>
-      <dd className="text-sm text-slate-100">{children}</dd>
-    </div>
-  );
-}
-
-/** One photo at preview size with its metadata; arrow keys move through the gallery. */
-/** The previous/next arrow over the photo. */
-function NavButton({
-  side,
-  label,
-  chevron,
-  disabled,
-  onClick,
-}: {
-  side: string;
-  label: string;
-  chevron: string;
-  disabled: boolean;
-  onClick: () => void;
-}) {
-  return (
-    <button
-      type="button"
-      className={`absolute top-1/2 -translate-y-1/2 rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus:outline-none focus-visible:ring-2 focus-visible:ring-white disabled:opacity-30 ${side}`}
-      onClick={onClick}
-      disabled={disabled}
-      aria-label={label}
-    >
-      <svg viewBox="0 0 20 20" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <path d={chevron} />
-      </svg>
-    </button>
-  );
-}
+import { Fact, NavButton } from '../../ui/MediaViewer.tsx';
 
 /** How many photos before the last one loaded the next page is asked for. */
 const NEAR_END = 3;
 
+/** One photo at preview size with its metadata; arrow keys move through the gallery. */
 export function Lightbox({
   photos,
   index,

@@ -10,6 +10,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { columnsFor, gridImage, type Photo } from './photos.ts';
+import { FeedbackBadges } from './FeedbackBadges.tsx';
+import { feedbackLabel } from './feedbackFilter.ts';
 
 const GAP = 8;
 const EAGER_ROWS = 2;
@@ -171,7 +173,7 @@ function PhotoTile({
       onClick={onOpen}
       className={`relative shrink-0 overflow-hidden rounded-md bg-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-slate-800 ${className}`}
       style={style}
-      aria-label={`Open ${photo.name}`}
+      aria-label={[`Open ${photo.name}`, photo.feedback && feedbackLabel(photo.feedback)].filter(Boolean).join(': ')}
       data-testid="photo-tile"
     >
       {photo.processing ? (
@@ -203,6 +205,7 @@ function PhotoTile({
           Cover
         </span>
       )}
+      <FeedbackBadges counts={photo.feedback} />
     </button>
   );
 }

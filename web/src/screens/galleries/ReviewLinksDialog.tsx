@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { graphql, type PreloadedQuery, useFragment, useMutation, usePreloadedQuery } from 'react-relay/hooks';
+import { dateInputBounds } from '../../../../api/src/shared/dates.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -304,6 +305,7 @@ function ReviewLinksContent({
                 {...props}
                 type="date"
                 min={dayOf(new Date())}
+                max={dateInputBounds('date').max}
                 value={form.expiresOn}
                 onChange={(e) => set('expiresOn', e.target.value)}
               />

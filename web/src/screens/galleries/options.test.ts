@@ -23,7 +23,20 @@ describe('gallery form rules', () => {
   });
 
   it('requires a gallery name after trimming', () => {
-    expect(galleryInput({ ...EMPTY_GALLERY_FORM, name: '   ' })).toEqual({ error: 'Gallery name is required.' });
+    expect(galleryInput({ ...EMPTY_GALLERY_FORM, name: '   ' })).toEqual({
+      error: 'Gallery name is required.',
+      field: 'name',
+    });
+    expect(galleryInput({ ...EMPTY_GALLERY_FORM, name: 'X'.repeat(201) })).toEqual({
+      error: 'Gallery name is too long (at most 200 characters).',
+      field: 'name',
+    });
+    expect(galleryInput({ ...EMPTY_GALLERY_FORM, name: 'Loft', location: 'L'.repeat(501) })).toMatchObject({
+      field: 'location',
+    });
+    expect(galleryInput({ ...EMPTY_GALLERY_FORM, name: 'Loft', tags: `ok, ${'t'.repeat(101)}` })).toMatchObject({
+      field: 'tags',
+    });
     const result = galleryInput({ ...EMPTY_GALLERY_FORM, name: ' Loft ', tags: 'a, b', propertyType: 'studio' });
     expect(result).toEqual({
       input: {

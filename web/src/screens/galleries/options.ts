@@ -1,4 +1,5 @@
 // The galleries screen's fixed vocabularies and form rules (SPEC.md sections 5, 6 and 9).
+import { GALLERY_LIMITS } from '../../../../api/src/galleries/limits.ts';
 
 /** Tags are comma-separated, trimmed, empty entries dropped (and repeated ones kept once). */
 export function parseTags(text: string): string[] {
@@ -110,7 +111,7 @@ export const EMPTY_GALLERY_FORM: GalleryForm = {
 
 /** The input the server takes, or the spec's message when the form cannot be sent. */
 export function galleryInput(form: GalleryForm):
-  | { error: string }
+  | { error: string; field: keyof GalleryForm }
   | {
       input: {
         name: string;
@@ -126,13 +127,29 @@ export function galleryInput(form: GalleryForm):
       };
     } {
   const name = form.name.trim();
-  if (!name) return { error: 'Gallery name is required.' };
+  if (!name) return { error: 'Gallery name is required.', field: 'name' };
   const optional = (value: string) => value.trim() || null;
+  // The API's limits, said by the field before sending (the inputs also stop there).
+  const limited = [
+    ['name', 'Gallery name'],
+    ['description', 'Description'],
+    ['projectName', 'Project name'],
+    ['movieTvShow', 'Movie / TV show'],
+    ['location', 'Location'],
+  ] as const;
+  for (const [field, label] of limited) {
+    const max = GALLERY_LIMITS[field];
+    if (form[field].trim().length > max) return { error: `${label} is too long (at most ${max} characters).`, field };
+  }
+  const tags = parseTags(form.tags);
+  if (tags.some((tag) => tag.length > GALLERY_LIMITS.tag))
+    return { error: `A tag is too long (at most ${GALLERY_LIMITS.tag} characters).`, field: 'tags' };
+  if (tags.length > GALLERY_LIMITS.tags) return { error: `At most ${GALLERY_LIMITS.tags} tags.`, field: 'tags' };
   return {
     input: {
       name,
       description: optional(form.description),
-      tags: parseTags(form.tags),
+      tags,
       projectName: optional(form.projectName),
       movieTvShow: optional(form.movieTvShow),
       location: optional(form.location),

@@ -1,3 +1,4 @@
+import type { FeedbackCounts } from './feedbackFilter.ts';
 // What the gallery screen knows about a photo, derived from a file record and the metadata the
 // storage layer read from its bytes (contracts: File.metadata.image {width, height, takenAt,
 // camera, lens, gps {latitude, longitude}}).
@@ -27,6 +28,8 @@ export interface Photo {
   processing?: boolean;
   /** It has the grid thumbnail for high-density screens (`?variant=grid2x`, 800 px). */
   grid2x?: boolean;
+  /** Reviewers' picks and comments on it in this gallery. */
+  feedback?: FeedbackCounts;
 }
 
 /**

@@ -31,6 +31,16 @@ describe('reviewLinkInput', () => {
     });
   });
 
+  it('takes a year from 1900 to 2100 only, as the API does', () => {
+    for (const expiresOn of ['99999-01-01', '275760-09-13', '2101-01-01', '0001-01-01'])
+      expect(reviewLinkInput({ ...form, expiresOn }, now), expiresOn).toEqual({
+        ok: false,
+        field: 'expiresOn',
+        message: 'The expiry date must be between 1900 and 2100.',
+      });
+    expect(reviewLinkInput({ ...form, expiresOn: '2100-12-31' }, now).ok).toBe(true);
+  });
+
   it('asks for at least 4 characters of password, and keeps spaces in it', () => {
     expect(reviewLinkInput({ ...form, password: 'abc' }, now)).toMatchObject({ ok: false, field: 'password' });
     const answer = reviewLinkInput({ ...form, password: ' ab c ' }, now);

@@ -1,4 +1,5 @@
 // The rules of the review-link form that the browser can check before asking the server.
+import { dateInputProblem } from '../../../../api/src/shared/dates.ts';
 
 /** The end of the chosen day where the owner is: a link "until Friday" works all of Friday. */
 export function expiryOf(day: string): Date | null {
@@ -36,6 +37,8 @@ export function reviewLinkInput(form: ReviewLinkForm, now: Date = new Date()): R
     return { ok: false, field: 'label', message: 'The label is too long (at most 200 characters).' };
   let expiresAt: string | null = null;
   if (form.expiresOn) {
+    const outside = dateInputProblem(form.expiresOn, 'The expiry date');
+    if (outside) return { ok: false, field: 'expiresOn', message: outside };
     const end = expiryOf(form.expiresOn);
     if (!end) return { ok: false, field: 'expiresOn', message: 'Please choose a valid date.' };
     if (end <= now) return { ok: false, field: 'expiresOn', message: 'The expiry must be today or later.' };

@@ -30,6 +30,19 @@ export function useGalleryFeedback({
           subscription useGalleryFeedbackSubscription($galleryId: ID!) {
             galleryFeedback(galleryId: $galleryId) {
               galleryId
+              # The grid's badges and the header's totals, as they are now.
+              gallery {
+                ...FeedbackSummary_gallery
+              }
+              item {
+                id
+                feedback {
+                  yes
+                  no
+                  maybe
+                  comments
+                }
+              }
               comment {
                 id
                 fileId

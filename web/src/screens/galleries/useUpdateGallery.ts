@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { graphql, useMutation } from 'react-relay/hooks';
 import { toast } from '../../ui/toast.tsx';
+import { isUnauthorizedError } from '../../lib/unauthorized.ts';
 import type { useUpdateGalleryMutation } from './__generated__/useUpdateGalleryMutation.graphql';
 import type { GalleryInput } from './GalleryFormDialog.tsx';
 
@@ -59,22 +60,14 @@ export function useUpdateGallery() {
             style: input.style as Variables['style'],
           },
           onCompleted: (result) => {
+            // A refusal is said by the form (GalleryFormDialogView), by its fields.
             const message = result.updateGallery.message;
-            if (message) {
-              toast({ title: 'Error', description: message, variant: 'destructive' });
-              return reject(new Error(message));
-            }
+            if (message) return reject(new Error(message));
             toast({ title: 'Success', description: 'Gallery updated successfully!' });
             resolve();
           },
-          onError: (error) => {
-            toast({
-              title: 'Error',
-              description: 'Failed to update gallery. Please try again.',
-              variant: 'destructive',
-            });
-            reject(error);
-          },
+          onError: (error) =>
+            reject(isUnauthorizedError(error) ? error : new Error('Failed to update gallery. Please try again.')),
         });
       }),
     [commit],

@@ -129,7 +129,7 @@ export function InvitationsForYou({
         >
           {(invitation) => (
             <>
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
                 <p className="text-sm font-medium text-slate-900 dark:text-slate-100">
                   {invitation.projectName} <Badge>{labelOf(PROJECT_TYPES, invitation.projectType)}</Badge>
                 </p>

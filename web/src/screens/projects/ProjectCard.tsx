@@ -84,7 +84,9 @@ export function ProjectCard({
             </Badge>
           </div>
           {project.description && (
-            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{project.description}</p>
+            <p className="mt-2 text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+              {project.description}
+            </p>
           )}
         </div>
         <div className="flex flex-wrap gap-2">

@@ -8,9 +8,11 @@ import { labelOf } from '../galleries/options.ts';
 import type { ProjectInvitations_project$key } from './__generated__/ProjectInvitations_project.graphql';
 import type { ProjectInvitationsCancelMutation } from './__generated__/ProjectInvitationsCancelMutation.graphql';
 import { PROJECT_ROLES } from './options.ts';
+import { useNow } from '../../lib/now.ts';
 
 /** Invitations nobody has answered yet (owners only), each of which the owner may cancel. */
 export function ProjectInvitations({ project: key }: { project: ProjectInvitations_project$key }) {
+  const now = useNow();
   const project = useFragment(
     graphql`
       fragment ProjectInvitations_project on Project {
@@ -82,7 +84,7 @@ export function ProjectInvitations({ project: key }: { project: ProjectInvitatio
             <div className="min-w-0 flex-1">
               <p className="truncate text-sm font-medium text-slate-900 dark:text-slate-100">{invitation.email}</p>
               <p className="text-xs text-slate-600 dark:text-slate-400">
-                Invited {formatNotificationTime(String(invitation.createdAt)).toLowerCase()}
+                Invited {formatNotificationTime(String(invitation.createdAt), now).toLowerCase()}
               </p>
             </div>
             <Badge tone="amber">{labelOf(PROJECT_ROLES, invitation.role)}</Badge>

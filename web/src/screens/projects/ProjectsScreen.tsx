@@ -16,7 +16,7 @@ import { ProjectCard } from './ProjectCard.tsx';
 
 function ProjectsSkeleton() {
   return (
-    <div className="grid gap-4 lg:grid-cols-2" aria-busy="true">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-busy="true">
       {[0, 1].map((i) => (
         <Skeleton key={i} className="h-64 w-full" />
       ))}

@@ -29,6 +29,7 @@ import {
   type ReviewPhoto,
   setReviewPick,
   unlockReview,
+  watchReviewLink,
 } from './reviewApi.ts';
 // Leaflet is heavy: loaded only for a gallery with geotagged photos, after the grid.
 const PhotoMap = lazy(() => import('../galleries/PhotoMap.tsx'));
@@ -657,6 +658,13 @@ export default function ReviewPage({ token, firstLoad }: { token: string; firstL
   }, [token, attempt]);
 
   const reload = () => setAttempt((n) => n + 1);
+
+  // Revoked while open: the gallery gives way to the message at once (its photos are no longer served).
+  const ready = load?.status === 'ready';
+  useEffect(() => {
+    if (!ready) return;
+    return watchReviewLink(token, () => setLoad({ status: 'gone' }));
+  }, [token, ready]);
 
   return (
     <Frame>

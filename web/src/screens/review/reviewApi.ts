@@ -125,3 +125,32 @@ export function addReviewComment(token: string, input: { fileId: string; name: s
 export function setReviewPick(token: string, fileId: string, input: { name: string; pick: PickValue }) {
   return send<ReviewPick>(token, 'PUT', `/picks/${encodeURIComponent(fileId)}`, input);
 }
+
+/**
+ * Listens on the link's own live channel (server-sent events, only this link's events) and calls
+ * `onEnded` once the link is revoked or expired. A dropped connection reconnects by itself; a
+ * refused one (the link ended meanwhile) is checked with the page's own read. Returns the stop function.
+ */
+export function watchReviewLink(token: string, onEnded: () => void): () => void {
+  if (typeof EventSource === 'undefined') return () => {};
+  const source = new EventSource(reviewPath(token, '/events'));
+  let stopped = false;
+  const end = () => {
+    if (stopped) return;
+    stopped = true;
+    source.close();
+    onEnded();
+  };
+  source.addEventListener('ended', end);
+  source.addEventListener('error', () => {
+    // EventSource retries network drops itself; an HTTP refusal closes it for good.
+    if (stopped || source.readyState !== EventSource.CLOSED) return;
+    void loadReview(token).then((answer) => {
+      if (answer.status === 'gone') end();
+    });
+  });
+  return () => {
+    stopped = true;
+    source.close();
+  };
+}

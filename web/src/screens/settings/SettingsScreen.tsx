@@ -17,7 +17,8 @@ import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ButtonLink } from '../../ui/ButtonLink.tsx';
 import { Card, PageHeader } from '../../ui/Card.tsx';
-import { Field, Input, TextField } from '../../ui/Field.tsx';
+import { NAME_MAX } from '../../../../api/src/users/contract.ts';
+import { Field, Input, lengthHint, TextField } from '../../ui/Field.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { toast } from '../../ui/toast.tsx';
@@ -73,6 +74,8 @@ function SettingsForm() {
 
   const [firstName, setFirstName] = useState(viewer.firstName ?? '');
   const [lastName, setLastName] = useState(viewer.lastName ?? '');
+  // Said under First Name: blank is refused here as the API refuses it (api/src/users/rules.ts).
+  const [nameError, setNameError] = useState<string | null>(null);
   const [switches, setSwitches] = useState({
     emailNotifications: saved.emailNotifications,
     pushNotifications: saved.pushNotifications,
@@ -175,6 +178,11 @@ function SettingsForm() {
   function save(event: FormEvent) {
     event.preventDefault();
     const namesChanged = firstName.trim() !== (viewer.firstName ?? '') || lastName.trim() !== (viewer.lastName ?? '');
+    if (namesChanged && !firstName.trim()) {
+      setNameError('First name is required.');
+      return;
+    }
+    setNameError(null);
     if (!namesChanged) {
       saveSettings();
       return;
@@ -184,7 +192,9 @@ function SettingsForm() {
       onCompleted(response) {
         const result = response.updateProfile;
         if (result.__typename !== 'MutationUpdateProfileSuccess') {
-          failed(undefined, 'message' in result ? result.message : undefined);
+          const message = 'message' in result ? result.message : undefined;
+          if (message?.startsWith('First name')) setNameError(message);
+          else failed(undefined, message);
           return;
         }
         const user = result.data;
@@ -224,18 +234,27 @@ function SettingsForm() {
             <p className="truncate text-sm text-slate-600 dark:text-slate-400">{viewer.email}</p>
           </div>
         </div>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <TextField
             label="First Name"
             value={firstName}
-            onChange={(e) => setFirstName(e.target.value)}
+            onChange={(e) => {
+              setFirstName(e.target.value);
+              setNameError(null);
+            }}
             autoComplete="given-name"
+            aria-required
+            maxLength={NAME_MAX}
+            error={nameError}
+            hint={lengthHint(firstName, NAME_MAX)}
           />
           <TextField
             label="Last Name"
             value={lastName}
             onChange={(e) => setLastName(e.target.value)}
             autoComplete="family-name"
+            maxLength={NAME_MAX}
+            hint={lengthHint(lastName, NAME_MAX)}
           />
           <div className="sm:col-span-2">
             <Field label="Email" htmlFor="settings-email">

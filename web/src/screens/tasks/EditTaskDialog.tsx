@@ -3,6 +3,7 @@ import { graphql, useFragment } from 'react-relay/hooks';
 import { FormDialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { AssigneeField } from './AssigneeField.tsx';
 import type { EditTaskDialog_choices$key } from './__generated__/EditTaskDialog_choices.graphql';
 import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { EditTaskDialogMutation } from './__generated__/EditTaskDialogMutation.graphql';
@@ -46,17 +47,7 @@ export function EditTaskDialog({
   const choices = useFragment(
     graphql`
       fragment EditTaskDialog_choices on Query {
-        viewer {
-          id
-        }
-        assignableUsers(first: 100) {
-          edges {
-            node {
-              id
-              displayName
-            }
-          }
-        }
+        ...AssigneeField_choices
         galleries(first: 100, sort: name) {
           edges {
             node {
@@ -78,26 +69,10 @@ export function EditTaskDialog({
     galleryId: task.relatedGallery?.id ?? '',
   });
 
-  // The people one may assign to: yourself and your projects' members. Someone who has since left
-  // stays listed while they are the assignee, so the form shows who it is.
-  const people = choices.assignableUsers.edges.map((e) => e.node);
-  if (task.assignee && !people.some((p) => p.id === task.assignee?.id)) people.push(task.assignee);
-  const assigneeOptions = [
-    { value: '', label: 'Unassigned' },
-    ...people
-      .map((p) => ({ value: p.id, label: p.id === choices.viewer.id ? `${p.displayName} (you)` : p.displayName }))
-      .sort((a, b) => a.label.localeCompare(b.label)),
-  ];
   const galleries = choices.galleries.edges.map((e) => e.node);
   if (task.relatedGallery && !galleries.some((g) => g.id === task.relatedGallery?.id))
     galleries.push(task.relatedGallery);
   const galleryOptions = [{ value: '', label: 'None' }, ...galleries.map((g) => ({ value: g.id, label: g.name }))];
-
-  // Who does it and which gallery it is about: what the edit dialog adds to the Create New Task fields.
-  const assignment = [
-    { key: 'assigneeId', label: 'Assigned To', id: 'edit-task-assignee', options: assigneeOptions },
-    { key: 'galleryId', label: 'Related Gallery (Optional)', id: 'edit-task-gallery', options: galleryOptions },
-  ] as const;
 
   const [commit, pending] = useMutationWithToasts<EditTaskDialogMutation>(
     graphql`
@@ -161,17 +136,23 @@ export function EditTaskDialog({
       pending={pending}
     >
       <TaskFields form={form} setForm={setForm} idPrefix="edit-task" />
-      <div className="grid gap-4 sm:grid-cols-2">
-        {assignment.map(({ key, label, id, options }) => (
-          <Field key={key} label={label} htmlFor={id}>
-            <Select
-              id={id}
-              value={form[key]}
-              onChange={(value) => setForm({ ...form, [key]: value })}
-              options={options}
-            />
-          </Field>
-        ))}
+      {/* Who does it and which gallery it is about: what Edit adds to the Create New Task fields. */}
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <AssigneeField
+          choices={choices}
+          id="edit-task-assignee"
+          value={form.assigneeId}
+          onChange={(assigneeId) => setForm({ ...form, assigneeId })}
+          current={task.assignee}
+        />
+        <Field label="Related Gallery (Optional)" htmlFor="edit-task-gallery">
+          <Select
+            id="edit-task-gallery"
+            value={form.galleryId}
+            onChange={(galleryId) => setForm({ ...form, galleryId })}
+            options={galleryOptions}
+          />
+        </Field>
       </div>
     </FormDialog>
   );

@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button.tsx';
 import { CalendarIcon, CheckIcon, ClockIcon, GalleryIcon, UsersIcon } from '../../ui/icons.tsx';
 import type { EditTaskDialog_task$key } from './__generated__/EditTaskDialog_task.graphql';
 import type { TaskCard_task$key } from './__generated__/TaskCard_task.graphql';
+import { useNow } from '../../lib/now.ts';
 
 const PRIORITY_TONE: Record<string, BadgeTone> = { high: 'red', medium: 'amber', low: 'slate' };
 const PRIORITY_LABEL: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
@@ -21,6 +22,7 @@ export interface TaskCardActions {
 }
 
 export function TaskCard({ task: taskKey, actions }: { task: TaskCard_task$key; actions: TaskCardActions }) {
+  const now = useNow();
   const task = useFragment(
     graphql`
       fragment TaskCard_task on Task {
@@ -58,7 +60,7 @@ export function TaskCard({ task: taskKey, actions }: { task: TaskCard_task$key; 
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <h3
-              className={`font-semibold ${completed ? 'text-slate-500 line-through dark:text-slate-500' : 'text-slate-900 dark:text-slate-100'}`}
+              className={`min-w-0 font-semibold [overflow-wrap:anywhere] ${completed ? 'text-slate-500 line-through dark:text-slate-500' : 'text-slate-900 dark:text-slate-100'}`}
             >
               {task.title}
             </h3>
@@ -67,11 +69,13 @@ export function TaskCard({ task: taskKey, actions }: { task: TaskCard_task$key; 
             </Badge>
           </div>
           {task.description && (
-            <p className="mt-1 text-sm whitespace-pre-line text-slate-600 dark:text-slate-400">{task.description}</p>
+            <p className="mt-1 text-sm whitespace-pre-line text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+              {task.description}
+            </p>
           )}
           <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
-            <span className="inline-flex items-center gap-1">
-              <UsersIcon className="h-3.5 w-3.5" />
+            <span className="inline-flex min-w-0 items-center gap-1 [overflow-wrap:anywhere]">
+              <UsersIcon className="h-3.5 w-3.5 shrink-0" />
               {task.assignee ? `Assigned to ${task.assignee.displayName}` : 'Unassigned'}
             </span>
             {task.dueDate && !completed && (
@@ -79,7 +83,7 @@ export function TaskCard({ task: taskKey, actions }: { task: TaskCard_task$key; 
                 className={`inline-flex items-center gap-1 ${overdue ? 'font-medium text-red-700 dark:text-red-400' : ''}`}
               >
                 <CalendarIcon className="h-3.5 w-3.5" />
-                {formatTaskDue(task.dueDate)}
+                {formatTaskDue(task.dueDate, now)}
               </span>
             )}
             {completed && task.completedAt && (

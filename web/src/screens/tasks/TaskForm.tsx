@@ -1,5 +1,6 @@
 import type { Dispatch, SetStateAction } from 'react';
-import { Field, Input, Textarea } from '../../ui/Field.tsx';
+import { dateInputBounds, dateInputProblem } from '../../../../api/src/shared/dates.ts';
+import { errorProps, Field, Input, Textarea } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { toast } from '../../ui/toast.tsx';
 
@@ -39,8 +40,15 @@ export function taskFormVariables(form: TaskFormValues) {
   };
 }
 
-/** What the form sends, or null once the spec's toast has said the title is missing. */
+/** What is wrong with the due date typed (the API's rule: 1900 to 2100), or null. */
+export const dueDateProblem = (form: TaskFormValues) => dateInputProblem(form.dueDate, 'Due date');
+
+/**
+ * What the form sends, or null once the spec's toast has said the title is missing, or while the
+ * due date field shows why it cannot be sent.
+ */
 export function submittableTask(form: TaskFormValues) {
+  if (dueDateProblem(form)) return null;
   const variables = taskFormVariables(form);
   if (variables.title) return variables;
   toast({ title: 'Error', description: 'Task title is required.', variant: 'destructive' });
@@ -57,6 +65,7 @@ export function TaskFields<T extends TaskFormValues>({
   setForm: Dispatch<SetStateAction<T>>;
   idPrefix: string;
 }) {
+  const dueError = dueDateProblem(form);
   return (
     <>
       <Field label="Task Title" htmlFor={`${idPrefix}-title`}>
@@ -77,7 +86,7 @@ export function TaskFields<T extends TaskFormValues>({
           placeholder="Add more details"
         />
       </Field>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <Field label="Priority" htmlFor={`${idPrefix}-priority`}>
           <Select
             id={`${idPrefix}-priority`}
@@ -86,10 +95,12 @@ export function TaskFields<T extends TaskFormValues>({
             options={PRIORITY_OPTIONS}
           />
         </Field>
-        <Field label="Due Date (Optional)" htmlFor={`${idPrefix}-due`}>
+        <Field label="Due Date (Optional)" htmlFor={`${idPrefix}-due`} error={dueError}>
           <Input
             id={`${idPrefix}-due`}
             type="datetime-local"
+            {...dateInputBounds('datetime-local')}
+            {...errorProps(`${idPrefix}-due`, dueError)}
             value={form.dueDate}
             onChange={(e) => setForm({ ...form, dueDate: e.target.value })}
           />

@@ -4,6 +4,7 @@ import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useNavigation, useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useTasksChanged } from '../../live/useLiveRefresh.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/dialogs.ts';
@@ -107,9 +108,12 @@ function TasksContent({
           ...TasksScreen_list @arguments(sort: $sort)
         }
         ...EditTaskDialog_choices
+        ...AssigneeField_choices
       }
     `,
   );
+  // Someone else assigned, changed or completed one of these tasks: read the lists again.
+  useTasksChanged(refresh);
   const [editing, setEditing] = useState<EditTaskDialog_task$key | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
 
@@ -251,7 +255,7 @@ function TasksContent({
 
   return (
     <>
-      <div className="mb-6 grid gap-4 sm:grid-cols-3">
+      <div className="mb-6 grid grid-cols-1 gap-4 sm:grid-cols-3">
         <StatCard label="Pending Tasks" value={pendingList.totalCount} icon={<ClockIcon className="h-8 w-8" />} />
         <StatCard label="Completed Tasks" value={completedList.totalCount} icon={<CheckIcon className="h-8 w-8" />} />
         <StatCard label="Overdue Tasks" value={overdueCount} icon={<AlertIcon className="h-8 w-8" />} />
@@ -292,7 +296,11 @@ function TasksContent({
               <EmptyState
                 icon={<TasksIcon className="h-10 w-10" />}
                 title="No pending tasks"
-                text="All tasks are completed! Create a new task to get started."
+                text={
+                  completedList.totalCount > 0
+                    ? 'All tasks are completed! Create a new task to get started.'
+                    : 'There are no tasks yet. Create one to get started.'
+                }
                 action={
                   <Button onClick={onCreate}>
                     <PlusIcon className="h-4 w-4" /> Create Your First Task
@@ -329,7 +337,8 @@ function TasksContent({
       <CreateTaskDialog
         open={dialogOpen}
         onClose={closeDialog}
-        connections={{ pending: pendingList.__id, overdue: overdueList.__id }}
+        connections={{ pending: pendingList.__id, overdue: overdueList.__id, sort }}
+        choices={data}
       />
       {editing && (
         <EditTaskDialog

@@ -10,6 +10,7 @@ import { Card } from '../../../ui/Card.tsx';
 import { ConfirmDialog } from '../../../ui/dialogs.ts';
 import { toast } from '../../../ui/toast.tsx';
 import type { SessionsSection_viewer$key } from './__generated__/SessionsSection_viewer.graphql';
+import { useNow } from '../../../lib/now.ts';
 
 /** What a failed sign-out says: the server's message when it sent one. */
 function failureMessage(error: unknown) {
@@ -33,6 +34,7 @@ export function SessionsSection({
   /** Reads the screen's query again. */
   onChanged: () => void;
 }) {
+  const now = useNow();
   const { sessions } = useFragment(
     graphql`
       fragment SessionsSection_viewer on User {
@@ -109,7 +111,7 @@ export function SessionsSection({
                 </p>
                 <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">
                   {session.ip ?? 'Unknown address'} · Signed in {formatDateTime(session.createdAt)} · Last active{' '}
-                  {formatAge(session.lastSeenAt).toLowerCase()}
+                  {formatAge(session.lastSeenAt, now).toLowerCase()}
                 </p>
               </div>
               {!session.current && (

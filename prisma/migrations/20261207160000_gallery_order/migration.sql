@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Gallery" ADD COLUMN     "photoOrder" TEXT NOT NULL DEFAULT 'manual';
