@@ -5,6 +5,7 @@ import type { Db } from '../infra/db/database.ts';
 import type { GalleryFeedback } from '../infra/events/pubsub.ts';
 import { recordActivity } from '../activity/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { galleryReaders } from '../galleries/live.ts';
 import { galleryFor } from '../galleries/rules.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
 import { nameOf, userNameSelect } from '../projects/rules.ts';
@@ -44,25 +45,8 @@ async function photoOf(db: Db | Prisma.TransactionClient, galleryId: string, fil
   return fileId;
 }
 
-/** Everyone who may read the gallery: its owner and the members of projects it is shared with. */
-async function readersOf(db: Db, galleryId: string) {
-  const gallery = await db.gallery.findUnique({
-    where: { id: galleryId },
-    select: {
-      ownerId: true,
-      shares: {
-        where: { status: 'active' },
-        select: { project: { select: { members: { select: { userId: true } } } } },
-      },
-    },
-  });
-  if (!gallery) return [];
-  const members = gallery.shares.flatMap((s) => s.project.members.map((m) => m.userId));
-  return [...new Set([gallery.ownerId, ...members])];
-}
-
 async function announce(services: Services, galleryId: string, kind: GalleryFeedback['kind'], id: string) {
-  for (const userId of await readersOf(services.db, galleryId)) {
+  for (const userId of await galleryReaders(services.db, galleryId)) {
     services.events.publish('gallery:feedback', userId, { galleryId, kind, id });
   }
 }
@@ -141,7 +125,7 @@ async function mentionedIn(db: Db, galleryId: string, body: string, authorId: st
     [...body.matchAll(/(?:^|[^\w@])@([\w.+-]+(?:@[\w-]+(?:\.[\w-]+)+)?)/g)].map((m) => m[1]?.toLowerCase()),
   );
   if (handles.size === 0) return [];
-  const readers = (await readersOf(db, galleryId)).filter((id) => id !== authorId);
+  const readers = (await galleryReaders(db, galleryId)).filter((id) => id !== authorId);
   const people = await db.user.findMany({ where: { id: { in: readers } }, select: { id: true, ...userNameSelect } });
   return people.filter((p) => {
     const email = p.email.toLowerCase();
