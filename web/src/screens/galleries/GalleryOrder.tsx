@@ -126,22 +126,24 @@ export function PhotoMoveActions({
   const move = (beforeFileId: string | null, newIndex: number) =>
     commit({ variables: { galleryId, fileId: photo.id, beforeFileId }, onSuccess: () => onMoved(newIndex) });
   const buttonClass =
-    'rounded-md border border-white/40 px-3 py-1.5 text-sm text-white hover:bg-white/10 disabled:opacity-50';
+    'rounded-md border border-white/40 px-3 py-1.5 text-sm text-white hover:bg-white/10 aria-disabled:cursor-not-allowed aria-disabled:opacity-50';
   return (
     <>
+      {/* aria-disabled, not disabled: the photo that reached the first place keeps the focus on its
+          button, so the keyboard (Escape, Tab) goes on from there instead of from the page's top. */}
       <button
         type="button"
         className={buttonClass}
-        disabled={moving || !earlier}
-        onClick={() => earlier && move(earlier.id, index - 1)}
+        aria-disabled={moving || !earlier}
+        onClick={() => !moving && earlier && move(earlier.id, index - 1)}
       >
         Move earlier
       </button>
       <button
         type="button"
         className={buttonClass}
-        disabled={moving || !canLater}
-        onClick={() => move(afterNext?.id ?? null, index + 1)}
+        aria-disabled={moving || !canLater}
+        onClick={() => !moving && canLater && move(afterNext?.id ?? null, index + 1)}
       >
         Move later
       </button>
