@@ -85,7 +85,7 @@ builder.prismaObjectFields('Gallery', (t) => ({
     cursor: 'id',
     description: 'The photos that match a pick filter (through one review link, when given), in gallery order.',
     args: {
-      filter: t.arg({ type: FeedbackFilterEnum, required: true }),
+      filter: t.arg({ type: FeedbackFilterEnum, required: true, defaultValue: 'all' }),
       reviewLinkId: t.arg.id({ required: false }),
     },
     totalCount: async (g, args, ctx) =>

@@ -106,7 +106,10 @@ beforeAll(async () => {
     });
   }
   const folders = [];
-  for (let i = 0; i < 5; i++) folders.push(await db.folder.create({ data: { name: `Folder ${i}`, ownerId: me } }));
+  // Named so that Query.searchFolders (asked for "location") pages through them too.
+  for (let i = 0; i < 5; i++) {
+    folders.push(await db.folder.create({ data: { name: `Location folder ${i}`, ownerId: me } }));
+  }
   const f0 = folders[0] as { id: string };
   for (let i = 0; i < 5; i++) {
     await db.folder.create({ data: { name: `Sub ${i}`, ownerId: me, parentId: f0.id } });
