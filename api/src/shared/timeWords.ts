@@ -10,12 +10,15 @@ const DAY = 24 * HOUR;
 const countOf = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /**
- * A length of time in its largest whole unit, rounded down: "1 minute" (never less), "59 minutes",
- * "23 hours", "5 days" (5 days and 23 hours is still 5 days).
+ * A length of time in its largest whole unit: "1 minute" (never less), "59 minutes", "23 hours",
+ * "5 days". Time gone by is rounded down (5 days and 23 hours late is still 5 days, as the task's
+ * card counts); time to come is rounded (a task due in 59 minutes 58 seconds is due "in 1 hour").
  */
-export function timeSpan(ms: number): string {
+export function timeSpan(ms: number, round: (n: number) => number = Math.floor): string {
   const span = Math.abs(ms);
-  if (span < HOUR) return countOf(Math.max(1, Math.floor(span / MINUTE)), 'minute');
-  if (span < DAY) return countOf(Math.floor(span / HOUR), 'hour');
-  return countOf(Math.floor(span / DAY), 'day');
+  const minutes = Math.max(1, round(span / MINUTE));
+  if (minutes < 60) return countOf(minutes, 'minute');
+  const hours = round(span / HOUR);
+  if (hours < 24) return countOf(hours, 'hour');
+  return countOf(round(span / DAY), 'day');
 }

@@ -47,6 +47,8 @@ it("reminder texts say when in words, never a raw ISO time (the server does not 
       data: [
         { title: 'Scout the barn', creatorId: user.id, dueDate: new Date('2026-11-25T10:43:00.000Z') },
         { title: 'Call the diner', creatorId: user.id, dueDate: new Date('2026-11-25T17:00:00.000Z') },
+        // Due in an hour less the moments the reminder pass takes: "in 1 hour", not "in 59 minutes".
+        { title: 'Recce the quarry', creatorId: user.id, dueDate: new Date('2026-11-25T12:59:58.000Z') },
         { title: 'Book the crane', creatorId: user.id, dueDate: new Date('2026-11-22T09:00:00.000Z') },
         // 5 days 23 hours late: "overdue by 5 days", as the task's card says (issue 53: it said "6 days ago").
         { title: 'Return the van', creatorId: user.id, dueDate: new Date('2026-11-19T13:00:00.000Z') },
@@ -57,6 +59,7 @@ it("reminder texts say when in words, never a raw ISO time (the server does not 
     expect(messages).toEqual([
       '"Book the crane" is overdue by 3 days.',
       '"Call the diner" is due in 5 hours.',
+      '"Recce the quarry" is due in 1 hour.',
       '"Return the van" is overdue by 5 days.',
       '"Scout the barn" is overdue by 1 hour.',
     ]);

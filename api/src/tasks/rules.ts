@@ -558,7 +558,7 @@ export async function sendDueReminders(services: Services, now: Date = new Date(
           title: overdue ? 'Task overdue' : 'Task due soon',
           message: overdue
             ? `"${task.title}" is overdue by ${timeSpan(now.getTime() - task.dueDate.getTime())}.`
-            : `"${task.title}" is due in ${timeSpan(task.dueDate.getTime() - now.getTime())}.`,
+            : `"${task.title}" is due in ${timeSpan(task.dueDate.getTime() - now.getTime(), Math.round)}.`,
           link: appLink.task(task.id),
         });
       });
