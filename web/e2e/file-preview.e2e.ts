@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
+import { makeDocx, makeLegacyDoc } from './documents.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
 import { DESKTOP, MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 const browser = sharedBrowser();
 
 // Issue 53: the File Manager previews a file in place (picture, PDF, text; video has the same
-// player the gallery uses), with its details and previous / next, at an address of its own; and
-// its search results list the galleries and folders that match, not only files.
+// player the gallery uses; Word documents as HTML), with its details and previous / next, at an
+// address of its own; and its search results list the galleries and folders that match, not only files.
 
 describe('file preview', () => {
   it('opens in place with details, moves with the arrow keys, survives a reload and closes with Esc', async () => {
@@ -83,6 +84,78 @@ describe('file preview', () => {
     await page.waitForURL((url) => !url.searchParams.has('preview'));
     await page.getByTestId('file-preview').waitFor({ state: 'detached' });
     await page.setViewportSize(DESKTOP);
+    await context.close();
+  });
+});
+
+describe('Word documents', () => {
+  it('shows a .docx as a readable page in a sandboxed frame, light and dark, and says a .doc has none', {
+    timeout: 180_000,
+  }, async () => {
+    const { context, page } = await signedInPage(browser(), { path: '/files' });
+    const api = context.request;
+    // A download cut short: the ZIP's directory (its end) is missing.
+    const whole = makeDocx('Cut short', ['Never seen']);
+    await uploadThroughApi(
+      api,
+      'damaged.docx',
+      whole.subarray(0, whole.length - 30),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    await uploadThroughApi(
+      api,
+      'call-sheet.docx',
+      makeDocx('Day one call sheet', [
+        'Crew meets at the harbour gate at 06:00.',
+        'Bring <b>waders</b> & the long lens.',
+      ]),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    await uploadThroughApi(api, 'old-call-sheet.doc', makeLegacyDoc(), 'application/msword');
+
+    await page.goto('/files');
+    await page.getByTestId('file-row').nth(2).waitFor();
+    await page.getByRole('link', { name: 'call-sheet.docx' }).click();
+    await page.waitForURL(/preview=/);
+    const preview = page.getByTestId('file-preview');
+    const frame = preview.getByTestId('preview-document');
+    await frame.waitFor();
+    // Nothing in the frame may run, nor reach the app (no allow-scripts, no allow-same-origin).
+    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
+    const word = preview.frameLocator('[data-testid="preview-document"]');
+    await word.getByRole('heading', { level: 1, name: 'Day one call sheet' }).waitFor();
+    await word.getByText('Crew meets at the harbour gate at 06:00.').waitFor();
+    // What the document says stays text.
+    await word.getByText('Bring <b>waders</b> & the long lens.').waitFor();
+    expect(await word.locator('b').count()).toBe(0);
+    expect(await word.locator('html').getAttribute('class')).toBeNull();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'file-preview-docx-desktop');
+
+    // Dark mode reaches the frame's page.
+    await page.evaluate(() => document.documentElement.classList.add('dark'));
+    await expect.poll(() => word.locator('html').getAttribute('class')).toBe('dark');
+    await page.setViewportSize(MOBILE);
+    await word.getByText('Crew meets at the harbour gate at 06:00.').waitFor();
+    await screenshot(page, 'file-preview-docx-phone-dark');
+    await page.setViewportSize(DESKTOP);
+
+    // Newest first: the .doc, the .docx, the damaged one.
+    await page.keyboard.press('ArrowLeft');
+    await preview.getByText('old-call-sheet.doc', { exact: true }).first().waitFor();
+    await preview.getByText('Preview is not available for .doc files; download to open it.').waitFor();
+    const download = preview.getByRole('link', { name: 'Download old-call-sheet.doc' });
+    expect(await download.getAttribute('href')).toMatch(/\?download$/);
+    expect(await preview.getByTestId('preview-document').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A document the server cannot read: its reason, and the download.
+    await page.keyboard.press('ArrowRight');
+    await preview.getByTestId('preview-document').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await preview.getByText('3 of 3').waitFor();
+    await preview.getByText(/This document could not be read: the \.docx file is damaged/).waitFor();
+    await preview.getByRole('link', { name: 'Download damaged.docx' }).waitFor();
     await context.close();
   });
 });

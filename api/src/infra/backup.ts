@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { ZipFile } from 'yazl';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { nextEntry } from './zip-entries.ts';
 
 /**
  * `pnpm backup` and `pnpm restore`: one ZIP holding the database, the object files and a manifest
@@ -390,32 +391,6 @@ async function assertEmptyDatabase(url: string) {
   } finally {
     await client.end();
   }
-}
-
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      zip.off('entry', onEntry);
-      zip.off('end', onEnd);
-      zip.off('error', onError);
-    };
-    const onEntry = (entry: yauzl.Entry) => {
-      cleanup();
-      resolve(entry);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(null);
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
 }
 
 async function streamToBuffer(stream: NodeJS.ReadableStream) {

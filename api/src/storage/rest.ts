@@ -18,6 +18,13 @@ import type { ByteRange } from '../infra/objects/store.ts';
 import { createTusServer, TUS_PATH, tusEndpointFor } from './tus.ts';
 import { UPLOAD_BATCH_MAX, type StorageConfig, type UploadTarget, type UploadTargets } from './contract.ts';
 import { UPLOADTHING_PATH } from './uploadthing-routes.ts';
+import {
+  createPreviewCache,
+  documentPreviewHtml,
+  NotPreviewableError,
+  noPreviewReason,
+  readDocument,
+} from './documents.ts';
 import { S3_UPLOADS_URL } from './contract.ts';
 
 /**
@@ -216,6 +223,22 @@ export function storageRoutes(deps: StorageDeps) {
     const stream = await deps.store.get(key, range ?? undefined);
     if (!stream) throw new NotFoundError('File');
     return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
+  });
+
+  // A Word document as the File Manager's preview shows it: { html }, cleaned (documents.ts). JSON,
+  // never a page: opened in a tab it cannot render. Whoever may read the bytes may read this.
+  const previews = createPreviewCache();
+  routes.get('/objects/uploads/:id/html', async (c) => {
+    const { upload } = await servableObject(deps.db, c.get('viewer'), c.req.param('id'));
+    const reason = noPreviewReason(upload.mimeType, Number(upload.size ?? 0));
+    if (reason) throw new NotPreviewableError(reason);
+    const etag = `"${upload.checksum ?? upload.id}-html1"`;
+    const headers = { ETag: etag, 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' };
+    if (matchesEtag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    const html = await previews.get(upload.id, async () =>
+      documentPreviewHtml(await readDocument(deps.store, upload.objectKey)),
+    );
+    return c.json({ html }, 200, headers);
   });
 
   return routes;

@@ -6,12 +6,13 @@ import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { CloseIcon, FileIcon } from '../../ui/icons.tsx';
 import { formatCoordinates, previewUrl } from '../galleries/photos.ts';
+import { DOC_TYPE, DOCX_TYPE, DocumentContent } from './DocumentPreview.tsx';
 import { Fact, NavButton } from '../../ui/MediaViewer.tsx';
 import type { FilePreview_file$data, FilePreview_file$key } from './__generated__/FilePreview_file.graphql';
 import type { FilePreviewQuery } from './__generated__/FilePreviewQuery.graphql';
 import { folderPathText } from './options.ts';
 
-// The File Manager's preview (issue 53): the file shown in place (picture, video, PDF, text), its
+// The File Manager's preview (issue 53): the file shown in place (picture, video, PDF, text, Word), its
 // details, and the previous / next file of the list on screen. Its address is the list's with
 // ?preview=<file id>, so a reload keeps it open; its query is loaded when it opens.
 
@@ -26,13 +27,15 @@ const previewQuery = graphql`
 /** Text files show their beginning; a longer one says so and offers the download. */
 const TEXT_LIMIT = 512 * 1024;
 
-type Kind = 'image' | 'video' | 'pdf' | 'text' | 'other';
+type Kind = 'image' | 'video' | 'pdf' | 'text' | 'docx' | 'doc' | 'other';
 
 export function previewKind(mimeType: string): Kind {
   if (mimeType.startsWith('image/')) return 'image';
   if (mimeType.startsWith('video/')) return 'video';
   if (mimeType === 'application/pdf') return 'pdf';
   if (mimeType.startsWith('text/')) return 'text';
+  if (mimeType === DOCX_TYPE) return 'docx';
+  if (mimeType === DOC_TYPE) return 'doc';
   return 'other';
 }
 
@@ -145,6 +148,24 @@ function Content({ file }: { file: FilePreview_file$data }) {
       );
     case 'text':
       return <TextContent objectPath={file.objectPath} name={file.name} />;
+    case 'docx':
+      return (
+        <DocumentContent
+          key={file.id}
+          objectPath={file.objectPath}
+          name={file.name}
+          failed={(reason) => <NoPreview name={file.name} objectPath={file.objectPath} reason={reason} />}
+        />
+      );
+    case 'doc':
+      // Word 97–2003's binary format: nothing here reads it.
+      return (
+        <NoPreview
+          name={file.name}
+          objectPath={file.objectPath}
+          reason="Preview is not available for .doc files; download to open it."
+        />
+      );
     default:
       return (
         <NoPreview
