@@ -1,18 +1,12 @@
-import type { APIRequestContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
+import { MOBILE, screenshot, sharedBrowser, signedInPage, post, shareWithCrew } from './support.ts';
 
 // Issue #16: what a crew member with Edit Access sees, ids in addresses, the share dialog's
 // starting permission and what Upload Photos takes.
 
 const browser = sharedBrowser();
-
-async function post<T>(request: APIRequestContext, path: string, data: object = {}) {
-  const answer = await request.post(path, { data });
-  if (!answer.ok()) throw new Error(`${path}: ${answer.status()} ${await answer.text()}`);
-  return (await answer.json()) as T;
-}
 
 const globalId = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString('base64');
 
@@ -30,16 +24,12 @@ describe('a crew member with Edit Access', () => {
     const owner = await signedInPage(browser(), { path: '/galleries' });
     const member = await signedInPage(browser(), { path: '/' });
     const gallery = await post<{ id: string }>(owner.context.request, '/api/galleries', { name: 'Harbour Cranes' });
-    const project = await post<{ id: string }>(owner.context.request, '/api/projects', { name: 'Night Shift' });
-    const invitation = await post<{ id: string }>(owner.context.request, `/api/projects/${project.id}/invitations`, {
-      email: member.user.email,
-      role: 'member',
-    });
-    await post(member.context.request, `/api/invitations/${invitation.id}/accept`);
-    await post(owner.context.request, `/api/galleries/${gallery.id}/share`, {
-      projectId: project.id,
-      permission: 'write',
-    });
+    await shareWithCrew(
+      owner.context.request,
+      { request: member.context.request, email: member.user.email },
+      gallery.id,
+      { projectName: 'Night Shift', permission: 'write' },
+    );
 
     // The member's galleries list: the card offers viewing and editing only.
     const { page } = member;

@@ -4,7 +4,7 @@ import { appPath, globalIdOf } from '../src/lib/globalId.ts';
 import { makeAdmin } from './accounts.ts';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { baseURL, DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, signedInContext } from './support.ts';
+import { baseURL, DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, signedInContext, post } from './support.ts';
 
 // Issue 53, item 1: one long word must not break a screen. Every free-text field holds an unbroken
 // word of 600 characters (or the longest the API takes, when it takes fewer), and every signed-in
@@ -32,12 +32,6 @@ async function longest<T>(
     if (answer.status() !== 400) break;
   }
   throw new Error(`${method} ${path}: ${last}`);
-}
-
-async function post<T>(request: APIRequestContext, path: string, data: object = {}) {
-  const answer = await request.post(path, { data });
-  if (!answer.ok()) throw new Error(`${path}: ${answer.status()} ${await answer.text()}`);
-  return (await answer.json()) as T;
 }
 
 interface Made {

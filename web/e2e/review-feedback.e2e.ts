@@ -1,19 +1,23 @@
-import type { APIRequestContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { baseURL, DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, signedInPage } from './support.ts';
+import {
+  baseURL,
+  DESKTOP,
+  MOBILE,
+  newUser,
+  screenshot,
+  sharedBrowser,
+  signedInPage,
+  post,
+  shareWithCrew,
+} from './support.ts';
 
 // Issue #53: review feedback on the owner's grid (badges, totals, pick filter kept in the
 // address), a new gallery from the picks, and "Shared with you" apart from one's own galleries.
 
 const browser = sharedBrowser();
-
-async function post<T = unknown>(request: APIRequestContext, path: string, data: object = {}) {
-  const answer = await request.post(path, { data });
-  expect(answer.ok(), `${path}: ${answer.status()} ${await answer.text()}`).toBe(true);
-  return (await answer.json()) as T;
-}
 
 const tiles = (page: Page) => page.getByTestId('photo-tile');
 const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -121,13 +125,12 @@ describe('review feedback on the grid', () => {
     // A crew member: the owner's gallery is under "Shared with you", saying by whom and through
     // which project, with the truth in its badge; their own gallery stays under "Your galleries".
     const member = await signedInPage(browser(), { path: '/', viewport: MOBILE, user: newUser('Ben Crew') });
-    const project = await post<{ id: string }>(owner.context.request, '/api/projects', { name: 'Harbour Night Shoot' });
-    const invitation = await post<{ id: string }>(owner.context.request, `/api/projects/${project.id}/invitations`, {
-      email: member.user.email,
-      role: 'member',
-    });
-    await post(member.context.request, `/api/invitations/${invitation.id}/accept`);
-    await post(owner.context.request, `/api/galleries/${gallery.id}/share`, { projectId: project.id });
+    await shareWithCrew(
+      owner.context.request,
+      { request: member.context.request, email: member.user.email },
+      gallery.id,
+      { projectName: 'Harbour Night Shoot' },
+    );
     await post(member.context.request, '/api/galleries', { name: 'Ben scouting' });
     expect((await member.context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
     await member.page.goto('/galleries');

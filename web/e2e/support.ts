@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './chromium.ts';
 import { outboxes } from './server.ts';
@@ -180,4 +180,31 @@ export async function holdLiveMessages(page: Page) {
     });
   });
   return release;
+}
+
+/** A JSON POST through a browser context's API client: the answer's JSON, or an error with the server's words. */
+export async function post<T = unknown>(request: APIRequestContext, path: string, data: object = {}) {
+  const answer = await request.post(path, { data });
+  if (!answer.ok()) throw new Error(`${path}: ${answer.status()} ${await answer.text()}`);
+  return (await answer.json()) as T;
+}
+
+/** The owner's project with the crew member in it (invited and accepted), and the gallery shared with it. */
+export async function shareWithCrew(
+  owner: APIRequestContext,
+  crew: { request: APIRequestContext; email: string },
+  galleryId: string,
+  { projectName, permission }: { projectName: string; permission?: 'read' | 'write' },
+) {
+  const project = await post<{ id: string }>(owner, '/api/projects', { name: projectName });
+  const invitation = await post<{ id: string }>(owner, `/api/projects/${project.id}/invitations`, {
+    email: crew.email,
+    role: 'member',
+  });
+  await post(crew.request, `/api/invitations/${invitation.id}/accept`);
+  await post(owner, `/api/galleries/${galleryId}/share`, {
+    projectId: project.id,
+    ...(permission ? { permission } : {}),
+  });
+  return project;
 }

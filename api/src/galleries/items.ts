@@ -7,7 +7,8 @@ import { galleryFor, galleryItemInclude, galleryItemsPage, inOrderOf } from './r
 // A gallery's photos in its order (order.ts): read a page at a time, and moved by hand.
 
 /**
- * Moves one file to just before another (or to the end when `beforeFileId` is null), in the
+ * Moves one file to just before another (or to the end when `beforeFileId` is null), or with
+ * `afterFileId` to just after another (a drop after the last photo a screen has loaded), in the
  * gallery's manual order. Positions keep gaps (order.ts): a move writes one row, and only a move
  * into a gap that is used up spaces the gallery out again (one statement). In a sorted gallery a
  * move first makes the order people see the manual order, then moves: the photo goes where it was
@@ -18,7 +19,10 @@ export async function moveGalleryItem(
   galleryId: string,
   fileId: string,
   beforeFileId: string | null,
+  afterFileId?: string | null,
 ) {
+  if (afterFileId && beforeFileId)
+    throw new ValidationError('Give beforeFileId or afterFileId, not both.', 'afterFileId');
   return ctx.db.$transaction(async (tx) => {
     const gallery = await galleryFor(ctx, galleryId, 'write', tx);
     // Locks the gallery row so two moves (or a move and an add) do not renumber at the same time.
@@ -27,14 +31,30 @@ export async function moveGalleryItem(
       isUuid(id) ? tx.galleryItem.findUnique({ where: { galleryId_fileId: { galleryId, fileId: id } } }) : null;
     const item = await find(fileId);
     if (!item) throw new NotFoundError('File');
-    const before = beforeFileId && beforeFileId !== fileId ? await find(beforeFileId) : null;
+    let before = beforeFileId && beforeFileId !== fileId ? await find(beforeFileId) : null;
     if (beforeFileId && !before && beforeFileId !== fileId) {
       throw new ValidationError('The file to move before is not in this gallery.', 'beforeFileId');
     }
+    const after = afterFileId && afterFileId !== fileId ? await find(afterFileId) : null;
+    if (afterFileId && !after && afterFileId !== fileId) {
+      throw new ValidationError('The file to move after is not in this gallery.', 'afterFileId');
+    }
     const order = asPhotoOrder(gallery.photoOrder);
     if (order !== 'manual') await tx.$executeRawUnsafe(respaceSql(order), galleryId);
-    if (beforeFileId === fileId) {
+    if (beforeFileId === fileId || afterFileId === fileId) {
       return tx.galleryItem.findUniqueOrThrow({ where: { id: item.id }, include: galleryItemInclude });
+    }
+    if (after) {
+      // Just after `after`: before the photo that follows it (other than the one moved), or the end.
+      const { position } = await tx.galleryItem.findUniqueOrThrow({ where: { id: after.id } });
+      before = await tx.galleryItem.findFirst({
+        where: {
+          galleryId,
+          id: { not: item.id },
+          OR: [{ position: { gt: position } }, { position, id: { gt: after.id } }],
+        },
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      });
     }
     const neighbours = async () => {
       const next = before ? await tx.galleryItem.findUniqueOrThrow({ where: { id: before.id } }) : null;

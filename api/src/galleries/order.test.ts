@@ -155,4 +155,43 @@ describe('the order of a gallery’s photos', () => {
     });
     expect(second.data!.node.items.edges.map((e) => e.node.name)).toEqual(['C.jpg']);
   });
+
+  it('moves a photo to just after another: a drop after the last photo a page shows, more to come', async () => {
+    const { g, files } = await gallery();
+    const [b10, a, b9, c] = files;
+    const MOVE = `mutation($g: ID!, $f: ID!, $before: ID, $after: ID) {
+      moveGalleryItem(galleryId: $g, fileId: $f, beforeFileId: $before, afterFileId: $after) {
+        __typename ... on Error { message } } }`;
+    type Move = { moveGalleryItem: { __typename: string; message?: string } };
+    const move = (who: User, f: string, ids: { before?: string; after?: string }) =>
+      graphql<Move>(app, who.cookie, MOVE, {
+        g: encodeGlobalID('Gallery', g.id),
+        f: encodeGlobalID('File', f),
+        before: ids.before && encodeGlobalID('File', ids.before),
+        after: ids.after && encodeGlobalID('File', ids.after),
+      });
+    await graphql<Set>(app, owner.cookie, SET, { id: encodeGlobalID('Gallery', g.id), order: 'name_asc' });
+    // The first page of two shows a, b 9: b 10 dropped after b 9 goes there, not to the end.
+    expect((await move(owner, b10!.id, { after: b9!.id })).data?.moveGalleryItem.__typename).toBe(
+      'MutationMoveGalleryItemSuccess',
+    );
+    expect(await names(owner, g.id)).toEqual(['a.jpg', 'b 9.jpg', 'b 10.jpg', 'C.jpg']);
+    // After the last photo: the end.
+    await move(owner, a!.id, { after: c!.id });
+    expect(await names(owner, g.id)).toEqual(['b 9.jpg', 'b 10.jpg', 'C.jpg', 'a.jpg']);
+    // After the photo just before it, or after itself: nothing moves.
+    await move(owner, c!.id, { after: b10!.id });
+    await move(owner, c!.id, { after: c!.id });
+    expect(await names(owner, g.id)).toEqual(['b 9.jpg', 'b 10.jpg', 'C.jpg', 'a.jpg']);
+
+    const both = await move(owner, a!.id, { before: b9!.id, after: c!.id });
+    expect(both.data?.moveGalleryItem.message).toBe('Give beforeFileId or afterFileId, not both.');
+    const stranger = await move(owner, a!.id, { after: (await makeFile(app, owner.id, 'elsewhere.jpg')).id });
+    expect(stranger.data?.moveGalleryItem.message).toBe('The file to move after is not in this gallery.');
+    await shareWith(app, owner, viewer, g.id, 'read');
+    expect((await move(viewer, a!.id, { after: b9!.id })).data?.moveGalleryItem.__typename).not.toBe(
+      'MutationMoveGalleryItemSuccess',
+    );
+    expect(await names(owner, g.id)).toEqual(['b 9.jpg', 'b 10.jpg', 'C.jpg', 'a.jpg']);
+  });
 });

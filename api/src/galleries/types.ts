@@ -368,16 +368,20 @@ builder.mutationField('removeFileFromGallery', (t) =>
 
 builder.mutationField('moveGalleryItem', (t) =>
   rowMutation(t, 'GalleryItem', {
-    description: 'Moves a photo to just before another one, or to the end when beforeFileId is null.',
+    description:
+      'Moves a photo to just before another one, or to the end when beforeFileId is null; with afterFileId ' +
+      'instead, to just after another one (the last photo a page shows, when more follow it).',
     args: {
       galleryId: t.arg.id({ required: true }),
       fileId: t.arg.id({ required: true }),
       beforeFileId: t.arg.id({ required: false }),
+      afterFileId: t.arg.id({ required: false }),
     },
     change: (args, ctx) => {
       const galleryId = rawId(args.galleryId, 'Gallery', 'galleryId');
       const before = args.beforeFileId ? rawId(args.beforeFileId, 'File', 'beforeFileId') : null;
-      return moveGalleryItem(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'), before);
+      const after = args.afterFileId ? rawId(args.afterFileId, 'File', 'afterFileId') : null;
+      return moveGalleryItem(ctx, galleryId, rawId(args.fileId, 'File', 'fileId'), before, after);
     },
   }),
 );

@@ -24,6 +24,7 @@ export function useFilteredPhotos(key: FilteredPhotos_gallery$key | null | undef
       ) {
         feedbackItems(filter: $filter, first: $count, after: $cursor)
           @connection(key: "FilteredPhotos_feedbackItems", filters: ["filter"]) {
+          __id
           totalCount
           edges {
             node {
@@ -48,5 +49,12 @@ export function useFilteredPhotos(key: FilteredPhotos_gallery$key | null | undef
     if (hasNext && !isLoadingNext) loadNext(PAGE_SIZE);
   }, [hasNext, isLoadingNext, loadNext]);
   if (!data) return null;
-  return { photos, total: data.feedbackItems.totalCount, hasNext, isLoadingNext, loadMore };
+  return {
+    photos,
+    total: data.feedbackItems.totalCount,
+    hasNext,
+    isLoadingNext,
+    loadMore,
+    connectionId: data.feedbackItems.__id,
+  };
 }

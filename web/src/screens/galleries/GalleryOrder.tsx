@@ -1,4 +1,5 @@
 import { graphql } from 'react-relay/hooks';
+import type { RecordProxy, RecordSourceSelectorProxy } from 'relay-runtime';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { inputClass } from '../../ui/Field.tsx';
 import type { GalleryOrderMoveMutation } from './__generated__/GalleryOrderMoveMutation.graphql';
@@ -81,27 +82,50 @@ export function GallerySortMenu({
   );
 }
 
+/** Where a moved photo goes: just before another, just after another, or (neither) to the end. */
+export type MoveTarget = { beforeFileId?: string | null; afterFileId?: string | null };
+
 /**
- * "Move earlier" and "Move later" for the photo open in the lightbox: the keyboard's way to arrange
- * the photos by hand (the first move in a sorted gallery makes that order the custom one).
+ * Puts the moved photo's edge where the server puts its item, in each of the gallery's loaded
+ * lists, and the gallery in custom order: the grid and the lightbox follow without reading the
+ * gallery again (which would start the grid over at its first page). A target not loaded in a list
+ * leaves that list as it was.
  */
-export function PhotoMoveActions({
-  galleryId,
-  photos,
-  index,
-  hasMore,
-  onMoved,
-}: {
-  galleryId: string;
-  photos: readonly Photo[];
-  index: number;
-  hasMore: boolean;
-  onMoved: (newIndex: number) => void;
-}) {
+function moveInStore(
+  store: RecordSourceSelectorProxy,
+  galleryId: string,
+  connectionIds: readonly string[],
+  fileId: string,
+  { beforeFileId, afterFileId }: MoveTarget,
+) {
+  store.get(galleryId)?.setValue('manual', 'photoOrder');
+  const fileOf = (edge: RecordProxy | null | undefined) => edge?.getLinkedRecord('node')?.getValue('fileId');
+  for (const id of connectionIds) {
+    const connection = store.get(id);
+    const edges = connection?.getLinkedRecords('edges');
+    const from = edges?.findIndex((edge) => fileOf(edge) === fileId) ?? -1;
+    const moved = edges?.[from];
+    if (!connection || !edges || !moved) continue;
+    const rest = edges.filter((_, i) => i !== from);
+    const target = beforeFileId ?? afterFileId;
+    const at = target ? rest.findIndex((edge) => fileOf(edge) === target) : rest.length;
+    if (at < 0) continue;
+    rest.splice(afterFileId ? at + 1 : at, 0, moved);
+    connection.setLinkedRecords(rest, 'edges');
+    // The next page goes on after the last photo loaded, whichever that is now.
+    connection.getLinkedRecord('pageInfo')?.setValue(rest.at(-1)?.getValue('cursor'), 'endCursor');
+  }
+}
+
+/**
+ * Moves a photo in the gallery's order (the server's moveGalleryItem); the lists given follow from
+ * its answer, or at once with `optimistic` (a drop in the grid), going back if it fails.
+ */
+export function useMovePhoto(galleryId: string, connectionIds: readonly string[]) {
   const [commit, moving] = useMutationWithToasts<GalleryOrderMoveMutation>(
     graphql`
-      mutation GalleryOrderMoveMutation($galleryId: ID!, $fileId: ID!, $beforeFileId: ID) {
-        moveGalleryItem(galleryId: $galleryId, fileId: $fileId, beforeFileId: $beforeFileId) {
+      mutation GalleryOrderMoveMutation($galleryId: ID!, $fileId: ID!, $beforeFileId: ID, $afterFileId: ID) {
+        moveGalleryItem(galleryId: $galleryId, fileId: $fileId, beforeFileId: $beforeFileId, afterFileId: $afterFileId) {
           __typename
           ... on MutationMoveGalleryItemSuccess {
             data {
@@ -117,14 +141,53 @@ export function PhotoMoveActions({
     `,
     { outcome: (r) => r.moveGalleryItem, failure: 'The photo could not be moved.', serverMessage: true },
   );
+  const move = (fileId: string, target: MoveTarget, { optimistic = false, onSuccess = () => {} } = {}) => {
+    const updater = (store: RecordSourceSelectorProxy, response?: GalleryOrderMoveMutation['response'] | null) => {
+      if (response && response.moveGalleryItem.__typename !== 'MutationMoveGalleryItemSuccess') return;
+      moveInStore(store, galleryId, connectionIds, fileId, target);
+    };
+    commit({
+      variables: {
+        galleryId,
+        fileId,
+        beforeFileId: target.beforeFileId ?? null,
+        afterFileId: target.afterFileId ?? null,
+      },
+      updater,
+      optimisticUpdater: optimistic ? (store) => updater(store) : undefined,
+      onSuccess,
+    });
+  };
+  return [move, moving] as const;
+}
+
+/**
+ * "Move earlier" and "Move later" for the photo open in the lightbox: the keyboard's way to arrange
+ * the photos by hand (the first move in a sorted gallery makes that order the custom one).
+ */
+export function PhotoMoveActions({
+  galleryId,
+  connectionIds,
+  photos,
+  index,
+  onMoved,
+}: {
+  galleryId: string;
+  /** The lists the photo is in (the gallery's, the pick filter's): they follow the move. */
+  connectionIds: readonly string[];
+  photos: readonly Photo[];
+  index: number;
+  onMoved: (newIndex: number) => void;
+}) {
+  const [movePhoto, moving] = useMovePhoto(galleryId, connectionIds);
   const photo = photos[index];
   if (!photo) return null;
   const earlier = photos[index - 1];
-  // Later: before the photo after the next one; to the end when the next one is the last.
-  const afterNext = photos[index + 2];
-  const canLater = index + 1 < photos.length && (afterNext !== undefined || !hasMore);
-  const move = (beforeFileId: string | null, newIndex: number) =>
-    commit({ variables: { galleryId, fileId: photo.id, beforeFileId }, onSuccess: () => onMoved(newIndex) });
+  const later = photos[index + 1];
+  // Later: after the next one, when it is loaded (the server knows what follows it).
+  const canLater = later !== undefined;
+  const move = (target: MoveTarget, newIndex: number) =>
+    movePhoto(photo.id, target, { onSuccess: () => onMoved(newIndex) });
   const buttonClass =
     'rounded-md border border-white/40 px-3 py-1.5 text-sm text-white hover:bg-white/10 aria-disabled:cursor-not-allowed aria-disabled:opacity-50';
   return (
@@ -135,7 +198,7 @@ export function PhotoMoveActions({
         type="button"
         className={buttonClass}
         aria-disabled={moving || !earlier}
-        onClick={() => !moving && earlier && move(earlier.id, index - 1)}
+        onClick={() => !moving && earlier && move({ beforeFileId: earlier.id }, index - 1)}
       >
         Move earlier
       </button>
@@ -143,7 +206,7 @@ export function PhotoMoveActions({
         type="button"
         className={buttonClass}
         aria-disabled={moving || !canLater}
-        onClick={() => !moving && canLater && move(afterNext?.id ?? null, index + 1)}
+        onClick={() => !moving && later && move({ afterFileId: later.id }, index + 1)}
       >
         Move later
       </button>

@@ -36,7 +36,7 @@ import { useFilteredPhotos } from './FilteredPhotos.tsx';
 import { PickFilter, useFeedbackFilter } from './PickFilter.tsx';
 import { PhotoGrid } from './PhotoGrid.tsx';
 import { GalleryActions } from './GalleryActions.tsx';
-import { GallerySortMenu, PhotoMoveActions } from './GalleryOrder.tsx';
+import { GallerySortMenu, PhotoMoveActions, useMovePhoto } from './GalleryOrder.tsx';
 import { useGalleryFeedback } from './useGalleryFeedback.ts';
 import { FilePickerDialog, Lightbox, ReviewLinksDialog, ShareGalleryDialog } from './dialogs.ts';
 
@@ -144,6 +144,12 @@ function GalleryView({
   const { photos, hasNext, isLoadingNext, loadMore } = shown;
   const { total } = allPhotos;
   const lightbox = useLightbox();
+  // A move puts the photo in place in the lists loaded (the gallery's, the pick filter's).
+  const connectionIds = useMemo(
+    () => [...new Set([allPhotos.connectionId, shown.connectionId])],
+    [allPhotos.connectionId, shown.connectionId],
+  );
+  const [movePhoto] = useMovePhoto(gallery.id, connectionIds);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
@@ -442,6 +448,12 @@ function GalleryView({
                 onLoadMore={loadMore}
                 onOpen={lightbox.open}
                 coverId={gallery.coverImageId}
+                // Dragged among all the photos only: a pick filter's are some of them.
+                onReorder={
+                  canEdit && feedbackFilter === 'all'
+                    ? (fileId, target) => movePhoto(fileId, target, { optimistic: true })
+                    : undefined
+                }
               />
             )}
           </TabPanel>
@@ -474,13 +486,10 @@ function GalleryView({
             <>
               <PhotoMoveActions
                 galleryId={gallery.id}
+                connectionIds={connectionIds}
                 photos={photos}
                 index={photos.indexOf(photo)}
-                hasMore={hasNext}
-                onMoved={(index) => {
-                  refresh();
-                  lightbox.open(index);
-                }}
+                onMoved={lightbox.open}
               />
               <button
                 type="button"

@@ -12,6 +12,7 @@ import {
 import { columnsFor, gridImage, type Photo } from './photos.ts';
 import { FeedbackBadges } from './FeedbackBadges.tsx';
 import { feedbackLabel } from './feedbackFilter.ts';
+import { type Reorder, SortablePhotos, useTileDrag } from './SortablePhotos.tsx';
 
 const GAP = 8;
 const EAGER_ROWS = 2;
@@ -28,6 +29,8 @@ type PhotoGridProps = {
   onLoadMore: () => void;
   onOpen: (index: number) => void;
   coverId?: string | null;
+  /** Given, the photos can be dragged to new places (editors): where one was dropped. */
+  onReorder?: Reorder;
 };
 
 const unchanging = () => () => {};
@@ -77,6 +80,7 @@ function PhotoRows({
   onLoadMore,
   onOpen,
   coverId,
+  onReorder,
   width,
   scrollRef,
 }: PhotoGridProps & { width: number; scrollRef: RefObject<HTMLDivElement | null> }) {
@@ -104,14 +108,15 @@ function PhotoRows({
     if (lastInView >= rowCount - NEAR_END_ROWS && hasMore && !loadingMore) onLoadMore();
   }, [lastInView, rowCount, hasMore, loadingMore, onLoadMore]);
 
-  return (
+  const Tile = onReorder ? SortablePhotoTile : PhotoTile;
+  const grid = (
     <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
       {rows.map((row) => {
         const start = row.index * columns;
         return (
           <div key={row.key} className="absolute left-0 flex w-full" style={{ top: row.start, height: cell, gap: GAP }}>
             {photos.slice(start, start + columns).map((photo, i) => (
-              <PhotoTile
+              <Tile
                 key={photo.id}
                 photo={photo}
                 row={row.index}
@@ -123,6 +128,33 @@ function PhotoRows({
           </div>
         );
       })}
+    </div>
+  );
+  return onReorder ? (
+    <SortablePhotos photos={photos} onReorder={onReorder}>
+      {grid}
+    </SortablePhotos>
+  ) : (
+    grid
+  );
+}
+
+type TileProps = {
+  photo: Photo;
+  row: number;
+  cover: boolean;
+  onOpen: () => void;
+  style?: CSSProperties;
+  className?: string;
+};
+
+/** A photo that can be dragged: the cell moves as a whole, its Move button is the keyboard's handle. */
+function SortablePhotoTile({ style, ...props }: TileProps) {
+  const drag = useTileDrag(props.photo, style);
+  return (
+    <div ref={drag.ref} style={drag.style} {...drag.listeners} className="relative shrink-0 touch-manipulation">
+      <PhotoTile {...props} className="h-full w-full" />
+      {drag.handle}
     </div>
   );
 }
@@ -152,21 +184,7 @@ function FirstRows({ photos, onOpen, coverId }: PhotoGridProps) {
   );
 }
 
-function PhotoTile({
-  photo,
-  row,
-  cover,
-  onOpen,
-  style,
-  className = '',
-}: {
-  photo: Photo;
-  row: number;
-  cover: boolean;
-  onOpen: () => void;
-  style?: CSSProperties;
-  className?: string;
-}) {
+function PhotoTile({ photo, row, cover, onOpen, style, className = '' }: TileProps) {
   return (
     <button
       type="button"
