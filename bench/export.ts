@@ -3,7 +3,7 @@
 // sampled during the stream, against plain yazl zipping the same files from disk into a sink that
 // drops the bytes, and the same plain yazl behind a bare node:http server read by the same client,
 // in the same run. The memory figure is the point: the archive must stream, so
-// RSS stays flat however large the gallery. Prints the figures and saves them to bench/results/.
+// RSS stays flat however large the gallery. Prints the figures and records them in bench/history/export.jsonl.
 //
 // Options (environment): BENCH_EXPORT_FILES (40), BENCH_EXPORT_MB (50) per file; DATABASE_URL to
 // use PostgreSQL. The originals are random bytes written straight through the object store (no

@@ -1,8 +1,8 @@
 // Pieces the benchmarks share: a throw-away PostgreSQL database, the real server in this process,
-// a signed-in user, percentiles, and saving figures to bench/results/.
+// a signed-in user, percentiles, and recording each run's figures in bench/history/<bench>.jsonl.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { createApp } from '../api/src/app.ts';
 import { readConfig } from '../api/src/config.ts';
 import type { Db } from '../api/src/infra/db/database.ts';
 import { attachSubscriptions } from '../api/src/live/websocket.ts';
+import { appendRun } from './scripts/history.mjs';
 
 // Packages resolve from the api workspace, where they are installed.
 export const requireApi = createRequire(new URL('../api/package.json', import.meta.url));
@@ -208,11 +209,9 @@ export function summary(times: number[]) {
   };
 }
 
+/** Records this run's figures as one more line of bench/history/<name>.jsonl (scripts/history.mjs). */
 export async function saveResults(name: string, results: { date: string }) {
-  const resultsDir = path.join(here, 'results');
-  await mkdir(resultsDir, { recursive: true });
-  const out = path.join(resultsDir, `${name}-${results.date.replace(/[:.]/g, '-')}.json`);
-  await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+  const out = appendRun(name, results);
   const stolen = stolenPercent();
   const host = stolen === undefined ? '' : `CPU time the host gave to other guests during this run: ${stolen} %\n`;
   console.log(`\n${host}Saved ${path.relative(process.cwd(), out)}`);

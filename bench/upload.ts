@@ -6,7 +6,7 @@
 // same bytes as a non-picture (its thumbnails and EXIF are jobs after the answer), and those jobs
 // one by one against all at once; and the large file through the S3 path (browser → presigned
 // URLs → bucket, then the server's checks reading it back) against one presigned PUT of the same
-// bytes to the same bucket (s3rver on loopback). Prints the figures and saves them to bench/results/.
+// bytes to the same bucket (s3rver on loopback). Prints the figures and records them in bench/history/upload.jsonl.
 //
 // Options (environment): BENCH_LARGE_MB (50), BENCH_SMALL_FILES (200), BENCH_SMALL_KB (64),
 // BENCH_PHOTOS (40, the burst the jobs' speedup on all cores is defined for; 8 until 2026-12-02),

@@ -1,17 +1,14 @@
 // pnpm bench:bundles — JavaScript a browser really downloads for the landing page (signed out) and
 // for the signed-in dashboard, gzipped, against the budgets of issue 5 (100 KB and 200 KB).
 // Builds the web app, starts the real server, loads each page in Chromium and sums every script
-// response. Prints the figures and saves them to bench/results/web-bundles.json.
-import { mkdir, writeFile } from 'node:fs/promises';
+// response. Prints the figures and records them as one more line of bench/history/bundles.jsonl.
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildWeb, startServer } from '../web/e2e/server.ts';
+import { appendRun } from './scripts/history.mjs';
 
 const requireWeb = createRequire(new URL('../web/package.json', import.meta.url));
 const { chromium } = requireWeb('playwright-core') as typeof import('playwright-core');
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 const BUDGETS = { landing: 100 * 1024, dashboard: 200 * 1024 };
 
@@ -97,11 +94,7 @@ try {
         .join(', ')}`,
     );
   }
-  await mkdir(path.join(here, 'results'), { recursive: true });
-  await writeFile(
-    path.join(here, 'results/web-bundles.json'),
-    `${JSON.stringify({ measuredAt: new Date().toISOString(), results }, null, 2)}\n`,
-  );
+  appendRun('bundles', { measuredAt: new Date().toISOString(), results });
 } finally {
   await browser.close();
   await server.stop();
