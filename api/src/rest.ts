@@ -16,7 +16,7 @@ import { reviewMemberRoutes } from './reviews/rest.ts';
 import { adminRoutes } from './admin/rest.ts';
 
 /**
- * The spec's data paths (SPEC.md section 7). Each domain keeps its own router in <domain>/rest.ts;
+ * The spec's data paths. Each domain keeps its own router in <domain>/rest.ts;
  * they are all mounted here behind one rule: no session, no data (401).
  */
 export function dataRoutes(services: Services) {

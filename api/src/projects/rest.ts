@@ -59,7 +59,7 @@ function invitationJson(i: InvitationRow) {
   };
 }
 
-/** Projects and their members (SPEC.md section 7 plus the member paths the share dialog needs). */
+/** Projects and their members (the member paths the share dialog needs). */
 export function projectRoutes(services: Services) {
   const routes = new Hono<AppEnv>();
 

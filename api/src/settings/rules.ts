@@ -9,7 +9,7 @@ export interface Settings {
   autoSave: boolean;
 }
 
-/** What a user has until they change something (SPEC.md section 3). */
+/** What a user has until they change something. */
 export const DEFAULT_SETTINGS: Settings = {
   emailNotifications: true,
   pushNotifications: true,

@@ -1,4 +1,4 @@
-/** SPEC.md section 9: sizes in Bytes, KB, MB, GB with 2 decimals. */
+/** Sizes in Bytes, KB, MB, GB with 2 decimals. */
 export function formatBytes(bytes: number) {
   if (bytes < 1024) return `${bytes} Bytes`;
   const units = ['KB', 'MB', 'GB', 'TB'];

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { fileTypeFromFile } from 'file-type';
 
-/** SPEC.md section 5: the kinds of file the workspace takes. */
+/** The kinds of file the workspace takes. */
 export const ACCEPTED_EXTENSIONS = [
   'png',
   'jpg',

@@ -108,7 +108,7 @@ function fileRouter(
 export type WorkspaceFileRouter = ReturnType<typeof fileRouter>;
 
 /**
- * Direct uploads to UploadThing (SPEC.md section 5 limits, the same Upload rows as PUT uploads):
+ * Direct uploads to UploadThing (the same limits and the same Upload rows as PUT uploads):
  * the browser asks here for an UploadThing upload URL, sends the bytes there, and UploadThing calls
  * back here (signed with the API key). The bytes never passed through us, so the server then reads
  * them back through the store's signed read and runs the same checks, checksum, thumbnails and

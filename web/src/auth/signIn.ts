@@ -1,6 +1,6 @@
 import { errorFromResponse } from '../lib/http.ts';
 
-/** Starts sign-in in the browser (SPEC.md section 7: navigation to /api/login). */
+/** Starts sign-in in the browser (navigation to /api/login). */
 export function goToSignIn(callbackUrl = '/') {
   window.location.assign(`/api/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
 }

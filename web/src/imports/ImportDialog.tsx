@@ -25,7 +25,7 @@ import {
   startImport,
 } from './api.ts';
 
-// The import flow of SPEC.md section 2: choose a source, connect, pick files (never folders),
+// The import flow: choose a source, connect, pick files (never folders),
 // import with progress. Sources are real: the server's import folder, Google Drive, Dropbox.
 
 const CONNECTION_FAILED = 'Connection failed. Please try again.';

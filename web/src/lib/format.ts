@@ -1,7 +1,7 @@
 import { timeSpan } from '../../../api/src/shared/timeWords.ts';
 import { serverPage } from '../server/page.ts';
 
-// Display formats of SPEC.md section 9. Every function takes `now` so tests can pin the clock.
+// Display formats. Every function takes `now` so tests can pin the clock.
 
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
 const MINUTE = 60_000;

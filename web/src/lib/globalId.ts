@@ -1,4 +1,4 @@
-// Relay global ids are base64("Type:rawId") (Pothos' default). The REST calls of SPEC.md
+// Relay global ids are base64("Type:rawId") (Pothos' default). The REST calls
 // section 7 take raw ids, so screens that read with GraphQL and upload over REST convert here.
 // Addresses in the app carry the global id, the one GraphQL gives and takes; this file is the web
 // side of that rule (api/src/shared/links.ts is the API's, for the links it writes).

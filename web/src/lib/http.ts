@@ -1,6 +1,6 @@
 import { handledAsUnauthorized } from './unauthorized.ts';
 
-// The spec's client contract (SPEC.md sections 5 and 7): every call sends the session cookie;
+// The spec's client contract: every call sends the session cookie;
 // a response that is not ok becomes an Error "status: response text".
 
 export async function errorFromResponse(response: Response): Promise<Error> {

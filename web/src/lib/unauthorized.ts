@@ -1,6 +1,6 @@
 import { toast } from '../ui/toast.tsx';
 
-// SPEC.md section 4: a data call that finds the session gone says so, then goes to sign-in
+// A data call that finds the session gone says so, then goes to sign-in
 // after 500 ms. Several calls failing together redirect once.
 
 /** A failed call whose session was gone (errorFromResponse's "401: …Unauthorized"). */

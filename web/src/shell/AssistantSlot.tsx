@@ -21,7 +21,7 @@ import type { AssistantSlotReplySubscription } from './__generated__/AssistantSl
 import { CHAT_MESSAGE_LIMIT, type ChatResult } from '../../../api/src/assistant/contract.ts';
 import { refusalMessage } from '../lib/refusal.ts';
 
-// The floating AI assistant (SPEC.md section 2): minimized to a round button, or open, either
+// The floating AI assistant: minimized to a round button, or open, either
 // collapsed (quick actions) or expanded (the chat). It talks to the REST paths of section 7; the
 // reply shows as it is written through the assistantReply subscription, and the chat's answer,
 // when it comes, is the reply that stays.

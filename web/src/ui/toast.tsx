@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { CloseIcon } from './icons.tsx';
 
-// One toast visible at a time (SPEC.md section 9). The store lives outside React so that code
+// One toast visible at a time. The store lives outside React so that code
 // with no component at hand (the network layer's 401 handling) can raise a toast too.
 
 export type ToastVariant = 'default' | 'destructive';

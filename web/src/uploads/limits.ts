@@ -1,9 +1,9 @@
-// The upload limits and drop-zone messages of SPEC.md sections 5 and 9, in one place so the
+// The upload limits and drop-zone messages, in one place so the
 // upload panel, the gallery drop target and the tests agree.
 
 export const MAX_FILES = 10;
 export const MAX_FILE_SIZE = 50 * 1024 * 1024;
-/** Progress shown while an image is being analysed (SPEC.md section 9). */
+/** Progress shown while an image is being analysed. */
 export const ANALYZING_PROGRESS = 90;
 /** Share of the bar the byte transfer fills; the file record and analysis take the rest. */
 export const TRANSFER_SHARE = 85;

@@ -1,4 +1,4 @@
-// The upload list's state machine (SPEC.md section 4): pending → uploading → (images) analyzing
+// The upload list's state machine: pending → uploading → (images) analyzing
 // at 90 % → completed at 100 %, or error with a message at any step; any item can be dismissed.
 // A file whose name was taken in the folder and that the person chose to skip is never sent.
 import type { ConflictChoice } from './conflicts.ts';

@@ -1,4 +1,4 @@
-// One file's trip to the server (SPEC.md section 7): ask for an upload URL, send the bytes with
+// One file's trip to the server: ask for an upload URL, send the bytes with
 // real progress, file them (the caller's record: a new file or a new version), then (images only)
 // ask for an AI analysis whose failure is only logged. Large files go resumably over tus when the server offers it; when the server
 // keeps files at UploadThing, the browser sends them there directly (@uploadthing/react); with an S3
@@ -59,7 +59,7 @@ export interface Transport {
   s3?: typeof s3Upload;
 }
 
-/** Files above this go over tus when the server names a tus endpoint (SPEC.md section 9: 256 KB). */
+/** Files above this go over tus when the server names a tus endpoint (256 KB). */
 export const RESUMABLE_THRESHOLD = 256 * 1024;
 
 export class UploadStepError extends Error {}
@@ -267,7 +267,7 @@ export async function uploadFile(
   return step(() => options.record(objectUrl, file, { folderId, onConflict }), 'Failed to create file record');
 }
 
-/** Asks for AI tags; a failure is only logged and the upload still completes (SPEC.md section 8). */
+/** Asks for AI tags; a failure is only logged and the upload still completes. */
 export async function analyzeFile(stored: StoredFile, transport = browserTransport): Promise<unknown> {
   try {
     return await transport.request('POST', '/api/ai/analyze-file', { fileId: stored.id, fileUrl: stored.objectPath });

@@ -29,7 +29,7 @@ export interface SourceConnector {
   thumbnail(id: string): Promise<Thumbnail>;
 }
 
-/** The words the import dialog shows when a source cannot be reached (SPEC.md section 8). */
+/** The words the import dialog shows when a source cannot be reached. */
 export const CONNECTION_FAILED = 'Connection failed. Please try again.';
 
 /** The source is down, refused us, or answered nonsense: the person can only try again. */

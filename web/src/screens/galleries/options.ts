@@ -1,4 +1,4 @@
-// The galleries screen's fixed vocabularies and form rules (SPEC.md sections 5, 6 and 9).
+// The galleries screen's fixed vocabularies and form rules.
 import { GALLERY_LIMITS } from '../../../../api/src/galleries/limits.ts';
 
 /** Tags are comma-separated, trimmed, empty entries dropped (and repeated ones kept once). */

@@ -30,7 +30,7 @@ export function toLocalInput(iso: string | null | undefined): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** What the form sends: a trimmed title, null for an empty description or due date (SPEC.md section 5). */
+/** What the form sends: a trimmed title, null for an empty description or due date. */
 export function taskFormVariables(form: TaskFormValues) {
   return {
     title: form.title.trim(),
