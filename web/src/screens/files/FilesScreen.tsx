@@ -7,7 +7,7 @@ import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToa
 import { useRouteQuery } from '../../routes/useRouteQuery.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog, FormDialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { HardDriveIcon, PlusIcon, UploadIcon } from '../../ui/icons.tsx';
@@ -15,7 +15,6 @@ import { lazyDialog } from '../../ui/lazyDialog.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { SelectField } from '../../ui/Select.tsx';
-import type { FilesScreenCreateFolderMutation } from './__generated__/FilesScreenCreateFolderMutation.graphql';
 import type { FilesScreenDeleteFileMutation } from './__generated__/FilesScreenDeleteFileMutation.graphql';
 import type { FilesScreenDeleteFilesMutation } from './__generated__/FilesScreenDeleteFilesMutation.graphql';
 import type { FilesScreenQuery } from './__generated__/FilesScreenQuery.graphql';
@@ -31,15 +30,15 @@ import {
   useMoveFiles,
 } from './FileActions.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
-import { FileList, type FileSelection, fileListConnection } from './FileList.tsx';
+import { FileList, fileListConnection } from './FileList.tsx';
 import type { FileRowData } from './FileRow.tsx';
 import { FileSearchResults } from './FileSearchResults.tsx';
 import { FileVersionsDialog } from './FileVersionsDialog.tsx';
 import type { FilePreview as Preview } from './FilePreview.tsx';
-import { FolderNameField } from './FolderActions.tsx';
 import { FolderList } from './FolderList.tsx';
+import { NewFolderDialog } from './NewFolderDialog.tsx';
 import { useNewVersionUpload } from './NewVersionUpload.tsx';
-import { SelectionToolbar } from './SelectionToolbar.tsx';
+import { SelectionToolbar, useChosenFiles } from './SelectionToolbar.tsx';
 import { FILE_SORTS, type FileSort, fileSortFrom, serverSearchTerm } from './options.ts';
 
 // The preview's code (viewers, details) loads when a file is first opened.
@@ -47,47 +46,6 @@ const FilePreview = lazyDialog(
   () => import('./FilePreview.tsx').then((m) => m.FilePreview),
   (props: ComponentProps<typeof Preview>) => props.fileId !== null,
 );
-
-function NewFolderDialog({
-  open,
-  onClose,
-  onCreate,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onCreate: (name: string) => Promise<boolean>;
-}) {
-  const [name, setName] = useState('');
-  const [pending, setPending] = useState(false);
-  useEffect(() => {
-    if (open) setName('');
-  }, [open]);
-  async function submit() {
-    if (!name.trim()) {
-      toast({ title: 'Error', description: 'Folder name is required.', variant: 'destructive' });
-      return;
-    }
-    setPending(true);
-    const created = await onCreate(name.trim());
-    setPending(false);
-    if (created) onClose();
-  }
-  return (
-    <FormDialog
-      open={open}
-      onClose={onClose}
-      title="New Folder"
-      description="Create a folder inside the current one."
-      size="sm"
-      onSubmit={submit}
-      submitLabel="Create Folder"
-      pendingLabel="Creating..."
-      pending={pending}
-    >
-      <FolderNameField id="folder-name" value={name} onChange={setName} />
-    </FormDialog>
-  );
-}
 
 function FilesContent({
   folderId,
@@ -153,57 +111,8 @@ function FilesContent({
   const [moving, setMoving] = useState<{ files: FileRef[]; fromSelection: boolean } | null>(null);
   const [addingToGallery, setAddingToGallery] = useState(false);
   const [deletingChosen, setDeletingChosen] = useState(false);
-  const [chosen, setChosen] = useState<ReadonlyMap<string, FileRef>>(new Map());
-  const chosenFiles = [...chosen.values()];
-  const clearChosen = useCallback(() => setChosen(new Map()), []);
-  // What is chosen belongs to the folder it was chosen in.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: folderId and searchTerm are the triggers
-  useEffect(clearChosen, [folderId, searchTerm, clearChosen]);
-  const selection: FileSelection = {
-    chosen,
-    toggle: (file) =>
-      setChosen((current) => {
-        const next = new Map(current);
-        if (next.has(file.id)) next.delete(file.id);
-        else next.set(file.id, { id: file.id, name: file.name, objectPath: file.objectPath });
-        return next;
-      }),
-    setAll: (files, on) =>
-      setChosen((current) => {
-        const next = new Map(current);
-        for (const f of files) {
-          if (on) next.set(f.id, { id: f.id, name: f.name, objectPath: f.objectPath });
-          else next.delete(f.id);
-        }
-        return next;
-      }),
-  };
+  const { chosen, chosenFiles, clear: clearChosen, selection, unchoose } = useChosenFiles(folderId, searchTerm);
 
-  const [commitCreateFolder] = useMutationWithToasts<FilesScreenCreateFolderMutation>(
-    graphql`
-    mutation FilesScreenCreateFolderMutation($name: String!, $parentId: ID, $connections: [ID!]!) {
-      createFolder(name: $name, parentId: $parentId) {
-        __typename
-        ... on MutationCreateFolderSuccess {
-          data @appendNode(connections: $connections, edgeTypeName: "QueryFoldersConnectionEdge") {
-            id
-            name
-            fileCount
-            folderCount
-          }
-        }
-        ... on Error {
-          message
-        }
-      }
-    }
-  `,
-    {
-      outcome: (r) => r.createFolder,
-      ...toastsFor('create', 'Folder'),
-      serverMessage: true,
-    },
-  );
   const [commitDelete, deletePending] = useMutationWithToasts<FilesScreenDeleteFileMutation>(
     graphql`
     mutation FilesScreenDeleteFileMutation($id: ID!, $connections: [ID!]!) {
@@ -249,18 +158,6 @@ function FilesContent({
   const [folderConnection, setFolderConnection] = useState<string | null>(null);
   const onFolderConnection = useCallback((id: string) => setFolderConnection(id), []);
 
-  const createFolder = (name: string) =>
-    new Promise<boolean>((resolve) => {
-      let created = false;
-      commitCreateFolder({
-        variables: { name, parentId: folderId, connections: folderConnection ? [folderConnection] : [] },
-        onSuccess: () => {
-          created = true;
-        },
-        onSettled: () => resolve(created),
-      });
-    });
-
   function confirmDelete() {
     if (!deleting) return;
     commitDelete({
@@ -303,11 +200,7 @@ function FilesContent({
       return;
     }
     toast({ title: 'Success', description: movedText(files, to) });
-    setChosen((current) => {
-      const next = new Map(current);
-      for (const f of files) next.delete(f.id);
-      return next;
-    });
+    unchoose(files);
   }
 
   const newVersion = useNewVersionUpload();
@@ -396,7 +289,12 @@ function FilesContent({
         </section>
       </div>
       <FilePreview fileId={preview.id} siblings={listed} onShow={preview.show} onClose={() => preview.show(null)} />
-      <NewFolderDialog open={newFolderOpen} onClose={closeNewFolder} onCreate={createFolder} />
+      <NewFolderDialog
+        open={newFolderOpen}
+        onClose={closeNewFolder}
+        parentId={folderId}
+        connectionId={folderConnection}
+      />
       <FileVersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
       <RenameFileDialog file={renaming} onClose={() => setRenaming(null)} />
       <MoveFilesDialog

@@ -1,6 +1,44 @@
+import { useCallback, useEffect, useState } from 'react';
 import { rawIdOf } from '../../lib/globalId.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { type FileRef, filesCount } from './FileActions.tsx';
+import type { FileSelection } from './FileList.tsx';
+
+/** The files chosen in the list, by id; what is chosen belongs to the folder (or search) it was chosen in. */
+export function useChosenFiles(folderId: string | null, searchTerm: string | null) {
+  const [chosen, setChosen] = useState<ReadonlyMap<string, FileRef>>(new Map());
+  const clear = useCallback(() => setChosen(new Map()), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: folderId and searchTerm are the triggers
+  useEffect(clear, [folderId, searchTerm, clear]);
+  const choose = (files: readonly FileRef[], on: boolean) =>
+    setChosen((current) => {
+      const next = new Map(current);
+      for (const f of files) {
+        if (on) next.set(f.id, { id: f.id, name: f.name, objectPath: f.objectPath });
+        else next.delete(f.id);
+      }
+      return next;
+    });
+  const selection: FileSelection = {
+    chosen,
+    toggle: (file) =>
+      setChosen((current) => {
+        const next = new Map(current);
+        if (next.has(file.id)) next.delete(file.id);
+        else next.set(file.id, { id: file.id, name: file.name, objectPath: file.objectPath });
+        return next;
+      }),
+    setAll: choose,
+  };
+  /** `unchoose` drops files that have gone (moved elsewhere) from the choice. */
+  return {
+    chosen,
+    chosenFiles: [...chosen.values()],
+    clear,
+    selection,
+    unchoose: (files: readonly FileRef[]) => choose(files, false),
+  };
+}
 
 /** Where the chosen files download from: the file itself, or one ZIP the server streams for several. */
 export function downloadHref(files: readonly FileRef[]) {

@@ -1,7 +1,7 @@
 import { countOf } from '../../lib/format.ts';
 import { choiceFrom } from '../galleries/options.ts';
 
-// The file manager's sort options and search rule (SPEC.md sections 5 and 9).
+// The file manager's sort options and search rule.
 
 export const FILE_SORTS = [
   { value: 'recent', label: 'Most Recent' },

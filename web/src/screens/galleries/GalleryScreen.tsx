@@ -30,7 +30,7 @@ import type { GalleryScreenCoverMutation } from './__generated__/GalleryScreenCo
 import type { GalleryScreenNotesMutation } from './__generated__/GalleryScreenNotesMutation.graphql';
 import { GalleryNotes } from './GalleryNotes.tsx';
 import { useGalleryPhotos, useLightbox } from './GalleryPhotos.tsx';
-import { PhotoFeedback } from './PhotoFeedback.tsx';
+import { PhotoFeedback, usePhotoFeedbackLoader } from './PhotoFeedback.tsx';
 import { FeedbackSummary } from './FeedbackSummary.tsx';
 import { useFilteredPhotos } from './FilteredPhotos.tsx';
 import { PickFilter, useFeedbackFilter } from './PickFilter.tsx';
@@ -144,6 +144,17 @@ function GalleryView({
   const { photos, hasNext, isLoadingNext, loadMore } = shown;
   const { total } = allPhotos;
   const lightbox = useLightbox();
+  const feedbackLoader = usePhotoFeedbackLoader();
+  const { open: showIndex } = lightbox;
+  const { show: showFeedback } = feedbackLoader;
+  // The photo's feedback is asked for on the click that opens it, beside the photo itself.
+  const openPhoto = useCallback(
+    (index: number) => {
+      showIndex(index);
+      showFeedback(photos[index]?.itemId);
+    },
+    [showIndex, showFeedback, photos],
+  );
   // A move puts the photo in place in the lists loaded (the gallery's, the pick filter's).
   const connectionIds = useMemo(
     () => [...new Set([allPhotos.connectionId, shown.connectionId])],
@@ -446,7 +457,7 @@ function GalleryView({
                 hasMore={hasNext}
                 loadingMore={isLoadingNext}
                 onLoadMore={loadMore}
-                onOpen={lightbox.open}
+                onOpen={openPhoto}
                 coverId={gallery.coverImageId}
                 // Dragged among all the photos only: a pick filter's are some of them.
                 onReorder={
@@ -459,7 +470,7 @@ function GalleryView({
           </TabPanel>
           <TabPanel>
             <Suspense fallback={<Spinner />}>
-              <PhotoMap photos={photos} onOpen={(id) => lightbox.open(photos.findIndex((p) => p.id === id))} />
+              <PhotoMap photos={photos} onOpen={(id) => openPhoto(photos.findIndex((p) => p.id === id))} />
             </Suspense>
             {hasNext && (
               <p className="mt-2 text-xs text-slate-500">Showing the locations of the photos loaded so far.</p>
@@ -474,12 +485,14 @@ function GalleryView({
       <Lightbox
         photos={photos}
         index={lightbox.index}
-        onIndex={lightbox.open}
+        onIndex={openPhoto}
         onClose={lightbox.close}
         onNearEnd={loadMore}
         total={shown.total}
         feedback={(photo) =>
-          photo.itemId ? <PhotoFeedback galleryId={gallery.id} fileId={photo.id} itemId={photo.itemId} /> : null
+          photo.itemId ? (
+            <PhotoFeedback galleryId={gallery.id} fileId={photo.id} itemId={photo.itemId} loader={feedbackLoader} />
+          ) : null
         }
         actions={(photo) =>
           canEdit ? (

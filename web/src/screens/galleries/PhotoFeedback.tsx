@@ -1,6 +1,7 @@
-import { type FormEvent, Suspense, useId, useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay/hooks';
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { graphql, type PreloadedQuery, useMutation, usePreloadedQuery, useQueryLoader } from 'react-relay/hooks';
 import { formatDateTime } from '../../lib/format.ts';
+import { WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Textarea } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -93,36 +94,56 @@ function CommentBox({ galleryId, fileId, itemId }: { galleryId: string; fileId: 
   );
 }
 
-function Feedback({ itemId }: { itemId: string }) {
-  const data = useLazyLoadQuery<PhotoFeedbackQuery>(
-    graphql`
-      query PhotoFeedbackQuery($itemId: ID!) {
-        item: node(id: $itemId) {
-          ... on GalleryItem {
+const feedbackQuery = graphql`
+  query PhotoFeedbackQuery($itemId: ID!) {
+    item: node(id: $itemId) {
+      ... on GalleryItem {
+        id
+        picks {
+          id
+          pick
+          reviewerName
+          updatedAt
+        }
+        comments {
+          id
+          body
+          createdAt
+          reviewerName
+          author {
             id
-            picks {
-              id
-              pick
-              reviewerName
-              updatedAt
-            }
-            comments {
-              id
-              body
-              createdAt
-              reviewerName
-              author {
-                id
-                displayName
-              }
-            }
+            displayName
           }
         }
       }
-    `,
-    { itemId },
-    { fetchPolicy: 'store-and-network' },
+    }
+  }
+`;
+
+export type PhotoFeedbackLoader = {
+  reference: PreloadedQuery<PhotoFeedbackQuery> | null | undefined;
+  /** Asks for a photo's feedback (its gallery item's id); nothing lets the last answer go. */
+  show: (itemId: string | null | undefined) => void;
+};
+
+/**
+ * The feedback of the photo in the lightbox, asked for by the handler that opens it or moves it to
+ * another photo, so the request is on its way before the panel renders.
+ */
+export function usePhotoFeedbackLoader(): PhotoFeedbackLoader {
+  const [reference, load, dispose] = useQueryLoader<PhotoFeedbackQuery>(feedbackQuery);
+  const show = useCallback(
+    (itemId: string | null | undefined) => {
+      if (itemId) load({ itemId }, { fetchPolicy: 'store-and-network' });
+      else dispose();
+    },
+    [load, dispose],
   );
+  return useMemo(() => ({ reference, show }), [reference, show]);
+}
+
+function Feedback({ reference, itemId }: { reference: PreloadedQuery<PhotoFeedbackQuery>; itemId: string }) {
+  const data = usePreloadedQuery<PhotoFeedbackQuery>(feedbackQuery, reference);
   const picks = data.item?.picks ?? [];
   const comments = data.item?.comments ?? [];
   return (
@@ -167,13 +188,34 @@ function Feedback({ itemId }: { itemId: string }) {
   );
 }
 
-/** A photo's picks and comments in the lightbox, with a box to comment; live through useGalleryFeedback. */
-export function PhotoFeedback({ galleryId, fileId, itemId }: { galleryId: string; fileId: string; itemId: string }) {
+/**
+ * A photo's picks and comments in the lightbox, with a box to comment; live through useGalleryFeedback.
+ * Read from `loader`, which the lightbox's open handler has asked for this photo.
+ */
+export function PhotoFeedback({
+  galleryId,
+  fileId,
+  itemId,
+  loader,
+}: {
+  galleryId: string;
+  fileId: string;
+  itemId: string;
+  loader: PhotoFeedbackLoader;
+}) {
+  const { reference, show } = loader;
+  const current = reference && reference.variables.itemId === itemId ? reference : null;
+  // Another photo came to this place without an open (the list changed under the lightbox): ask here.
+  useEffect(() => {
+    if (!current) show(itemId);
+  }, [current, itemId, show]);
+  // Closed: the feedback read here is let go.
+  useEffect(() => () => show(null), [show]);
   return (
     <div className="mt-6 space-y-4 border-t border-white/10 pt-4">
-      <Suspense fallback={<Spinner label="Loading comments" />}>
-        <Feedback itemId={itemId} />
-      </Suspense>
+      <WhenLoaded reference={current} fallback={<Spinner label="Loading comments" />}>
+        {(loaded) => <Feedback reference={loaded} itemId={itemId} />}
+      </WhenLoaded>
       <CommentBox galleryId={galleryId} fileId={fileId} itemId={itemId} />
     </div>
   );
