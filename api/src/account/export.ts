@@ -1,7 +1,7 @@
 import type { Services, Viewer } from '../context.ts';
 import { recordAudit } from '../auth/audit.ts';
 import type { ZipEntry } from '../files/archive.ts';
-import { objectKeysOf } from '../files/files.ts';
+import { objectKeysOf } from '../files/bulk.ts';
 import { type Origin, nameOf, nameSelect } from './rules.ts';
 
 // A person's own data as one ZIP (the Privacy Policy's right of access): everything of theirs, and

@@ -1,5 +1,6 @@
 import type { ViewerContext } from '../context.ts';
-import { galleryCardInclude, galleryJson, galleryListQuery } from '../galleries/rules.ts';
+import { galleryCardInclude, galleryJson } from '../galleries/rules.ts';
+import { galleryListQuery } from '../galleries/listing.ts';
 import { storageUsage } from '../storage/rules.ts';
 
 export interface DashboardStats {

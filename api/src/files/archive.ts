@@ -7,7 +7,7 @@ import { viewerContext } from '../http/helpers.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { safeFileName } from '../shared/names.ts';
 import type { ObjectInfo, ObjectStore } from '../infra/objects/store.ts';
-import { type ArchiveEntry, archiveEntries } from './files.ts';
+import { archiveEntries, type ArchiveEntry } from './bulk.ts';
 
 /**
  * GET /api/files/archive?ids=a,b,c: several files the viewer may read as one ZIP, streamed. Mounted

@@ -3,23 +3,18 @@ import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
 import { ValidationError } from '../shared/errors.ts';
+import { createFileRecord, nameConflicts } from './uploads.ts';
+import { createFileVersion, listVersions, restoreVersion, versionJson } from './versions.ts';
 import {
-  createFileRecord,
-  createFileVersion,
   deleteFile,
-  deleteFiles,
   fileForViewer,
   fileJson,
   listFiles,
-  listVersions,
-  nameConflicts,
-  moveFiles,
   RECENT_FILES_LIMIT,
   recentFiles,
-  restoreVersion,
   updateFile,
-  versionJson,
 } from './files.ts';
+import { deleteFiles, moveFiles } from './bulk.ts';
 import { createFolder, deleteFolder, folderJson, getFolder, listFolders, parseLimit, updateFolder } from './folders.ts';
 import { folderPathOf, folderPaths, searchFiles } from './search.ts';
 import type { NameConflictJson } from './contract.ts';
@@ -31,7 +26,7 @@ function recursiveFlag(value: string | undefined) {
   throw new ValidationError('recursive must be true or false.', 'recursive');
 }
 
-/** Folders and file records (SPEC.md section 7): plain JSON arrays and objects, sizes as numbers of bytes. */
+/** Folders and file records: plain JSON arrays and objects, sizes as numbers of bytes. */
 export function fileRoutes(services: Services) {
   const routes = new Hono<AppEnv>();
 

@@ -5,7 +5,7 @@ import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { newFolder } from './testing.ts';
 
 // The search results page (/files?search=…) lists galleries and folders beside files (issue 53):
-// the galleries by the fields SPEC.md section 9 names, the folders by name, each only what the
+// the galleries by the fields the search box names, the folders by name, each only what the
 // viewer may see.
 
 let app: TestApp, owner: User, member: User, stranger: User;

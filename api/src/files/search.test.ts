@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
-import { anyone, appWithPeople, graphql } from '../../test/harness.ts';
+import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { makeGallery, shareWith } from '../galleries/testing.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { searchSql } from './search.ts';
@@ -81,5 +81,189 @@ describe('folder of each result', () => {
     expect(theirs.data?.searchFiles.edges.map((e) => e.node)).toEqual([{ name: 'hayloft.jpg', folderPath: null }]);
     const theirsRest = await send(app, member.cookie, 'GET', '/api/files/search?q=hayloft');
     expect(theirsRest.body.map((f: { folderPath: unknown }) => f.folderPath)).toEqual([null]);
+  });
+});
+
+describe('search', () => {
+  it('needs more than 2 characters', async () => {
+    for (const q of ['', 'ab', '  ab  ']) {
+      const res = await send(app, owner.cookie, 'GET', `/api/files/search?q=${encodeURIComponent(q)}`);
+      expect(res).toEqual({
+        status: 400,
+        body: expect.objectContaining({ message: 'Search query must be longer than 2 characters.' }),
+      });
+    }
+  });
+
+  it('ranks an exact name above a prefix above a tag above a similar name', async () => {
+    const searcher = await signedInUser(app);
+    const similar = await uploadFile(app, searcher, { name: 'the old mill photos.jpg' });
+    const tagged = await uploadFile(app, searcher, { name: 'IMG_4410.jpg', tags: ['mill'] });
+    const prefix = await uploadFile(app, searcher, { name: 'mill-yard.jpg' });
+    const exact = await uploadFile(app, searcher, { name: 'Mill' });
+    await uploadFile(app, searcher, { name: 'unrelated.jpg', tags: ['harbour'] });
+    const byOriginal = await uploadFile(app, searcher, { name: 'renamed.jpg', originalName: 'MILLSTONE.JPG' });
+    const res = await send(app, searcher.cookie, 'GET', '/api/files/search?q=mill');
+    expect(res.status).toBe(200);
+    const ids = res.body.map((f: { id: string }) => f.id);
+    expect(ids.slice(0, 3)).toEqual([exact.id, prefix.id, byOriginal.id]);
+    expect(ids).toContain(tagged.id);
+    expect(ids).toContain(similar.id);
+    expect(ids.indexOf(tagged.id)).toBeLessThan(ids.indexOf(similar.id));
+    expect(ids).toHaveLength(5);
+    expect(typeof res.body[0].size).toBe('number');
+    // The same JSON as the file's own record (the search reads the rows in its own statement),
+    // with where it is.
+    expect(res.body[0]).toEqual({
+      ...(await send(app, searcher.cookie, 'GET', `/api/files/${exact.id}`)).body,
+      folderPath: [],
+    });
+    // A misspelling still finds the file by trigram similarity.
+    const typo = await uploadFile(app, searcher, { name: 'Warehouse.jpg' });
+    const misspelt = await send(app, searcher.cookie, 'GET', '/api/files/search?q=warehose');
+    expect(misspelt.body.map((f: { id: string }) => f.id)).toEqual([typo.id]);
+    // Wildcards are text, not patterns.
+    expect((await send(app, searcher.cookie, 'GET', '/api/files/search?q=%25%25%25')).body).toEqual([]);
+  });
+
+  it('finds only what the viewer may read: never a stranger’s private file, but files in a gallery shared with them', async () => {
+    const sharer = await signedInUser(app);
+    const member = await signedInUser(app);
+    const outsider = await signedInUser(app);
+    const inGallery = await uploadFile(app, sharer, { name: 'quayside-shared.jpg' });
+    const privateOne = await uploadFile(app, sharer, { name: 'quayside-private.jpg' });
+    const gallery = await makeGallery(app, sharer.cookie, { name: 'Quayside' });
+    await db().galleryItem.create({
+      data: { galleryId: gallery.id, fileId: inGallery.id, position: 0, addedById: sharer.id },
+    });
+    await shareWith(app, sharer, member, gallery.id);
+
+    const ids = async (user: User) =>
+      (await send(app, user.cookie, 'GET', '/api/files/search?q=quayside')).body.map((f: { id: string }) => f.id);
+    expect(await ids(outsider)).toEqual([]);
+    expect(await ids(member)).toEqual([inGallery.id]);
+    expect((await ids(sharer)).sort()).toEqual([inGallery.id, privateOne.id].sort());
+    expect((await send(app, member.cookie, 'GET', `/api/files/${inGallery.id}`)).status).toBe(200);
+    expect((await send(app, member.cookie, 'GET', `/api/files/${privateOne.id}`)).status).toBe(404);
+    // Reading is not writing.
+    expect((await send(app, member.cookie, 'PATCH', `/api/files/${inGallery.id}`, { tags: ['x'] })).status).toBe(404);
+  });
+
+  it('is one statement the word, trigram and tags indexes can answer', async () => {
+    const explain = (q: string) =>
+      db().$transaction(async (tx) => {
+        // With few rows a scan is cheapest; forbid it to see what the indexes can do.
+        await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+        const plan = await tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${searchSql(owner.id, q)}`);
+        return plan.map((row) => Object.values(row)[0]).join('\n');
+      });
+    // Words of letters: the older files holding them are read per word, newest first.
+    const words = await explain('warehouse night');
+    expect(words).toContain('Word_word_trgm_idx');
+    expect(words).toContain('FileWord_word_createdAt_fileId_key');
+    expect(words).toContain('File_name_trgm_idx'); // the typo tier
+    expect(words).toContain('File_tags_idx');
+    expect(words).toContain('File_ownerId_name_lower_idx');
+    expect(words).toContain('File_createdAt_id_idx');
+    expect(words).not.toMatch(/Seq Scan on "File"/);
+    // A file name with separators: the trigram indexes.
+    const name = await explain('warehouse_12.jpg');
+    expect(name).toContain('File_name_trgm_idx');
+    expect(name).toContain('File_originalName_trgm_idx');
+    expect(name).toContain('FileWord_word_createdAt_fileId_key'); // when its longest run is rare
+    expect(name).not.toMatch(/Seq Scan on "File"/);
+  });
+
+  it('keeps the word table in step with every write of a file, by the database itself', async () => {
+    const user = await signedInUser(app);
+    const wordsOf = async (fileId: string) =>
+      (
+        await db().$queryRaw<{ word: string; createdAt: Date }[]>(
+          Prisma.sql`SELECT word, "createdAt" FROM "FileWord" WHERE "fileId" = ${fileId}::uuid ORDER BY word`,
+        )
+      ).map((r) => r.word);
+    const file = await uploadFile(app, user, { name: 'Old Mill_race.JPG', originalName: 'IMG-0042.jpeg' });
+    expect(await wordsOf(file.id)).toEqual(['0042', 'img', 'jpeg', 'jpg', 'mill', 'old', 'race']);
+    // A tag edit leaves the words alone; a rename replaces the name's words.
+    expect((await send(app, user.cookie, 'PATCH', `/api/files/${file.id}`, { tags: ['dusk'] })).status).toBe(200);
+    expect(await wordsOf(file.id)).toEqual(['0042', 'img', 'jpeg', 'jpg', 'mill', 'old', 'race']);
+    expect((await send(app, user.cookie, 'PATCH', `/api/files/${file.id}`, { name: 'Quay 7 café.png' })).status).toBe(
+      200,
+    );
+    expect(await wordsOf(file.id)).toEqual(['0042', '7', 'café', 'img', 'jpeg', 'png', 'quay']);
+    // The words carry the file's date, which orders the search's reads.
+    const [row] = await db().$queryRaw<{ same: boolean }[]>(
+      Prisma.sql`SELECT bool_and(w."createdAt" = f."createdAt") AS same FROM "FileWord" w JOIN "File" f ON f.id = w."fileId"
+        WHERE f.id = ${file.id}::uuid`,
+    );
+    expect(row?.same).toBe(true);
+    // The search finds it by a renamed word, and by part of one.
+    const found = async (q: string) =>
+      (await send(app, user.cookie, 'GET', `/api/files/search?q=${encodeURIComponent(q)}`)).body.map(
+        (f: { id: string }) => f.id,
+      );
+    expect(await found('quay café')).toEqual([file.id]);
+    expect(await found('uay')).toEqual([file.id]);
+    expect(await found('old mill')).toEqual([]);
+    expect((await send(app, user.cookie, 'DELETE', `/api/files/${file.id}`)).status).toBeLessThan(300);
+    expect(await wordsOf(file.id)).toEqual([]);
+    // A bulk write in one statement (as an import does), then the owner's account goes: the words
+    // follow the rows the database writes and removes on its own.
+    await db()
+      .$executeRaw`INSERT INTO "File" (id, "ownerId", name, "originalName", "objectUrl", "objectPath", "updatedAt")
+      SELECT gen_random_uuid(), ${user.id}::uuid, 'bulk_' || i || '.jpg', 'DSC_' || i || '.jpg', '/o/' || i, '/o/' || i, now()
+      FROM generate_series(1, 3) i`;
+    const agree = () =>
+      db().$queryRaw<{ missing: bigint; extra: bigint }[]>(Prisma.sql`
+        WITH expected AS (SELECT w AS word, f."createdAt", f.id AS "fileId" FROM "File" f,
+                            unnest("scoutbase_file_words"(f.name, f."originalName")) AS w)
+        SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT SELECT * FROM "FileWord") m) AS missing,
+               (SELECT count(*) FROM (SELECT * FROM "FileWord" EXCEPT SELECT * FROM expected) e) AS extra`);
+    expect(await agree()).toEqual([{ missing: 0n, extra: 0n }]);
+    await db().$executeRaw`DELETE FROM "Upload" WHERE "userId" = ${user.id}::uuid`;
+    await db().user.delete({ where: { id: user.id } });
+    expect(await agree()).toEqual([{ missing: 0n, extra: 0n }]);
+  });
+
+  it('answers the same page whether the matches are among the newest files or older ones', async () => {
+    // The statement reads the newest files in order and asks the indexes for older ones; a window
+    // of one file sends nearly every match down the second way.
+    const searcher = await signedInUser(app);
+    for (const [name, tags] of [
+      ['Mill', []],
+      ['mill-yard.jpg', []],
+      ['IMG_4410.jpg', ['mill']],
+      ['IMG_4411.jpg', ['mill']],
+      ['the old mill photos.jpg', []],
+      ['Old Mill race.jpg', []],
+      ['Millstone.jpg', ['mill']],
+      ['Mil.jpg', []],
+      ['Warehouse.jpg', []],
+      ['Warehouse night.jpg', ['night']],
+    ] as const)
+      await uploadFile(app, searcher, { name, tags: [...tags] });
+    await uploadFile(app, owner, { name: 'mill-private.jpg', tags: ['mill'] });
+    const page = async (q: string, options: { limit?: number; offset?: number; window?: number; rareRun?: number }) =>
+      (await db().$queryRaw<{ id: string }[]>(searchSql(searcher.id, q, options))).map((r) => r.id);
+    const privateOne = await uploadFile(app, owner, { name: 'old mill private.jpg', tags: ['night'] });
+    for (const q of ['mill', 'warehose', 'night', 'old mill', 'ill', 'mill yard', 'mill-yard', 'IMG 44', 'img_441']) {
+      const whole = await page(q, {});
+      expect(whole.length).toBeGreaterThan(0);
+      expect(whole).not.toContain(privateOne.id);
+      for (const window of [1, 2, 3])
+        for (const [limit, offset] of [
+          [50, 0],
+          [2, 0],
+          [2, 2],
+          [3, 1],
+        ] as const)
+          expect(await page(q, { limit, offset, window }), `${q} window ${window} page ${limit}+${offset}`).toEqual(
+            whole.slice(offset, offset + limit),
+          );
+      // A name with separators is found from the word table when its longest run is rare, from
+      // the trigram indexes when it is not: the same page either way.
+      for (const rareRun of [0, 1, 1000])
+        expect(await page(q, { window: 1, rareRun }), `${q} rare below ${rareRun}`).toEqual(whole);
+    }
   });
 });

@@ -113,7 +113,7 @@ export const sortInput = z
   .default('recent');
 
 /**
- * The file manager's sort orders (SPEC.md section 9); the id breaks ties so cursors stay stable.
+ * The file manager's sort orders; the id breaks ties so cursors stay stable.
  * Names sort by sortName (kept by a trigger: case-insensitive, numbers in number order), because
  * the database's collation is byte-wise and would put 'b.jpg' after 'Z.jpg'.
  */

@@ -1,9 +1,24 @@
+import { afterAll, beforeAll } from 'vitest';
 import { finishedUpload } from '../../test/fixtures.ts';
-import { send, type TestApp } from '../../test/harness.ts';
+import { anyone, appWithPeople, send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 
 // Shared arrangements for the files tests (not part of the app).
 
 export { send };
+
+/**
+ * A test file's app with two signed-in people, an owner and a stranger to the owner's files:
+ * started before the file's tests, which `started` hands them to, and closed after them.
+ */
+export function appWithOwnerAndStranger(started: (app: TestApp, owner: SignedInUser, stranger: SignedInUser) => void) {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    const [testApp, owner, stranger] = await appWithPeople(anyone, anyone);
+    app = testApp;
+    started(testApp, owner, stranger);
+  });
+  afterAll(() => app?.close());
+}
 
 export async function newFolder(app: TestApp, cookie: string, name: string, parentId: string | null = null) {
   const { status, body } = await send(app, cookie, 'POST', '/api/folders', { name, parentId });

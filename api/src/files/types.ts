@@ -8,19 +8,10 @@ import { builder } from '../graphql/builder.ts';
 import { removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { fileAccessWhere, galleryAccessWhere } from '../access/rules.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
-import {
-  createFileRecord,
-  createFileVersion,
-  deleteFile,
-  deleteFiles,
-  listFilesQuery,
-  nameConflicts,
-  type NameConflict,
-  recentFilesQuery,
-  moveFiles,
-  restoreVersion,
-  updateFile,
-} from './files.ts';
+import { createFileRecord, type NameConflict, nameConflicts } from './uploads.ts';
+import { createFileVersion, restoreVersion } from './versions.ts';
+import { deleteFile, listFilesQuery, recentFilesQuery, updateFile } from './files.ts';
+import { deleteFiles, moveFiles } from './bulk.ts';
 import {
   createFolder,
   deleteFolder,
@@ -60,7 +51,7 @@ function folderArg(globalId: { typename: string; id: string } | null | undefined
 }
 
 export const FileSortEnum = builder.enumType('FileSort', {
-  description: 'Orders of the file manager (SPEC.md section 9).',
+  description: 'Orders of the file manager.',
   values: {
     RECENT: { value: 'recent', description: 'Newest upload first (the default).' },
     NAME: { value: 'name', description: 'By name, A to Z.' },

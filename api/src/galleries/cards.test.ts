@@ -3,13 +3,8 @@ import { anyone, appWithPeople, graphql, type SignedInUser as User, type TestApp
 import { countStatements } from '../../test/statements.ts';
 import type { ViewerContext } from '../context.ts';
 import { projectMemberWhere } from '../access/rules.ts';
-import {
-  GALLERY_SORTS,
-  galleryCardFacts,
-  galleryCardsPage,
-  galleryListQuery,
-  type GalleryListOptions,
-} from './rules.ts';
+import { GALLERY_SORTS } from './input.ts';
+import { galleryCardFacts, galleryCardsPage, galleryListQuery, type GalleryListOptions } from './listing.ts';
 import { call, makeFile, makeGallery, shareWith } from './testing.ts';
 
 let app: TestApp, alice: User, bob: User, carol: User;

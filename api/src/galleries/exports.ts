@@ -5,7 +5,7 @@ import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { Services } from '../context.ts';
 import { zipResponse } from '../files/archive.ts';
-import { objectKeysOf } from '../files/files.ts';
+import { objectKeysOf } from '../files/bulk.ts';
 import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
@@ -16,7 +16,7 @@ import { contentDisposition } from '../storage/rest.ts';
 import { asPhotoOrder, inPhotoOrder } from './order.ts';
 import { landRings } from './world-outline.ts';
 import { photoFeedback } from '../reviews/feedback.ts';
-import { galleryFor } from './rules.ts';
+import { galleryFor } from './viewer-access.ts';
 
 // A gallery as a "location package": a ZIP of its originals and a PDF lookbook. The stream*
 // functions decide nothing about access: the member routes below check with galleryFor first, and

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
-import { createGallery, listGalleries, splitTags } from './rules.ts';
+import { createGallery } from './rules.ts';
+import { listGalleries } from './listing.ts';
+import { splitTags } from './input.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
 
 let app: TestApp, alice: User;

@@ -5,7 +5,8 @@ import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople, graphql, signedInUser } from '../../test/harness.ts';
 import { countStatements } from '../../test/statements.ts';
 import type { ViewerContext } from '../context.ts';
-import { addFilesToGallery, firstItemsReadWith, galleryItemsPage, readableGalleryWithFacts } from './rules.ts';
+import { addFilesToGallery } from './items.ts';
+import { firstItemsReadWith, galleryItemsPage, readableGalleryWithFacts } from './listing.ts';
 import { call, makeFile, makeGallery } from './testing.ts';
 
 let app: TestApp, owner: User;

@@ -1,10 +1,160 @@
+import { z } from 'zod';
+import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
+import { recordActivity } from '../activity/rules.ts';
+import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { nameOf, userNameSelect } from '../projects/rules.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { appLink } from '../shared/links.ts';
+import { parse } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
+import { announceGalleryItems } from './live.ts';
+import { galleryItemsPage, inOrderOf } from './listing.ts';
 import { asPhotoOrder, positionBetween, respaceSql } from './order.ts';
-import { galleryFor, galleryItemInclude, galleryItemsPage, inOrderOf } from './rules.ts';
+import { galleryFor } from './viewer-access.ts';
 
-// A gallery's photos in its order (order.ts): read a page at a time, and moved by hand.
+// A gallery's photos: added and taken out, and in its order (order.ts) read a page at a time and
+// moved by hand.
+
+const fileIdsInput = z.preprocess(
+  (v) => (v == null ? [] : v),
+  z
+    .array(z.string({ error: 'fileIds must be a list of file ids.' }), { error: 'fileIds must be a list of file ids.' })
+    .min(1, 'Choose at least one file to add.')
+    .max(1000, 'At most 1000 files can be added at once.'),
+);
+
+export const galleryItemInclude = {
+  file: {
+    select: {
+      id: true,
+      name: true,
+      originalName: true,
+      mimeType: true,
+      size: true,
+      objectPath: true,
+      tags: true,
+      metadata: true,
+      createdAt: true,
+    },
+  },
+} satisfies Prisma.GalleryItemInclude;
+
+export type GalleryItemRow = Prisma.GalleryItemGetPayload<{ include: typeof galleryItemInclude }>;
+
+export function galleryItemJson(item: GalleryItemRow) {
+  return {
+    id: item.id,
+    galleryId: item.galleryId,
+    fileId: item.fileId,
+    position: item.position,
+    addedById: item.addedById,
+    createdAt: item.createdAt,
+    cursor: `${item.position}.${item.id}`,
+    file: { ...item.file, size: Number(item.file.size) },
+  };
+}
+
+/** A gallery shows photos and videos; anything else would sit in it as a broken thumbnail. */
+export function isGalleryMedia(mimeType: string) {
+  return /^(image|video)\//.test(mimeType);
+}
+
+/**
+ * Adds the viewer's own files to a gallery they may write, after the ones already there, in the
+ * order given. Files already in the gallery are left where they are. The owner hears about files
+ * a collaborator adds.
+ */
+export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, fileIds: string[] | unknown) {
+  const ids = [...new Set(parse(fileIdsInput, fileIds))];
+  if (!ids.every(isUuid)) throw new NotFoundError('File');
+  const { items, notification } = await ctx.db.$transaction(async (tx) => {
+    const gallery = await galleryFor(
+      ctx,
+      galleryId,
+      'write',
+      tx,
+      'You can only view this gallery; ask its owner for edit access.',
+    );
+    const files = await tx.file.findMany({
+      where: { id: { in: ids }, ownerId: ctx.viewer.id },
+      select: { id: true, name: true, mimeType: true },
+    });
+    if (files.length !== ids.length) throw new NotFoundError('File');
+    const other = files.find((f) => !isGalleryMedia(f.mimeType));
+    if (other) {
+      throw new ValidationError(
+        `Only photos and videos can be added to a gallery: ${other.name} is not one.`,
+        'fileIds',
+      );
+    }
+    const present = await tx.galleryItem.findMany({
+      where: { galleryId, fileId: { in: ids } },
+      select: { fileId: true },
+    });
+    const already = new Set(present.map((p) => p.fileId));
+    const toAdd = ids.filter((id) => !already.has(id));
+    if (toAdd.length === 0) return { items: [], notification: null };
+    // Touching the gallery row first locks it: concurrent adds to one gallery take turns, so they
+    // cannot both start numbering after the same last position.
+    await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
+    const last = await tx.galleryItem.findFirst({
+      where: { galleryId },
+      orderBy: [{ position: 'desc' }],
+      select: { position: true },
+    });
+    const start = (last?.position ?? -1) + 1;
+    await tx.galleryItem.createMany({
+      data: toAdd.map((fileId, i) => ({ galleryId, fileId, position: start + i, addedById: ctx.viewer.id })),
+      skipDuplicates: true,
+    });
+    const names = new Map(files.map((f) => [f.id, f.name]));
+    await recordActivity(tx, {
+      userId: ctx.viewer.id,
+      action: 'file_added_to_gallery',
+      resourceType: 'gallery',
+      resourceId: galleryId,
+      resourceName: gallery.name,
+      metadata: { fileCount: toAdd.length, fileNames: toAdd.slice(0, 10).map((id) => names.get(id) ?? '') },
+    });
+    let notification = null;
+    if (gallery.ownerId !== ctx.viewer.id) {
+      const adder = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
+      const what = toAdd.length === 1 ? `"${names.get(toAdd[0] as string)}"` : `${toAdd.length} files`;
+      notification = await writeNotification(tx, {
+        userId: gallery.ownerId,
+        type: 'file',
+        title: 'Files added to your gallery',
+        message: `${nameOf(adder)} added ${what} to "${gallery.name}".`,
+        link: appLink.gallery(galleryId),
+      });
+    }
+    const items = await tx.galleryItem.findMany({
+      where: { galleryId, fileId: { in: toAdd } },
+      orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      include: galleryItemInclude,
+    });
+    return { items, notification };
+  });
+  if (notification) publishNotifications(ctx, [notification]);
+  if (items.length > 0) await announceGalleryItems(ctx, galleryId);
+  return items;
+}
+
+/** Takes a file out of a gallery (the file itself stays); a cover that leaves stops being the cover. */
+export async function removeFileFromGallery(ctx: ViewerContext, galleryId: string, fileId: string) {
+  await ctx.db.$transaction(async (tx) => {
+    const gallery = await galleryFor(ctx, galleryId, 'write', tx);
+    if (!isUuid(fileId)) throw new NotFoundError('File');
+    const removed = await tx.galleryItem.deleteMany({ where: { galleryId, fileId } });
+    if (removed.count === 0) throw new NotFoundError('File');
+    await tx.gallery.update({
+      where: { id: galleryId },
+      data: { updatedAt: new Date(), ...(gallery.coverImageId === fileId && { coverImageId: null }) },
+    });
+  });
+  await announceGalleryItems(ctx, galleryId);
+}
 
 /**
  * Moves one file to just before another (or to the end when `beforeFileId` is null), or with

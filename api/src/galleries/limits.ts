@@ -1,4 +1,4 @@
-// How long a gallery's text fields may be. The API refuses longer (rules.ts); the web form stops
+// How long a gallery's text fields may be. The API refuses longer (input.ts); the web form stops
 // typing there and counts down near the end (web/src/screens/galleries/GalleryFormDialogView.tsx).
 // Nothing here imports anything that runs: the web's compiler reads this file.
 

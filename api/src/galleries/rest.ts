@@ -3,24 +3,18 @@ import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
 import { ValidationError } from '../shared/errors.ts';
+import { createGallery, deleteGallery, galleryJson, getGallery, updateGallery } from './rules.ts';
+import { listGalleries } from './listing.ts';
+import { listShares, revokeShare, shareGallery, shareJson } from './shares.ts';
 import {
   addFilesToGallery,
-  createGallery,
-  deleteGallery,
   galleryItemJson,
-  galleryJson,
-  getGallery,
-  listGalleries,
-  listShares,
+  listGalleryItems,
+  moveGalleryItem,
   removeFileFromGallery,
-  revokeShare,
-  shareGallery,
-  shareJson,
-  updateGallery,
-} from './rules.ts';
-import { listGalleryItems, moveGalleryItem } from './items.ts';
+} from './items.ts';
 
-/** Galleries, their photos and their shares (SPEC.md section 7), as plain JSON arrays and objects. */
+/** Galleries, their photos and their shares, as plain JSON arrays and objects. */
 export function galleryRoutes(services: Services) {
   const routes = new Hono<AppEnv>();
 

@@ -11,29 +11,21 @@ import { ValidationError } from '../shared/errors.ts';
 import { galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
 import { ownEvents } from '../live/rules.ts';
 import { photoOrderOf } from './orderTypes.ts';
+import { accessFrom, type GALLERY_ACTIONS, galleryFor, mayDo } from './viewer-access.ts';
+import { createGallery, deleteGallery, updateGallery } from './rules.ts';
 import {
-  accessFrom,
-  addFilesToGallery,
-  createGallery,
-  deleteGallery,
   firstItemsReadWith,
-  type GALLERY_ACTIONS,
-  GALLERY_SORTS,
   type GalleryCardFacts,
   galleryCardFacts,
   galleryCardsPage,
-  galleryFor,
   galleryItemsPage,
   galleryListQuery,
   inOrderOf,
-  mayDo,
   readableGalleryWithFacts,
-  removeFileFromGallery,
-  revokeShare,
-  shareGallery,
-  updateGallery,
-} from './rules.ts';
-import { moveGalleryItem } from './items.ts';
+} from './listing.ts';
+import { GALLERY_SORTS } from './input.ts';
+import { revokeShare, shareGallery } from './shares.ts';
+import { addFilesToGallery, moveGalleryItem, removeFileFromGallery } from './items.ts';
 
 export const PropertyTypeEnum = prismaEnum(PropertyType, 'PropertyType', 'The kind of place a gallery shows.');
 

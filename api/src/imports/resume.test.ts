@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { createFileRecord } from '../files/files.ts';
+import { createFileRecord } from '../files/uploads.ts';
 import { uploaded } from '../storage/testing.ts';
 import { IMPORT_JOB } from './rules.ts';
 import { call, finished } from './testing.ts';

@@ -10,7 +10,7 @@ import type { RateLimiter } from '../infra/ratelimit.ts';
 import type { Config } from '../config.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { signInGate } from '../auth/throttle.ts';
-import { galleryFor } from '../galleries/rules.ts';
+import { galleryFor } from '../galleries/viewer-access.ts';
 import { galleryAccessWhere } from '../access/rules.ts';
 import { VARIANTS, type Variant, variantKey } from '../storage/images.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';

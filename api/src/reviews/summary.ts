@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
-import { createGallery, galleryFor, mayDo } from '../galleries/rules.ts';
+import { createGallery } from '../galleries/rules.ts';
+import { galleryFor, mayDo } from '../galleries/viewer-access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parse } from '../shared/validation.ts';

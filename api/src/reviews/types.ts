@@ -4,7 +4,7 @@ import type { ReviewLink } from '../generated/prisma/client.ts';
 import { builder } from '../graphql/builder.ts';
 import { prismaEnum, rowMutation } from '../graphql/shapes.ts';
 import { galleryAccessWhere } from '../access/rules.ts';
-import { galleryFor } from '../galleries/rules.ts';
+import { galleryFor } from '../galleries/viewer-access.ts';
 import { ownEvents } from '../live/rules.ts';
 import { rawId } from '../projects/types.ts';
 import { nameToShow } from '../users/rules.ts';

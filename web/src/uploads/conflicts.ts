@@ -1,5 +1,5 @@
 // Uploads and imports whose name already exists in the target folder (issue #16): the app asks
-// before sending them, and the server's onConflict (api/src/files/files.ts) does what was chosen.
+// before sending them, and the server's onConflict (api/src/files/uploads.ts) does what was chosen.
 
 import type { NameConflictJson } from '../../../api/src/files/contract.ts';
 import { countOf } from '../lib/format.ts';

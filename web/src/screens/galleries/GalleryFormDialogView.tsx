@@ -157,7 +157,7 @@ export function GalleryFormDialogView({ open, onClose, initial, mode, onSubmit }
   );
 }
 
-/** The field a server refusal is about, from the words the API uses (api/src/galleries/rules.ts). */
+/** The field a server refusal is about, from the words the API uses (api/src/galleries/input.ts). */
 function serverField(message: string): keyof GalleryForm | 'form' {
   const fields: [RegExp, keyof GalleryForm][] = [
     [/^Gallery name/, 'name'],

@@ -77,7 +77,7 @@ describe('gallery form rules', () => {
 });
 
 describe('label sorts', () => {
-  // The API sorts property type and style by their values as text (api/src/galleries/rules.ts);
+  // The API sorts property type and style by their values as text (api/src/galleries/listing.ts);
   // that is the A to Z the user reads only while the labels keep the values' order.
   it.each([
     ['property types', PROPERTY_TYPES],
