@@ -62,6 +62,7 @@ export function securityHeaders(config: Config, sources: PageSources): Middlewar
   });
   return async (c, next) => {
     let routesOwn: string | null = null;
+    let routesPolicy: string | null = null;
     let sameOriginFrames = false;
     await headers(c as never, async () => {
       await next();
@@ -74,7 +75,12 @@ export function securityHeaders(config: Config, sources: PageSources): Middlewar
         c.res = new Response(c.res.body, c.res);
       }
       routesOwn = c.res.headers.get('referrer-policy');
+      routesPolicy = c.res.headers.get('content-security-policy');
     });
+    // A served file's own policy (sandboxed: nothing in it runs) is stricter than the pages' one,
+    // which secureHeaders would otherwise put in its place.
+    const ownPolicy = routesPolicy as string | null; // set in the callback above, which TS cannot see
+    if (ownPolicy?.includes('sandbox')) c.res.headers.set('Content-Security-Policy', ownPolicy);
     // A route may send less than the global policy (the review API: no-referrer), never more.
     if (routesOwn && STRICTER_REFERRER_POLICIES.has(routesOwn)) c.res.headers.set('Referrer-Policy', routesOwn);
     if (sameOriginFrames) {

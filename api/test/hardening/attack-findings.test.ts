@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { readConfig } from '../../src/config.ts';
 import { uploadFile, newFolder } from '../../src/files/testing.ts';
+import { uploaded } from '../../src/storage/testing.ts';
 import { call, makeGallery } from '../../src/galleries/testing.ts';
 import { reviewedGallery } from '../../src/reviews/testing.ts';
 import { crewProject } from '../fixtures.ts';
@@ -312,6 +313,26 @@ describe('GraphQL errors in production', () => {
     } finally {
       await production.close();
       await development.close();
+    }
+  });
+});
+
+describe('served files in production', () => {
+  it('keep their own sandboxed policy, not the pages\' one', async () => {
+    const app = await testApp({ NODE_ENV: 'production', PUBLIC_URL: 'https://scout.example.com' });
+    try {
+      const owner = await signedInUser(app);
+      const { objectPath } = await uploaded(app, owner, 'call sheet: <script>alert(1)</script>');
+      const answer = await app.request(objectPath, { cookie: owner.cookie });
+      expect(answer.status).toBe(200);
+      const policy = answer.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain('sandbox');
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).not.toContain("script-src 'self'");
+      // The pages keep the app's policy.
+      expect((await app.request('/api/health')).headers.get('content-security-policy')).toContain("script-src 'self'");
+    } finally {
+      await app.close();
     }
   });
 });
