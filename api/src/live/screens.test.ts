@@ -1,9 +1,9 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, signedInUser, type SignedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 import { listeningOverSse } from '../../test/sse.ts';
 import { makeFile } from '../galleries/testing.ts';
-import { galleryWithPhoto, makeReviewLink, withCrew } from '../reviews/testing.ts';
+import { appWithFourPeople, galleryWithPhoto, makeReviewLink, withCrew } from '../reviews/testing.ts';
 
 // Issue 53, item 6: the events behind screens that stay live (the browser side is web/e2e/live-screens.e2e.ts).
 
@@ -14,11 +14,7 @@ let reader: SignedInUser;
 let outsider: SignedInUser;
 
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  editor = await signedInUser(app);
-  reader = await signedInUser(app);
-  outsider = await signedInUser(app);
+  ({ app, owner, editor, reader, outsider } = await appWithFourPeople());
 }, 120_000);
 afterAll(() => app.close());
 

@@ -2,13 +2,20 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, send, signedInUser, type SignedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { graphql, send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 import { listeningOverSse } from '../../test/sse.ts';
 import { makeFile } from '../galleries/testing.ts';
 import { variantKey } from '../storage/images.ts';
 import { photoFeedback } from './feedback.ts';
 import { resolveReviewLink } from './links.ts';
-import { galleryWithPhoto, makeReviewLink, PHOTO_BYTES, reviewedGallery, withCrew } from './testing.ts';
+import {
+  appWithFourPeople,
+  galleryWithPhoto,
+  makeReviewLink,
+  PHOTO_BYTES,
+  reviewedGallery,
+  withCrew,
+} from './testing.ts';
 
 let app: TestApp;
 let owner: SignedInUser;
@@ -17,11 +24,7 @@ let reader: SignedInUser;
 let outsider: SignedInUser;
 
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  editor = await signedInUser(app);
-  reader = await signedInUser(app);
-  outsider = await signedInUser(app);
+  ({ app, owner, editor, reader, outsider } = await appWithFourPeople());
 }, 120_000);
 afterAll(() => app.close());
 

@@ -1,9 +1,9 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, send, signedInUser, type SignedInUser, type TestApp, testApp } from '../../test/harness.ts';
+import { graphql, send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 import { statementsOf } from '../../test/statements.ts';
 import { call, makeFile, makeGallery, shareWith } from '../galleries/testing.ts';
-import { makeReviewLink } from './testing.ts';
+import { appWithFourPeople, makeReviewLink } from './testing.ts';
 
 // Feedback on the owner's grid: counts per photo, totals, the pick filter, and a new gallery from
 // the picks; who may read them and who may copy.
@@ -15,11 +15,7 @@ let reader: SignedInUser;
 let outsider: SignedInUser;
 
 beforeAll(async () => {
-  app = await testApp();
-  owner = await signedInUser(app);
-  editor = await signedInUser(app);
-  reader = await signedInUser(app);
-  outsider = await signedInUser(app);
+  ({ app, owner, editor, reader, outsider } = await appWithFourPeople());
 }, 120_000);
 afterAll(() => app.close());
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { TestApp } from '../../test/harness.ts';
+import { signedInUser, type SignedInUser, type TestApp, testApp } from '../../test/harness.ts';
 import { call, makeFile, makeGallery, shareWith } from '../galleries/testing.ts';
 
 // Arrangements for the review tests and authorization rows (not part of the app).
@@ -50,4 +50,22 @@ export async function withCrew(
 ) {
   await shareWith(app, owner, crew.editor, galleryId, 'write');
   await shareWith(app, owner, crew.reader, galleryId, 'read');
+}
+
+/** A fresh app with four people signed in: the gallery's owner, an editor, a reader and an outsider. */
+export async function appWithFourPeople(): Promise<{
+  app: TestApp;
+  owner: SignedInUser;
+  editor: SignedInUser;
+  reader: SignedInUser;
+  outsider: SignedInUser;
+}> {
+  const app = await testApp();
+  const [owner, editor, reader, outsider] = [
+    await signedInUser(app),
+    await signedInUser(app),
+    await signedInUser(app),
+    await signedInUser(app),
+  ] as [SignedInUser, SignedInUser, SignedInUser, SignedInUser];
+  return { app, owner, editor, reader, outsider };
 }
