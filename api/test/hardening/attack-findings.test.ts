@@ -318,7 +318,7 @@ describe('GraphQL errors in production', () => {
 });
 
 describe('served files in production', () => {
-  it('keep their own sandboxed policy, not the pages\' one', async () => {
+  it("keep their own sandboxed policy, not the pages' one", async () => {
     const app = await testApp({ NODE_ENV: 'production', PUBLIC_URL: 'https://scout.example.com' });
     try {
       const owner = await signedInUser(app);
