@@ -15,7 +15,9 @@ describe.runIf(await postgresReachable())('migrating on start with another insta
       const probe = new pg.Client({ connectionString: scratch.url });
       await probe.connect();
       const { rows } = await probe.query<{ held: number }>(
-        `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted`,
+        // This database's locks only: other tests' databases on the same server hold their own.
+        `SELECT count(*)::int AS held FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+          WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()`,
       );
       await probe.end();
       expect(rows[0]?.held).toBe(0);

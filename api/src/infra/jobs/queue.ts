@@ -87,23 +87,8 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   const workers = options.workers ?? true;
   const maintenanceIntervalSeconds = options.maintenanceIntervalSeconds ?? 10;
   const execute: SqlExecutor = database.execute;
-  let closed = false;
-  let handedBack = false;
-  // pg-boss's own statements still under way: close() waits for them, so none reaches a database
-  // its owner closes next. After close the jobs are handed back, and a late outcome (pg-boss records
-  // one without waiting, even after stop) is no longer this process's to write: like a handler that
-  // outlives close, it never settles, and pg-boss, which does not wait for it, is none the wiser.
-  const bossStatements = new Set<Promise<unknown>>();
-  const bossSql = (text: string, values: unknown[]) => {
-    if (handedBack) return new Promise<never>(() => {});
-    const statement = execute(text, values);
-    bossStatements.add(statement);
-    const settled = () => bossStatements.delete(statement);
-    statement.then(settled, settled);
-    return statement;
-  };
   const boss = new PgBoss({
-    db: { executeSql: bossSql },
+    db: { executeSql: (text: string, values: unknown[]) => execute(text, values) },
     schema: SCHEMA,
     migrate: true,
     supervise: workers,
@@ -121,6 +106,8 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   let instanceLock: Awaited<ReturnType<NonNullable<Database['connect']>>> | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> | null = null;
+  let closed = false;
+  let handedBack = false;
 
   if (workers) {
     if (database.kind === 'pglite') {
@@ -353,7 +340,6 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       // Stops fetching, waits for running handlers up to the timeout, then fails (so retries) the
       // jobs still running, for another instance or the next start to pick up.
       await boss.stop({ graceful: true, wait: true, close: false, timeout: options.closeTimeoutMs ?? 3_000 });
-      await Promise.allSettled([...bossStatements]);
       handedBack = true;
       // Handed back, not failed: the next instance runs them now, not after their retry delay.
       for (const [name, ids] of groupByQueue([...inFlight.values()])) {
