@@ -87,8 +87,21 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   const workers = options.workers ?? true;
   const maintenanceIntervalSeconds = options.maintenanceIntervalSeconds ?? 10;
   const execute: SqlExecutor = database.execute;
+  let closed = false;
+  let handedBack = false;
+  // After close the jobs are handed back, and pg-boss still records late outcomes without waiting
+  // for them (even after stop), on a database its owner may have closed by then. Such a write is no
+  // longer this process's to make: when it fails, like a handler that outlives close, it never
+  // settles, and pg-boss, which does not wait for it, is none the wiser. Statements still run: a
+  // message queued while the app closes must be queued (the mailer waits for it before the
+  // database closes). Waiting for pg-boss's statements in close() instead hung on PostgreSQL.
+  const bossSql = (text: string, values: unknown[]) =>
+    execute(text, values).catch((err: unknown) => {
+      if (handedBack) return new Promise<never>(() => {});
+      throw err;
+    });
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => execute(text, values) },
+    db: { executeSql: bossSql },
     schema: SCHEMA,
     migrate: true,
     supervise: workers,
@@ -106,8 +119,6 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   let instanceLock: Awaited<ReturnType<NonNullable<Database['connect']>>> | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> | null = null;
-  let closed = false;
-  let handedBack = false;
 
   if (workers) {
     if (database.kind === 'pglite') {
