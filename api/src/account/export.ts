@@ -2,6 +2,7 @@ import type { Services, Viewer } from '../context.ts';
 import { recordAudit } from '../auth/audit.ts';
 import type { ZipEntry } from '../files/archive.ts';
 import { objectKeysOf } from '../files/bulk.ts';
+import { projectMemberWhere, taskVisibleWhere } from '../access/rules.ts';
 import { type Origin, nameOf, nameSelect } from './rules.ts';
 
 // A person's own data as one ZIP (the Privacy Policy's right of access): everything of theirs, and
@@ -154,7 +155,7 @@ export async function accountExport(deps: Pick<Services, 'db'>, viewer: Viewer):
       },
     }),
     db.task.findMany({
-      where: { OR: [{ creatorId: userId }, { assigneeId: userId }] },
+      where: taskVisibleWhere(userId),
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       include: {
         creator: { select: { id: true, ...nameSelect } },
@@ -189,7 +190,7 @@ export async function accountExport(deps: Pick<Services, 'db'>, viewer: Viewer):
       },
     }),
     db.project.findMany({
-      where: { OR: [{ ownerId: userId }, { members: { some: { userId } } }] },
+      where: { OR: [{ ownerId: userId }, projectMemberWhere(userId)] },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       include: {
         owner: { select: { id: true, ...nameSelect } },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Services, Viewer } from '../context.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
+import { projectMemberWhere } from '../access/rules.ts';
 import { recordAudit } from '../auth/audit.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { endSessions } from '../auth/session-control.ts';
@@ -241,11 +242,7 @@ export async function deleteAccount(
       where: {
         userId: { not: userId },
         project: {
-          OR: [
-            { ownerId: userId },
-            { shares: { some: { gallery: { ownerId: userId } } } },
-            { members: { some: { userId } } },
-          ],
+          OR: [{ ownerId: userId }, { shares: { some: { gallery: { ownerId: userId } } } }, projectMemberWhere(userId)],
         },
       },
       select: { userId: true, projectId: true },

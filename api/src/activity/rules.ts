@@ -1,7 +1,7 @@
 import type { ActivityAction, Prisma, ResourceType } from '../generated/prisma/client.ts';
 import type { Db } from '../infra/db/database.ts';
 import type { ViewerContext } from '../context.ts';
-import { projectMemberWhere } from '../access/rules.ts';
+import { sharedGalleryWhere } from '../access/rules.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
 
 export interface ActivityInput {
@@ -46,11 +46,7 @@ export const ACTIVITY_LIMIT = 100;
 export async function activityFeedWhere(ctx: ViewerContext): Promise<Prisma.ActivityWhereInput> {
   const userId = ctx.viewer.id;
   const shared = await ctx.db.gallery.findMany({
-    where: {
-      shares: {
-        some: { status: 'active', OR: [{ project: projectMemberWhere(userId) }, { gallery: { ownerId: userId } }] },
-      },
-    },
+    where: sharedGalleryWhere(userId),
     select: { id: true },
     orderBy: { updatedAt: 'desc' },
     take: 1000,

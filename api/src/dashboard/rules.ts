@@ -1,4 +1,5 @@
 import type { ViewerContext } from '../context.ts';
+import { sharedGallerySql, viewerValue, visibleTaskSql } from '../access/rules.ts';
 import { galleryCardInclude, galleryJson } from '../galleries/rules.ts';
 import { galleryListQuery } from '../galleries/listing.ts';
 import { storageUsage } from '../storage/rules.ts';
@@ -34,11 +35,8 @@ export async function dashboardStats(ctx: ViewerContext): Promise<DashboardStats
       f.photos AS "totalPhotos",
       g.total AS "totalGalleries",
       g.active AS "activeGalleries",
-      (SELECT count(DISTINCT s."galleryId")
-         FROM "GalleryShare" s
-         JOIN "ProjectMember" m ON m."projectId" = s."projectId" AND m."userId" = ${userId}::uuid
-         JOIN "Gallery" sg ON sg.id = s."galleryId" AND sg."ownerId" <> ${userId}::uuid
-        WHERE s.status = 'active') AS "sharedGalleries",
+      (SELECT count(*) FROM "Gallery" sg
+        WHERE sg."ownerId" <> ${userId}::uuid AND ${sharedGallerySql('sg', viewerValue(userId))}) AS "sharedGalleries",
       t.pending AS "pendingTasks",
       t.overdue AS "overdueTasks",
       t.completed AS "completedTasks",
@@ -51,7 +49,7 @@ export async function dashboardStats(ctx: ViewerContext): Promise<DashboardStats
       (SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
               count(*) FILTER (WHERE status = 'pending' AND "dueDate" < (now() AT TIME ZONE 'UTC')) AS overdue,
               count(*) FILTER (WHERE status = 'completed') AS completed
-         FROM "Task" WHERE "creatorId" = ${userId}::uuid OR "assigneeId" = ${userId}::uuid) t`;
+         FROM "Task" vt WHERE ${visibleTaskSql('vt', viewerValue(userId))}) t`;
   const row = rows[0];
   if (!row) throw new Error('dashboard stats query returned no row');
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as DashboardStats;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { File, Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
-import { fileAccessWhere } from '../access/rules.ts';
+import { fileAccessWhere, seesFolderOf } from '../access/rules.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import {
@@ -30,7 +30,7 @@ import { targetFolderId } from './folders.ts';
  * who sees the file through a shared gallery gets null (GraphQL's File.folder answers the same).
  */
 export function folderIdSeenBy(viewerId: string, file: Pick<File, 'ownerId' | 'folderId'>) {
-  return file.ownerId === viewerId ? file.folderId : null;
+  return seesFolderOf(viewerId, file) ? file.folderId : null;
 }
 
 /** A file as REST answers it to `viewerId`. */

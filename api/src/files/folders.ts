@@ -3,6 +3,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { Folder } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { recordActivity } from '../activity/rules.ts';
+import { folderAccessSql, folderAccessWhere, viewerValue } from '../access/rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { type Tx, TX, lockFor, recordId, folderRef, folderName, inOrder, removeFiles } from './shared.ts';
@@ -18,7 +19,9 @@ export const FOLDER_ORDER = [
 
 /** One of the viewer's folders, or a 404 (someone else's folder looks exactly like a missing one). */
 export async function folderOfViewer(ctx: ViewerContext, id: string, db: Tx | ViewerContext['db'] = ctx.db) {
-  const folder = await db.folder.findFirst({ where: { id: recordId(id, 'Folder'), ownerId: ctx.viewer.id } });
+  const folder = await db.folder.findFirst({
+    where: { id: recordId(id, 'Folder'), ...folderAccessWhere(ctx.viewer.id) },
+  });
   if (!folder) throw new NotFoundError('Folder');
   return folder;
 }
@@ -87,7 +90,7 @@ export async function listFolders(ctx: ViewerContext, parentRef: unknown) {
   const ref = parse(folderRef.optional(), parentRef ?? undefined) ?? null;
   const parentId = await targetFolderId(ctx, ref);
   return ctx.db.folder.findMany({
-    where: { ownerId: ctx.viewer.id, parentId },
+    where: { ...folderAccessWhere(ctx.viewer.id), parentId },
     orderBy: [...FOLDER_ORDER],
     include: folderCounts,
   });
@@ -96,7 +99,7 @@ export async function listFolders(ctx: ViewerContext, parentRef: unknown) {
 /** One of the viewer's folders with its counts and its ancestors, top level first (for breadcrumbs). */
 export async function getFolder(ctx: ViewerContext, id: string) {
   const folder = await ctx.db.folder.findFirst({
-    where: { id: recordId(id, 'Folder'), ownerId: ctx.viewer.id },
+    where: { id: recordId(id, 'Folder'), ...folderAccessWhere(ctx.viewer.id) },
     include: folderCounts,
   });
   if (!folder) throw new NotFoundError('Folder');
@@ -107,14 +110,17 @@ export async function getFolder(ctx: ViewerContext, id: string) {
 export async function folderAncestors(ctx: ViewerContext, folderId: string): Promise<Folder[]> {
   const rows = await ctx.db.$queryRaw<{ id: string; depth: number }[]>(Prisma.sql`
     WITH RECURSIVE up(id, "parentId", depth) AS (
-      SELECT id, "parentId", 0 FROM "Folder" WHERE id = ${folderId}::uuid AND "ownerId" = ${ctx.viewer.id}::uuid
+      SELECT id, "parentId", 0 FROM "Folder" r WHERE id = ${folderId}::uuid AND ${folderAccessSql('r', viewerValue(ctx.viewer.id))}
       UNION ALL
       SELECT f.id, f."parentId", up.depth + 1 FROM "Folder" f JOIN up ON f.id = up."parentId" WHERE up.depth < 1000
     )
     SELECT id::text AS id, depth FROM up WHERE depth > 0 ORDER BY depth DESC`);
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
-  return inOrder(ids, await ctx.db.folder.findMany({ where: { id: { in: ids }, ownerId: ctx.viewer.id } }));
+  return inOrder(
+    ids,
+    await ctx.db.folder.findMany({ where: { id: { in: ids }, ...folderAccessWhere(ctx.viewer.id) } }),
+  );
 }
 
 /** A limit from a query string: absent means the default; otherwise a whole number in range. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
+import { galleryFilesSql, readableFileSql, seesFolderOf } from '../access/rules.ts';
 import { parse } from '../shared/validation.ts';
 import { FOLDER_ORDER } from './folders.ts';
 
@@ -104,7 +105,7 @@ export function searchSql(
     // files, and DSC_0012346 is not a misspelling of DSC_0012345.
     like: /^[\p{L}\s]+$/u.test(lower) ? Prisma.sql`f.name %> ${lower}` : Prisma.sql`false`,
   };
-  const readable = Prisma.sql`(f."ownerId" = ${userId}::uuid OR f."isPublic" OR f.id IN (SELECT id FROM shared))`;
+  const readable = readableFileSql(userId, 'f', 'shared');
   /** Distinct files found by the given sets (each a "SELECT id FROM …"), for a tier's gate. */
   const found = (...sets: string[]) =>
     Prisma.sql`(SELECT count(*) FROM (${Prisma.raw(sets.join(' UNION '))}) found) < ${wanted}`;
@@ -182,10 +183,7 @@ export function searchSql(
   };
   return Prisma.sql`
     WITH shared AS MATERIALIZED ( -- the gallery part of readableFileSql, once per search
-      SELECT DISTINCT gi."fileId" AS id FROM "GalleryItem" gi JOIN "Gallery" g ON g.id = gi."galleryId"
-      WHERE g."ownerId" = ${userId}::uuid OR EXISTS (
-        SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-        WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${userId}::uuid)
+      ${galleryFilesSql(userId)}
     ),
     starts AS (${starting('name')} UNION ALL ${starting('"originalName"')}),
     newest AS MATERIALIZED (SELECT id FROM "File" ORDER BY "createdAt" DESC, id DESC LIMIT ${window}),
@@ -261,7 +259,7 @@ export function folderPathOf(
   file: { ownerId: string; folderId: string | null },
   paths: Map<string, string[]>,
 ): string[] | null {
-  if (file.ownerId !== viewerId) return null;
+  if (!seesFolderOf(viewerId, file)) return null;
   return file.folderId ? (paths.get(file.folderId) ?? []) : [];
 }
 

@@ -6,7 +6,13 @@ import type { File } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
 import { removalMutation, rowMutation } from '../graphql/shapes.ts';
-import { fileAccessWhere, galleryAccessWhere } from '../access/rules.ts';
+import {
+  fileAccessWhere,
+  folderAccessWhere,
+  galleryAccessWhere,
+  mayChangeFile,
+  seesFolderOf,
+} from '../access/rules.ts';
 import { DomainError, NotFoundError } from '../shared/errors.ts';
 import { createFileRecord, type NameConflict, nameConflicts } from './uploads.ts';
 import { createFileVersion, restoreVersion } from './versions.ts';
@@ -63,7 +69,7 @@ export const FileSortEnum = builder.enumType('FileSort', {
 export const FolderType = builder.prismaNode('Folder', {
   description: 'A folder of the file manager. Folders belong to one person and nest; names are unique among siblings.',
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ownerId: ctx.viewer.id }),
+  findUnique: (id, ctx) => ({ id, AND: [folderAccessWhere(ctx.viewer.id)] }),
   fields: (t) => ({
     name: t.exposeString('name'),
     parent: t.relation('parent', { nullable: true, description: 'The folder this one is in; null at the top level.' }),
@@ -144,7 +150,7 @@ export const FileType = builder.prismaNode('File', {
     viewerCanEdit: t.boolean({
       description: 'Whether the signed-in user may rename, tag, move or delete this file (only its owner may).',
       select: { ownerId: true },
-      resolve: (f, _args, ctx) => f.ownerId === ctx.viewer.id,
+      resolve: (f, _args, ctx) => mayChangeFile(ctx.viewer.id, f),
     }),
     folderPath: t.stringList({
       nullable: true,
@@ -158,7 +164,7 @@ export const FileType = builder.prismaNode('File', {
       nullable: true,
       description: 'The folder the file is in; null at the top level, and for files of other people.',
       select: (_args, _ctx, nestedSelection) => ({ ownerId: true, folder: nestedSelection(true) }),
-      resolve: (f, _args, ctx) => (f.ownerId === ctx.viewer.id ? f.folder : null),
+      resolve: (f, _args, ctx) => (seesFolderOf(ctx.viewer.id, f) ? f.folder : null),
     }),
     versions: t.relation('versions', {
       description: 'Every version, newest (current) first.',
@@ -260,7 +266,7 @@ builder.queryFields((t) => ({
         const parentId = ref === null ? null : (await folderOfViewer(ctx, ref)).id;
         return ctx.db.folder.findMany({
           ...query,
-          where: { ownerId: ctx.viewer.id, parentId },
+          where: { ...folderAccessWhere(ctx.viewer.id), parentId },
           orderBy: [...FOLDER_ORDER],
         });
       }),

@@ -2,7 +2,14 @@ import DataLoader from 'dataloader';
 import type { File, Gallery, GalleryItem, Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
-import { galleryAccessWhere, readableGallerySql } from '../access/rules.ts';
+import {
+  galleryAccessSql,
+  galleryAccessWhere,
+  readableGallerySql,
+  sharedGallerySql,
+  viewerMark,
+  viewerValue,
+} from '../access/rules.ts';
 import { GALLERY_SORTS, type GallerySort } from './input.ts';
 import { afterSql, orderBySql, PHOTO_ORDERS, type PhotoOrder } from './order.ts';
 import { galleryCardInclude } from './rules.ts';
@@ -56,12 +63,10 @@ export async function galleryListQuery(ctx: ViewerContext, options: GalleryListO
   if (search) {
     const viewerId = ctx.viewer.id;
     // The access test here only keeps the scan to the viewer's galleries; the Prisma filter below
-    // (galleryAccessWhere) is what decides access, so this copy cannot widen it.
+    // (galleryAccessWhere) is what decides access.
     const tagged = await ctx.db.$queryRaw<{ id: string }[]>`
       SELECT g.id::text AS id FROM "Gallery" g
-      WHERE (g."ownerId" = ${viewerId}::uuid OR EXISTS (
-              SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-              WHERE s."galleryId" = g.id AND s.status = 'active' AND m."userId" = ${viewerId}::uuid))
+      WHERE ${galleryAccessSql('g', viewerValue(viewerId))}
         AND EXISTS (SELECT 1 FROM unnest(g.tags) AS t(tag) WHERE t.tag ILIKE ${`%${escapeLike(search)}%`})`;
     const contains = { contains: escapeLike(search), mode: 'insensitive' } as const;
     where.push({
@@ -122,9 +127,7 @@ const cardFactsSql = `json_build_object(
     'coverGrid2x', EXISTS (SELECT 1 FROM "File" f WHERE f.id = g."coverImageId"
                              AND f.metadata->'thumbnails'->'grid2x' = 'true'::jsonb),
     'photoCount', (SELECT count(*) FROM "GalleryItem" i WHERE i."galleryId" = g.id)::int,
-    'writeShared', EXISTS (SELECT 1 FROM "GalleryShare" s JOIN "ProjectMember" m ON m."projectId" = s."projectId"
-                           WHERE s."galleryId" = g.id AND s.status = 'active' AND s.permission = 'write'
-                             AND m."userId" = $1))`;
+    'writeShared', ${sharedGallerySql('g', viewerMark('$1'), 'write').sql})`;
 
 const galleryColumnsSql = `g.id, g."ownerId", g.name, g."sortName", g.description, g.tags, g."projectName",
   g."movieTvShow", g.location, g."propertyType"::text AS "propertyType", g.style::text AS style, g.status,

@@ -1,22 +1,5 @@
 import type { Services } from '../context.ts';
-import type { Db } from '../infra/db/database.ts';
-
-/** Everyone who may read a gallery now: its owner and the members of the projects it is actively shared with. */
-export async function galleryReaders(db: Db, galleryId: string): Promise<string[]> {
-  const gallery = await db.gallery.findUnique({
-    where: { id: galleryId },
-    select: {
-      ownerId: true,
-      shares: {
-        where: { status: 'active' },
-        select: { project: { select: { members: { select: { userId: true } } } } },
-      },
-    },
-  });
-  if (!gallery) return [];
-  const members = gallery.shares.flatMap((s) => s.project.members.map((m) => m.userId));
-  return [...new Set([gallery.ownerId, ...members])];
-}
+import { galleryReaders } from '../access/rules.ts';
 
 /**
  * Tells everyone who may read the gallery that its photos changed (live: 'gallery:items'), so an

@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { appLink } from '../shared/links.ts';
 import { parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
-import { projectMemberWhere } from '../access/rules.ts';
+import { visibleShareWhere } from '../access/rules.ts';
 import { galleryFor } from './viewer-access.ts';
 
 // Sharing a gallery with projects: the owner shares and revokes; members see their projects' shares.
@@ -101,9 +101,9 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
 
 /** The owner sees every share of the gallery; a member sees only the shares of their own projects. */
 export async function listShares(ctx: ViewerContext, galleryId: string) {
-  const gallery = await galleryFor(ctx, galleryId);
+  await galleryFor(ctx, galleryId);
   return ctx.db.galleryShare.findMany({
-    where: { galleryId, ...(gallery.access !== 'owner' && { project: projectMemberWhere(ctx.viewer.id) }) },
+    where: { galleryId, ...visibleShareWhere(ctx.viewer.id) },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     include: shareInclude,
   });
@@ -114,10 +114,7 @@ export async function revokeShare(ctx: ViewerContext, shareId: string) {
   if (!isUuid(shareId)) throw new NotFoundError('Share');
   const { share, memberIds } = await ctx.db.$transaction(async (tx) => {
     const share = await tx.galleryShare.findFirst({
-      where: {
-        id: shareId,
-        OR: [{ gallery: { ownerId: ctx.viewer.id } }, { project: projectMemberWhere(ctx.viewer.id) }],
-      },
+      where: { id: shareId, ...visibleShareWhere(ctx.viewer.id) },
       include: { ...shareInclude, gallery: { select: { ownerId: true } } },
     });
     if (!share) throw new NotFoundError('Share');

@@ -8,7 +8,7 @@ import { firstPageTake } from '../graphql/connections.ts';
 import { prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
 import { rawId } from '../projects/types.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
+import { galleryAccessWhere, visibleShareWhere } from '../access/rules.ts';
 import { ownEvents } from '../live/rules.ts';
 import { photoOrderOf } from './orderTypes.ts';
 import { accessFrom, type GALLERY_ACTIONS, galleryFor, mayDo } from './viewer-access.ts';
@@ -151,7 +151,7 @@ builder.prismaNode('Gallery', {
     shares: t.relation('shares', {
       description: 'Projects the gallery is shared with: all of them for the owner, your own projects for members.',
       query: (_args, ctx) => ({
-        where: { OR: [{ gallery: { ownerId: ctx.viewer.id } }, { project: projectMemberWhere(ctx.viewer.id) }] },
+        where: visibleShareWhere(ctx.viewer.id),
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),
     }),
@@ -189,10 +189,7 @@ builder.prismaNode('GalleryItem', {
 builder.prismaNode('GalleryShare', {
   description: 'A gallery shared with a project: its members may view it (read) or also edit it (write).',
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({
-    id,
-    OR: [{ gallery: { ownerId: ctx.viewer.id } }, { project: projectMemberWhere(ctx.viewer.id) }],
-  }),
+  findUnique: (id, ctx) => ({ id, AND: [visibleShareWhere(ctx.viewer.id)] }),
   fields: (t) => ({
     permission: t.expose('permission', { type: SharePermissionEnum }),
     status: t.expose('status', { type: ShareStatusEnum }),

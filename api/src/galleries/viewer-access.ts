@@ -2,7 +2,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
-import { type AccessMode, galleryAccessWhere, projectMemberWhere } from '../access/rules.ts';
+import { type AccessMode, accessShareWhere, galleryAccessWhere } from '../access/rules.ts';
 
 // What the viewer may do with a gallery: see it, edit it, or (its owner) share and delete it.
 
@@ -40,7 +40,7 @@ export function mayDo(access: GalleryAccess, action: keyof typeof GALLERY_ACTION
 /** The active shares that give this viewer access: load them with any gallery you hand to accessOf. */
 export const viewerSharesSelect = (viewerId: string) =>
   ({
-    where: { status: 'active', project: projectMemberWhere(viewerId) },
+    where: accessShareWhere(viewerId),
     select: { permission: true },
   }) satisfies Prisma.Gallery$sharesArgs;
 

@@ -3,7 +3,7 @@ import type { Prisma, ProjectRole, ProjectType } from '../generated/prisma/clien
 import type { Services, ViewerContext } from '../context.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
-import { projectMemberWhere } from '../access/rules.ts';
+import { MANAGING_ROLE, managedProjectWhere, managesMembers, projectMemberWhere } from '../access/rules.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { optionalText, parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -61,18 +61,6 @@ export async function projectForViewer(ctx: ViewerContext, projectId: string, db
   });
   if (!project) throw new NotFoundError('Project');
   return { ...project, viewerRole: project.members[0]?.role ?? 'member' };
-}
-
-/** Owners (the creator and anyone invited as owner) invite, cancel invitations and remove members. */
-const MANAGING_ROLE = 'owner' satisfies ProjectRole;
-
-export function managesMembers(role: ProjectRole) {
-  return role === MANAGING_ROLE;
-}
-
-/** Projects whose members the user manages: managesMembers, as a query. */
-export function managedProjectWhere(userId: string): Prisma.ProjectWhereInput {
-  return { members: { some: { userId, role: MANAGING_ROLE } } };
 }
 
 /** A project the viewer belongs to as an owner: a 404 to outsiders, a 403 to plain members. */

@@ -1,6 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { InvitationStatus, ProjectRole, ProjectType } from '../generated/prisma/enums.ts';
-import { projectMemberWhere } from '../access/rules.ts';
+import { managedProjectWhere, managesMembers, projectMemberWhere } from '../access/rules.ts';
 import type { AccessChange } from '../infra/events/pubsub.ts';
 import { ownEventsFromNow } from '../live/rules.ts';
 import { builder } from '../graphql/builder.ts';
@@ -12,8 +12,6 @@ import {
   createProject,
   invitationVisibleWhere,
   inviteToProject,
-  managedProjectWhere,
-  managesMembers,
   myPendingInvitationsWhere,
   nameOf,
   removeProjectMember,

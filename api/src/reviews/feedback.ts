@@ -5,7 +5,7 @@ import type { Db } from '../infra/db/database.ts';
 import type { GalleryFeedback } from '../infra/events/pubsub.ts';
 import { recordActivity } from '../activity/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
-import { galleryReaders } from '../galleries/live.ts';
+import { galleryReaders } from '../access/rules.ts';
 import { galleryFor } from '../galleries/viewer-access.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
 import { nameOf, userNameSelect } from '../projects/rules.ts';

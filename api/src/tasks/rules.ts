@@ -4,22 +4,27 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Services, Viewer, ViewerContext } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { recordActivity } from '../activity/rules.ts';
-import { galleryAccessWhere, projectMemberWhere, readableGallerySql } from '../access/rules.ts';
+import {
+  accessShareWhere,
+  galleryAccessWhere,
+  readableGallerySql,
+  taskPermissions,
+  taskVisibleWhere,
+  viewerMark,
+  visibleTaskSql,
+  visibleUserSql,
+  visibleUsersWhere,
+} from '../access/rules.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { dateProblem } from '../shared/dates.ts';
 import { appLink } from '../shared/links.ts';
 import { timeSpan } from '../shared/timeWords.ts';
 import { parse } from '../shared/validation.ts';
-import { emailFor, nameToShow, visibleUserSql } from '../users/rules.ts';
+import { emailFor, nameToShow } from '../users/rules.ts';
 import { isUuid } from '../shared/ids.ts';
 
 // ───────────────────────────── who sees what ─────────────────────────────
-
-/** Tasks a user may see: the ones they created and the ones assigned to them. */
-export function taskVisibleWhere(userId: string): Prisma.TaskWhereInput {
-  return { OR: [{ creatorId: userId }, { assigneeId: userId }] };
-}
 
 /** Overdue is derived, never stored: still pending and due before now. */
 export function overdueWhere(now: Date = new Date()): Prisma.TaskWhereInput {
@@ -71,20 +76,9 @@ export function taskOrder(sort?: string | null): Prisma.TaskOrderByWithRelationI
   return [{ dueDate: { sort: 'asc', nulls: 'last' } }, ...newest];
 }
 
-/**
- * What the viewer may do with a task they can see. Only its creator edits (title, description,
- * priority, due date, assignee, gallery) and deletes it; creator and assignee both complete and
- * reopen it, since either may be the one who knows it is (not) done.
- */
-export function taskPermissions(viewerId: string, task: { creatorId: string; assigneeId: string | null }) {
-  const creator = task.creatorId === viewerId;
-  const doer = creator || task.assigneeId === viewerId;
-  return { edit: creator, delete: creator, complete: doer, reopen: doer };
-}
-
-/** People the viewer may assign a task to: themselves and everyone in a project of theirs. */
+/** People the viewer may assign a task to: the people they may see (themselves and their crews). */
 export function assignableWhere(viewerId: string): Prisma.UserWhereInput {
-  return { OR: [{ id: viewerId }, { memberships: { some: { project: projectMemberWhere(viewerId) } } }] };
+  return visibleUsersWhere(viewerId);
 }
 
 /**
@@ -98,7 +92,7 @@ export function relatedGallerySelect(viewerId: string) {
       name: true,
       ownerId: true,
       shares: {
-        where: { status: 'active' as const, project: projectMemberWhere(viewerId) },
+        where: accessShareWhere(viewerId),
         select: { id: true },
         take: 1,
       },
@@ -311,7 +305,7 @@ const taskListSql = (sort: TaskSort) => `
   JOIN "User" c ON c.id = t."creatorId"
   LEFT JOIN "User" a ON a.id = t."assigneeId"
   LEFT JOIN "Gallery" g ON g.id = t."galleryId"
-  WHERE (t."creatorId" = $1::uuid OR t."assigneeId" = $1::uuid)
+  WHERE ${visibleTaskSql('t', viewerMark('$1')).sql}
     AND ($2::text IS NULL OR t.status::text = $2)
     AND ($3::boolean IS NULL OR $3 = (t.status = 'pending' AND t."dueDate" IS NOT NULL
                                       AND t."dueDate" < ($4::timestamptz AT TIME ZONE 'UTC')))

@@ -4,6 +4,7 @@ import { rawIdOf, registerNamedIds } from '../shared/ids.ts';
 import { builder } from '../graphql/builder.ts';
 import { ownEvents } from '../live/rules.ts';
 import { listConnection, prismaEnum, removalMutation, rowMutation } from '../graphql/shapes.ts';
+import { taskPermissions, taskVisibleWhere } from '../access/rules.ts';
 import {
   completeTask,
   createTask,
@@ -15,8 +16,6 @@ import {
   reopenTask,
   taskListWhere,
   taskOrder,
-  taskPermissions,
-  taskVisibleWhere,
   updateTask,
 } from './rules.ts';
 

@@ -1,27 +1,10 @@
 import { z } from 'zod';
-import type { Prisma } from '../generated/prisma/client.ts';
 import type { Viewer } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import { parse } from '../shared/validation.ts';
+import { visibleUsersWhere } from '../access/rules.ts';
 import { twoFactorRequiredFor } from '../auth/two-factor.ts';
 import { NAME_MAX, type Profile } from './contract.ts';
-
-/** Users a viewer may see: themselves and the people they share a project with. */
-export function visibleUsersWhere(viewer: Viewer): Prisma.UserWhereInput {
-  return {
-    OR: [{ id: viewer.id }, { memberships: { some: { project: { members: { some: { userId: viewer.id } } } } } }],
-  };
-}
-
-/**
- * visibleUsersWhere as an SQL condition on the user row `alias`, with the viewer's id as the
- * positional parameter `viewer` (statements sent as text through Db.$sql).
- */
-export function visibleUserSql(alias: string, viewer: string): string {
-  return `(${alias}.id = ${viewer}::uuid OR EXISTS (
-    SELECT 1 FROM "ProjectMember" theirs JOIN "ProjectMember" mine ON mine."projectId" = theirs."projectId"
-    WHERE theirs."userId" = ${alias}.id AND mine."userId" = ${viewer}::uuid))`;
-}
 
 // What a viewer may know of other people. Anyone reachable through something shared (who added a
 // photo, who did something in a shared gallery) has a name on it; the e-mail address, which can
@@ -34,7 +17,7 @@ export async function mayKnowEmailOf(ctx: { db: Db; viewer: Viewer }, userId: st
   let known = knownPeople.get(ctx);
   if (!known) {
     known = ctx.db.user
-      .findMany({ where: visibleUsersWhere(ctx.viewer), select: { id: true } })
+      .findMany({ where: visibleUsersWhere(ctx.viewer.id), select: { id: true } })
       .then((rows) => new Set(rows.map((row) => row.id)));
     knownPeople.set(ctx, known);
   }

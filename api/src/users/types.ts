@@ -1,7 +1,8 @@
 import type { User } from '../generated/prisma/client.ts';
 import { builder } from '../graphql/builder.ts';
 import { rowMutation } from '../graphql/shapes.ts';
-import { emailFor, nameToShow, updateProfile, visibleUsersWhere } from './rules.ts';
+import { visibleUsersWhere } from '../access/rules.ts';
+import { emailFor, nameToShow, updateProfile } from './rules.ts';
 
 export const UserType = builder.prismaNode('User', {
   description: 'A person with an account.',
@@ -9,7 +10,7 @@ export const UserType = builder.prismaNode('User', {
   // Each field reads only its own columns (never the password hash): `viewer { id … }` reads none.
   select: { id: true },
   // node(id:) may only reach users the viewer can see.
-  findUnique: (id, ctx) => ({ id, AND: [visibleUsersWhere(ctx.viewer)] }),
+  findUnique: (id, ctx) => ({ id, AND: [visibleUsersWhere(ctx.viewer.id)] }),
   fields: (t) => ({
     email: t.string({
       nullable: true,
