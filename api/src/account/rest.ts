@@ -4,6 +4,7 @@ import { signInGate } from '../auth/throttle.ts';
 import { zipResponse } from '../files/archive.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, requireViewer } from '../http/helpers.ts';
+import { contentDisposition } from '../http/serve-bytes.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
 import { accountExport, exportFileName, recordExport } from './export.ts';
@@ -28,7 +29,7 @@ export function accountRoutes(deps: Services & { store: ObjectStore; secret: str
     const response = await zipResponse(
       account.store,
       entries,
-      `attachment; filename="${exportFileName()}"`,
+      contentDisposition(exportFileName(), { ascii: true }),
       // A file whose bytes are lost does not cost the person the rest of their data.
       { folders: true, skipMissing: true },
     );

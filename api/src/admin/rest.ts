@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson } from '../http/helpers.ts';
+import { contentDisposition } from '../http/serve-bytes.ts';
 import {
   AUDIT_CSV_COLUMNS,
   AUDIT_EXPORT_MAX,
@@ -98,7 +99,7 @@ export function adminRoutes(services: Services) {
     return new Response(body, {
       headers: {
         'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-        'Content-Disposition': `attachment; filename="scoutbase-audit-${day}.${format}"`,
+        'Content-Disposition': contentDisposition(`scoutbase-audit-${day}.${format}`, { ascii: true }),
         'Cache-Control': 'no-store',
       },
     });

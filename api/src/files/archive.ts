@@ -4,6 +4,7 @@ import { ZipFile } from 'yazl';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
+import { contentDisposition } from '../http/serve-bytes.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { safeFileName } from '../shared/names.ts';
 import type { ObjectInfo, ObjectStore } from '../infra/objects/store.ts';
@@ -21,7 +22,11 @@ export function fileArchiveRoutes(deps: Services & { store: ObjectStore }) {
       .map((id) => id.trim())
       .filter((id) => id !== '');
     const entries = await archiveEntries(viewerContext(c, deps), ids);
-    return zipResponse(deps.store, entries, `attachment; filename="scoutbase-${entries.length}-files.zip"`);
+    return zipResponse(
+      deps.store,
+      entries,
+      contentDisposition(`scoutbase-${entries.length}-files.zip`, { ascii: true }),
+    );
   });
   return routes;
 }
@@ -47,7 +52,7 @@ export interface ZipOptions {
 export async function zipResponse(
   store: ObjectStore,
   entries: ZipEntry[],
-  contentDisposition: string,
+  disposition: string,
   options: ZipOptions = {},
 ) {
   // Every object is looked up before the first byte goes out: a missing one is a 404 now,
@@ -97,7 +102,7 @@ export async function zipResponse(
   );
   const headers = new Headers({
     'Content-Type': 'application/zip',
-    'Content-Disposition': contentDisposition,
+    'Content-Disposition': disposition,
     'Cache-Control': 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
   });

@@ -8,11 +8,11 @@ import { zipResponse } from '../files/archive.ts';
 import { objectKeysOf } from '../files/bulk.ts';
 import type { AppEnv } from '../http/env.ts';
 import { viewerContext } from '../http/helpers.ts';
+import { contentDisposition } from '../http/serve-bytes.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { type ImageInfo, variantKey } from '../storage/images.ts';
-import { contentDisposition } from '../storage/rest.ts';
 import { asPhotoOrder, inPhotoOrder } from './order.ts';
 import { landRings } from './world-outline.ts';
 import { photoFeedback } from '../reviews/feedback.ts';
@@ -114,11 +114,7 @@ export async function streamGalleryZip(deps: ExportDeps, galleryId: string): Pro
     if (!p.objectKey) throw new NotFoundError('File');
     return { name: p.name, objectKey: p.objectKey };
   });
-  return zipResponse(
-    deps.store,
-    entries,
-    contentDisposition('application/zip', `${gallery.name}.zip`, undefined, true),
-  );
+  return zipResponse(deps.store, entries, contentDisposition(`${gallery.name}.zip`));
 }
 
 // ───────────── the lookbook ─────────────
@@ -194,7 +190,7 @@ export async function streamGalleryPdf(
 
   const headers = new Headers({
     'Content-Type': 'application/pdf',
-    'Content-Disposition': contentDisposition('application/pdf', `${gallery.name}.pdf`, undefined, true),
+    'Content-Disposition': contentDisposition(`${gallery.name}.pdf`),
     'Cache-Control': 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
   });

@@ -1,5 +1,4 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { parse as parseCookies } from 'hono/utils/cookie';
 import { z } from 'zod';
 import type { ReviewLink } from '../generated/prisma/client.ts';
@@ -12,7 +11,9 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { signInGate } from '../auth/throttle.ts';
 import { galleryFor } from '../galleries/viewer-access.ts';
 import { galleryAccessWhere } from '../access/rules.ts';
-import { VARIANTS, type Variant, variantKey } from '../storage/images.ts';
+import type { ServedBytes } from '../http/serve-bytes.ts';
+import { VARIANTS, type Variant } from '../storage/images.ts';
+import { uploadBytes } from '../storage/served.ts';
 import { uploadIdFrom } from '../storage/uploads.ts';
 import { domainError, ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../shared/errors.ts';
 import { dateProblem } from '../shared/dates.ts';
@@ -247,8 +248,7 @@ export function downloadableGallery(access: ReviewAccess): string {
 
 /** The bytes of a review photo, and what to say of them. */
 export interface ReviewPhoto {
-  stream: Readable;
-  size: number;
+  bytes: ServedBytes;
   /** The original's type, or image/webp for a thumbnail. */
   contentType: string;
 }
@@ -278,9 +278,6 @@ export async function reviewPhoto(
   if (!item || !upload?.objectKey) throw new NotFoundError('Photo');
   const thumbnails = (item.file.metadata as { thumbnails?: { preview?: true } } | null)?.thumbnails;
   if (!variant && !access.allowDownload && thumbnails?.preview) throw new ForbiddenError(NO_DOWNLOADS);
-  const key = variant ? variantKey(upload.objectKey, variant) : upload.objectKey;
-  const info = await deps.store.stat(key);
-  const stream = info ? await deps.store.get(key) : null;
-  if (!info || !stream) throw new NotFoundError('Photo');
-  return { stream, size: info.size, contentType: variant ? 'image/webp' : item.file.mimeType };
+  const bytes = await uploadBytes(deps.store, upload, variant, () => new NotFoundError('Photo'));
+  return { bytes, contentType: variant ? 'image/webp' : item.file.mimeType };
 }

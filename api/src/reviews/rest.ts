@@ -1,10 +1,10 @@
-import { Readable } from 'node:stream';
 import { type Context, Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { setCookie } from 'hono/cookie';
 import type { Services } from '../context.ts';
 import type { AppEnv } from '../http/env.ts';
 import { readJson, viewerContext } from '../http/helpers.ts';
+import { serveBytes } from '../http/serve-bytes.ts';
 import type { ObjectStore } from '../infra/objects/store.ts';
 import type { RateLimiter } from '../infra/ratelimit.ts';
 import { streamGalleryPdf, streamGalleryZip } from '../galleries/exports.ts';
@@ -206,15 +206,13 @@ export function reviewPublicRoutes(services: Services, deps: ReviewPublicDeps) {
     '/api/review/:token/photos/:fileId',
     withLink(async (c, access) => {
       const photo = await reviewPhoto(linkDeps, access, c.req.param('fileId') ?? '', c.req.query('variant'));
-      return new Response(Readable.toWeb(photo.stream) as ReadableStream, {
-        headers: {
-          'Content-Type': photo.contentType,
-          'Content-Length': String(photo.size),
-          'Cache-Control': 'private, max-age=600',
-          'X-Content-Type-Options': 'nosniff',
-          'Content-Security-Policy': "default-src 'none'; sandbox",
-        },
+      const headers = new Headers({
+        'Content-Type': photo.contentType,
+        'Cache-Control': 'private, max-age=600',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
       });
+      return serveBytes(c.req.raw, photo.bytes, headers);
     }),
   );
 

@@ -114,6 +114,40 @@ describe('review links', () => {
     expect(Buffer.from(await allowed.arrayBuffer())).toEqual(PHOTO_BYTES);
   });
 
+  it('serves photos in byte ranges, answers 304 to their ETag and 416 past the end', async () => {
+    const { file, token } = await reviewedGallery(app, owner);
+    const path = `/api/review/${token}/photos/${file.id}`;
+    const size = PHOTO_BYTES.length;
+    const whole = await app.request(path);
+    expect(whole.status).toBe(200);
+    const etag = whole.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-length')).toBe(String(size));
+    // The review route's own headers stay.
+    expect(whole.headers.get('cache-control')).toBe('private, max-age=600');
+    expect(whole.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(PHOTO_BYTES);
+
+    const part = await app.request(path, { headers: { range: 'bytes=4-9' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 4-9/${size}`);
+    expect(part.headers.get('content-length')).toBe('6');
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(PHOTO_BYTES.subarray(4, 10));
+
+    const cached = await app.request(path, { headers: { 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    expect(await cached.text()).toBe('');
+    expect(cached.headers.get('etag')).toBe(etag);
+
+    const past = await app.request(path, { headers: { range: `bytes=${size}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+    expect(past.headers.get('content-type')).toBe('application/json');
+    expect(await past.json()).toHaveProperty('message');
+  });
+
   it("never reaches another gallery's photo, even by its file id", async () => {
     const { token } = await reviewedGallery(app, owner);
     const other = await galleryWithPhoto(app, owner, 'Other gallery');
