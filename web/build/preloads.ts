@@ -2,8 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Plugin, runnerImport } from 'vite';
 import type { PageQuery } from '../../api/src/http/web-page.ts';
-import { SCREEN_ROUTES, SIGNED_IN_MODULES, SIGNED_OUT_MODULES } from '../src/routes/screenModules.ts';
-import type { ScreenName } from '../src/routes/screenQueries.ts';
+import { SCREEN_ROUTES, type ScreenName, SIGNED_IN_MODULES, SIGNED_OUT_MODULES } from '../src/routing/screenModules.ts';
 
 type ScreenQueries = typeof import('../src/routes/screenQueries.ts');
 

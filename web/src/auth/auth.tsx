@@ -12,7 +12,7 @@ import { CARRIED_PROFILE, type Profile } from '../../../api/src/users/contract.t
 import { errorFromResponse } from '../lib/http.ts';
 import { signOutEnded, signOutStarted } from '../lib/unauthorized.ts';
 import { takeCarriedAt } from '../relay/prefetch.ts';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from '../lib/serverPage.ts';
 import { toast } from '../ui/toast.tsx';
 
 /** The signed-in person, as GET /api/auth/user gives them. */

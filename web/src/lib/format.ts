@@ -1,5 +1,5 @@
 import { timeSpan } from '../../../api/src/shared/timeWords.ts';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from './serverPage.ts';
 
 // Display formats. Every function takes `now` so tests can pin the clock.
 

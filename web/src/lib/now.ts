@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from './serverPage.ts';
 
 // "Now" for times shown relative to it ("5m ago", "Overdue by 3 hours"), the same on the server
 // and in the browser's first render of the server's page (issue 53, item 14).

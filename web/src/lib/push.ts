@@ -1,7 +1,7 @@
 /** System (browser) notifications for the Push Notifications setting. */
 
 import { PUSH_PERMISSION_COOKIE } from '../../../api/src/users/contract.ts';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from './serverPage.ts';
 import { tellServer, toldServer } from './tellServer.ts';
 
 export type PushPermission = NotificationPermission | 'unsupported';

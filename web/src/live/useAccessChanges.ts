@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { graphql, useSubscription } from 'react-relay/hooks';
 import { CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from '../lib/serverPage.ts';
 import { takeCarriedAt } from '../relay/prefetch.ts';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type {
@@ -38,7 +38,7 @@ function hear(change: AccessChange) {
   for (const listener of listeners) listener(change);
 }
 
-/** How many changes this tab has heard: a screen's query notes it when sent (routes/queries.ts). */
+/** How many changes this tab has heard: a screen's query notes it when sent (routing/queries.ts). */
 export function accessChangesHeard() {
   return heard;
 }

@@ -12,7 +12,7 @@ import { isUnauthorizedError } from '../lib/unauthorized.ts';
 import { handleUnauthorized } from '../lib/unauthorized.ts';
 import { operationBody } from './persisted.ts';
 import { forgetPrefetched, postGraphQL, takeCarried, takePrefetched } from './prefetch.ts';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from '../lib/serverPage.ts';
 import { subscribeLive } from './live.ts';
 
 // Mutations of this page answered so far. A read answered after one of them may have been made

@@ -1,5 +1,5 @@
 import type { Variables } from 'relay-runtime';
-import { serverPage } from '../server/page.ts';
+import { serverPage } from '../lib/serverPage.ts';
 
 // A screen's query sent before Relay's runtime has loaded (routes/signedIn.tsx); the network layer
 // (environment.ts) takes the answer when Relay asks for the same operation, so it is sent once.

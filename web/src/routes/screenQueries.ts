@@ -2,12 +2,14 @@ import { type Params, redirect } from 'react-router-dom';
 import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
 import type { FirstImages } from '../../../api/src/http/web-page.ts';
 import { appPath, replacementForRawId } from '../lib/globalId.ts';
+import { gridUrl, gridUrl2x } from '../lib/pictures.ts';
+import type { ScreenName } from '../routing/screenModules.ts';
 import DashboardScreenQuery from '../screens/dashboard/__generated__/DashboardScreenQuery$parameters';
 import { fileSortArgument, fileSortFrom, serverSearchTerm } from '../screens/files/options.ts';
 import FilesScreenQuery from '../screens/files/__generated__/FilesScreenQuery$parameters';
 import { gallerySortFrom } from '../screens/galleries/options.ts';
 import { feedbackVariables } from '../screens/galleries/feedbackFilter.ts';
-import { FIRST_ROW, gridUrl, gridUrl2x } from '../screens/galleries/photos.ts';
+import { FIRST_ROW } from '../screens/galleries/photos.ts';
 import GalleriesScreenQuery from '../screens/galleries/__generated__/GalleriesScreenQuery$parameters';
 import GalleryScreenQuery from '../screens/galleries/__generated__/GalleryScreenQuery$parameters';
 import ProjectsScreenQuery from '../screens/projects/__generated__/ProjectsScreenQuery$parameters';
@@ -96,9 +98,7 @@ const SCREEN_QUERIES = {
   security: { query: SecurityScreenQuery, variables: () => ({}) },
   account: { query: AccountScreenQuery, variables: () => ({}) },
   admin: { query: AdminScreenQuery, variables: () => ({}) },
-} satisfies Record<string, ScreenQuery>;
-
-export type ScreenName = keyof typeof SCREEN_QUERIES;
+} satisfies Record<ScreenName, ScreenQuery>;
 
 /** The screen's query and its variables at this address (a redirect thrown for a moved one). */
 export function screenQuery(name: ScreenName, params: Params, url: URL) {

@@ -12,13 +12,14 @@ import {
 } from 'react-router-dom';
 import { safeCallbackUrl } from '../auth/signIn.ts';
 import { loadOnce } from '../lib/loadOnce.ts';
+import { serverPage } from '../lib/serverPage.ts';
 import { prefetchOperation } from '../relay/prefetch.ts';
-import { serverPage } from '../server/page.ts';
+import { setRoutePreloader } from '../routing/intent.ts';
+import { SCREEN_ROUTES, type ScreenName } from '../routing/screenModules.ts';
+import type { ShellData } from '../shell/Shell.tsx';
 import { FullScreenSpinner } from '../ui/Spinner.tsx';
-import { setRoutePreloader } from './intent.ts';
 import { LEGAL_PATHS } from './legalPaths.ts';
-import { SCREEN_ROUTES } from './screenModules.ts';
-import { type ScreenName, SHELL_QUERIES, screenQuery } from './screenQueries.ts';
+import { SHELL_QUERIES, screenQuery } from './screenQueries.ts';
 
 // The signed-in app's route table. Each screen's route starts its code and its data together as
 // the navigation starts: the loader sends the screen's query and hands the screen its query
@@ -29,7 +30,7 @@ const LegalPage = lazy(() => import('../screens/legal/LegalPage.tsx'));
 const VerifyEmailPage = lazy(() => import('../screens/account/VerifyEmailPage.tsx'));
 const ResetPasswordPage = lazy(() => import('../screens/account/ResetPasswordPage.tsx'));
 const loadShell = loadOnce(() => import('../shell/Shell.tsx'));
-const loadQueries = loadOnce(() => import('./queries.ts'));
+const loadQueries = loadOnce(() => import('../routing/queries.ts'));
 const loadNotFound = loadOnce(() => import('../screens/notfound/NotFound.tsx'));
 
 /** The sign-in pages have nothing to do for someone signed in: on to where they were going. */
@@ -99,10 +100,15 @@ export const routes: RouteObject[] = [
       {
         lazy: async () => ({ Component: (await loadShell()).default }),
         // The shell's data leaves with the first screen's; its parts keep themselves fresh after.
-        loader: async () => {
+        loader: async (): Promise<ShellData> => {
           for (const query of Object.values(SHELL_QUERIES)) if (query.params.id) prefetchOperation(query.params.id, {});
-          const { loadShellQueries } = await loadQueries();
-          return loadShellQueries();
+          const { loadScreenQuery } = await loadQueries();
+          const { theme, storage, bell } = SHELL_QUERIES;
+          return {
+            theme: loadScreenQuery(theme, {}),
+            storage: loadScreenQuery(storage, {}),
+            bell: loadScreenQuery(bell, {}),
+          };
         },
         shouldRevalidate: () => false,
         children: [
@@ -167,7 +173,7 @@ export function discardUnlessShown() {
   if (!shown) browserRouter?.dispose();
 }
 
-/** What a link's preloadOnIntent (intent.ts) does: starts its screen's code and data. */
+/** What a link's preloadOnIntent (routing/intent.ts) does: starts its screen's code and data. */
 function preloadRoute(to: string) {
   const url = new URL(to, window.location.origin);
   for (const match of matchRoutes(routes, url.pathname) ?? []) {

@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import LandingPage from '../screens/landing/LandingPage.tsx';
 import { LEGAL_PATHS } from './legalPaths.ts';
-import { SCREEN_ROUTES } from './screenModules.ts';
+import { SCREEN_ROUTES } from '../routing/screenModules.ts';
 
 // The pages of someone not signed in: light on purpose (no Relay, no data router, no shell), since
 // every visitor's first page is one of them. The landing page comes with them: most visits

@@ -6,7 +6,7 @@ import { createMemoryRouter, type RouteObject } from 'react-router-dom';
 import { type BrowserFacts, CARRIED_READ_AT } from '../../../api/src/users/contract.ts';
 import { App, loadSignedInApp } from '../App.tsx';
 import { knownPushPermission } from '../lib/push.ts';
-import { type ServerPage, setServerPageSource } from './page.ts';
+import { type ServerPage, setServerPageSource } from '../lib/serverPage.ts';
 
 // The web app's first screen rendered on the server, for a signed-in person's page that carries
 // the screen's answers (api/src/http/web-page.ts). The browser paints the screen as the HTML

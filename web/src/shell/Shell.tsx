@@ -6,8 +6,7 @@ import { AccessChangesFeed } from '../live/useAccessChanges.ts';
 import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
 import { appEnvironment } from '../relay/environment.ts';
-import type { ShellData } from '../routes/queries.ts';
-import { preloadOnIntent } from '../routes/intent.ts';
+import { preloadOnIntent } from '../routing/intent.ts';
 import { Button } from '../ui/Button.tsx';
 import { ButtonLink } from '../ui/ButtonLink.tsx';
 import {
@@ -31,7 +30,16 @@ import { QuietBoundary, ScreenBoundary } from './ScreenBoundary.tsx';
 import { StorageUsageSlot } from './StorageUsageSlot.tsx';
 import { TwoFactorGate } from './TwoFactorGate.tsx';
 import VerifyEmailNotice from './VerifyEmailNotice.tsx';
+import type { NotificationBellSlotQuery } from './__generated__/NotificationBellSlotQuery.graphql';
 import type { ShellThemeQuery } from './__generated__/ShellThemeQuery.graphql';
+import type { StorageUsageSlotQuery } from './__generated__/StorageUsageSlotQuery.graphql';
+
+/** The shell's own data as its route's loader started it (routes/signedIn.tsx, SHELL_QUERIES). */
+export type ShellData = {
+  theme: PreloadedQuery<ShellThemeQuery>;
+  storage: PreloadedQuery<StorageUsageSlotQuery>;
+  bell: PreloadedQuery<NotificationBellSlotQuery>;
+};
 
 export const NAV_ITEMS = [
   { to: '/', label: 'Dashboard', icon: HomeIcon },

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useViewer } from '../auth/auth.tsx';
-import { SCREEN_ROUTES } from '../routes/screenModules.ts';
+import { SCREEN_ROUTES } from '../routing/screenModules.ts';
 
 // Where someone may be while an administrator requires two-factor sign-in and they have not set it
 // up: the Security screen to set it up, and their Account screen (to export or delete instead).

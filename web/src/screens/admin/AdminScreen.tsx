@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { graphql } from 'react-relay/hooks';
 import { useSearchParams } from 'react-router-dom';
 import { useViewer } from '../../auth/auth.tsx';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { PageHeader } from '../../ui/Card.tsx';
 import NotFound from '../notfound/NotFound.tsx';
 import type { AdminScreenQuery } from './__generated__/AdminScreenQuery.graphql';

@@ -1,6 +1,6 @@
 import { type ReactNode, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay/hooks';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { useTasksChanged } from '../../live/useLiveRefresh.ts';
 import { Link } from 'react-router-dom';
 import { countOf, formatActivityTime, formatFileSize, formatMegabytes, formatTaskDue } from '../../lib/format.ts';

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
 import { CloseIcon, FileIcon } from '../../ui/icons.tsx';
-import { formatCoordinates, previewUrl } from '../galleries/photos.ts';
+import { formatCoordinates, previewUrl } from '../../lib/pictures.ts';
 import { DOC_TYPE, DOCX_TYPE, DocumentContent } from './DocumentPreview.tsx';
 import { Fact, NavButton } from '../../ui/MediaViewer.tsx';
 import type { FilePreview_file$data, FilePreview_file$key } from './__generated__/FilePreview_file.graphql';

@@ -6,7 +6,7 @@ import { formatAge, formatFileSize } from '../../lib/format.ts';
 import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';
 import type { FileRow_file$data, FileRow_file$key } from './__generated__/FileRow_file.graphql';
-import { gridImage, gridUrl, hasGrid2x } from '../galleries/photos.ts';
+import { gridImage, gridUrl, hasGrid2x } from '../../lib/pictures.ts';
 import { useNow } from '../../lib/now.ts';
 
 export type FileRowData = FileRow_file$data;

@@ -4,7 +4,7 @@ import { useRevalidator, useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/ImportDialog.tsx';
 import { rawIdOf } from '../../lib/globalId.ts';
 import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { UploadZone } from '../../uploads/UploadZone.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';

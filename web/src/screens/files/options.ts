@@ -1,5 +1,5 @@
 import { countOf } from '../../lib/format.ts';
-import { choiceFrom } from '../galleries/options.ts';
+import { choiceFrom } from '../../lib/choices.ts';
 
 // The file manager's sort options and search rule.
 

@@ -6,7 +6,7 @@ import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { serverSearchTerm } from '../files/options.ts';
 import type { FilePickerDialogQuery } from './__generated__/FilePickerDialogQuery.graphql';
-import { gridUrl } from './photos.ts';
+import { gridUrl } from '../../lib/pictures.ts';
 
 // Recent photos and search results show the same facts (unmasked: the list filters on them).
 graphql`

@@ -3,7 +3,7 @@ import { toastsFor, useMutationWithToasts } from '../../relay/useMutationWithToa
 import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/dialogs.ts';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { useGalleryItemsChanged } from '../../live/useLiveRefresh.ts';
 import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';

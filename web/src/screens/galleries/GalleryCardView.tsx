@@ -2,9 +2,10 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { countOf, formatAge } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
-import { preloadOnIntent } from '../../routes/intent.ts';
-import { labelOf, PROPERTY_TYPES, visibleTags } from './options.ts';
-import { densitySrcSet, gridUrl } from './photos.ts';
+import { preloadOnIntent } from '../../routing/intent.ts';
+import { labelOf } from '../../lib/choices.ts';
+import { PROPERTY_TYPES, visibleTags } from './options.ts';
+import { densitySrcSet, gridUrl } from '../../lib/pictures.ts';
 import { useNow } from '../../lib/now.ts';
 
 export interface GalleryCardData {

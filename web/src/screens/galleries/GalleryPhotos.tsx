@@ -2,7 +2,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { graphql, readInlineData, usePaginationFragment } from 'react-relay/hooks';
 import type { GalleryPhotos_gallery$key } from './__generated__/GalleryPhotos_gallery.graphql';
 import type { GalleryPhotos_item$key } from './__generated__/GalleryPhotos_item.graphql';
-import { hasGrid2x, imageFacts, isProcessing, type Photo } from './photos.ts';
+import { hasGrid2x } from '../../lib/pictures.ts';
+import { imageFacts, isProcessing, type Photo } from './photos.ts';
 
 /** Pages after the first, as the grid scrolls near the end (the server answers at most 100). */
 export const PAGE_SIZE = 200;

@@ -6,7 +6,7 @@ import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
 import { Link, useParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/dialogs.ts';
 import { globalIdOf, rawIdOf } from '../../lib/globalId.ts';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { useGalleryItemsChanged } from '../../live/useLiveRefresh.ts';
 import { GALLERY_ACCEPT, MAX_FILE_SIZE, MAX_FILES, type Rejection, rejectionMessage } from '../../uploads/limits.ts';
 import { RejectedFiles, rejectionsFrom, UploadList } from '../../uploads/UploadZone.tsx';

@@ -1,7 +1,8 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { type ReactNode, useEffect } from 'react';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
-import { formatCoordinates, type Photo, previewUrl } from './photos.ts';
+import { formatCoordinates, previewUrl } from '../../lib/pictures.ts';
+import type { Photo } from './photos.ts';
 import { CloseIcon } from '../../ui/icons.tsx';
 import { Fact, NavButton } from '../../ui/MediaViewer.tsx';
 

@@ -9,7 +9,8 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { columnsFor, gridImage, type Photo } from './photos.ts';
+import { gridImage } from '../../lib/pictures.ts';
+import { columnsFor, type Photo } from './photos.ts';
 import { FeedbackBadges } from './FeedbackBadges.tsx';
 import { feedbackLabel } from './feedbackFilter.ts';
 import { type Reorder, SortablePhotos, useTileDrag } from './SortablePhotos.tsx';

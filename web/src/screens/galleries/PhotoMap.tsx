@@ -5,7 +5,8 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import land from 'world-atlas/land-110m.json';
 import { dataRequest } from '../../lib/http.ts';
-import { formatCoordinates, type Photo } from './photos.ts';
+import { formatCoordinates } from '../../lib/pictures.ts';
+import type { Photo } from './photos.ts';
 
 /** What the map needs of a photo: the gallery's photos and a review page's both have it. */
 export type MapPhoto = Pick<Photo, 'id' | 'name' | 'gps'>;

@@ -5,7 +5,8 @@ import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
 import { SelectField } from '../../ui/Select.tsx';
 import { NEW_PROJECT, ProjectFields } from '../projects/ProjectFields.tsx';
-import { labelOf, PERMISSIONS, type Permission, PROJECT_TYPES, projectInput } from './options.ts';
+import { labelOf } from '../../lib/choices.ts';
+import { PERMISSIONS, type Permission, PROJECT_TYPES, projectInput } from '../projects/options.ts';
 
 export interface ShareProject {
   id: string;

@@ -15,7 +15,8 @@ import { rectSortingStrategy, SortableContext, sortableKeyboardCoordinates, useS
 import { CSS } from '@dnd-kit/utilities';
 import { type CSSProperties, type KeyboardEventHandler, type ReactNode, useMemo, useRef, useState } from 'react';
 import type { MoveTarget } from './GalleryOrder.tsx';
-import { gridImage, type Photo } from './photos.ts';
+import { gridImage } from '../../lib/pictures.ts';
+import type { Photo } from './photos.ts';
 
 // Dragging photos in the grid to arrange them by hand (editors only): with the mouse from anywhere
 // on a photo, on a touch screen after holding it a moment (so a swipe still scrolls), and from the

@@ -6,10 +6,10 @@ import {
   gallerySortFrom,
   PROPERTY_TYPES,
   parseTags,
-  projectInput,
   STYLES,
   visibleTags,
 } from './options.ts';
+import { projectInput } from '../projects/options.ts';
 
 describe('gallery form rules', () => {
   it('parses comma-separated tags, trimmed, empty entries dropped', () => {

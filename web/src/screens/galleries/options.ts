@@ -1,5 +1,6 @@
 // The galleries screen's fixed vocabularies and form rules.
 import { GALLERY_LIMITS } from '../../../../api/src/galleries/limits.ts';
+import { choiceFrom } from '../../lib/choices.ts';
 
 /** Tags are comma-separated, trimmed, empty entries dropped (and repeated ones kept once). */
 export function parseTags(text: string): string[] {
@@ -55,33 +56,6 @@ export const STATUSES = [
   { value: 'active', label: 'Active' },
   { value: 'archived', label: 'Archived' },
 ] as const;
-
-export const PROJECT_TYPES = [
-  { value: 'campaign', label: 'Campaign' },
-  { value: 'movie', label: 'Movie' },
-  { value: 'tv_show', label: 'TV Show' },
-  { value: 'commercial', label: 'Commercial' },
-] as const;
-export type ProjectType = (typeof PROJECT_TYPES)[number]['value'];
-
-export const PERMISSIONS = [
-  { value: 'read', label: 'View Only' },
-  { value: 'write', label: 'Edit Access' },
-] as const;
-export type Permission = (typeof PERMISSIONS)[number]['value'];
-
-/** The option `value` names, or `fallback` when it names none (say, an address edited by hand). */
-export function choiceFrom<T extends string>(
-  options: readonly { value: T }[],
-  value: string | null | undefined,
-  fallback: T,
-): T {
-  return options.find((option) => option.value === value)?.value ?? fallback;
-}
-
-export function labelOf(options: readonly { value: string; label: string }[], value: string | null | undefined) {
-  return options.find((option) => option.value === value)?.label ?? value ?? '';
-}
 
 export interface GalleryForm {
   name: string;
@@ -159,14 +133,4 @@ export function galleryInput(form: GalleryForm):
       isPublic: form.isPublic,
     },
   };
-}
-
-export function projectInput(form: {
-  name: string;
-  description: string;
-  type: string;
-}): { error: string } | { input: { name: string; description: string | null; type: string } } {
-  const name = form.name.trim();
-  if (!name) return { error: 'Project name is required.' };
-  return { input: { name, description: form.description.trim() || null, type: form.type || 'campaign' } };
 }

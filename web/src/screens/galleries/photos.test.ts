@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor, formatCoordinates, gridUrl, imageFacts, previewUrl } from './photos.ts';
+import { formatCoordinates, gridUrl, previewUrl } from '../../lib/pictures.ts';
+import { columnsFor, imageFacts } from './photos.ts';
 
 describe('photo facts', () => {
   it('reads dimensions, camera, time and GPS from file metadata', () => {

@@ -1,12 +1,8 @@
+import type { GeoPoint } from '../../lib/pictures.ts';
 import type { FeedbackCounts } from './feedbackFilter.ts';
 // What the gallery screen knows about a photo, derived from a file record and the metadata the
 // storage layer read from its bytes (contracts: File.metadata.image {width, height, takenAt,
 // camera, lens, gps {latitude, longitude}}).
-
-export interface GeoPoint {
-  latitude: number;
-  longitude: number;
-}
 
 export interface Photo {
   /** The file's global id. */
@@ -38,34 +34,6 @@ export interface Photo {
  */
 export const FIRST_ROW = 2;
 
-export function gridUrl(objectPath: string) {
-  return `${objectPath}?variant=grid`;
-}
-
-/**
- * The grid thumbnail of a photo: the 400-pixel one, and the 800-pixel one where a CSS pixel is
- * more than one device pixel (a cell is 170–360 CSS pixels wide, so a phone's needs about 800).
- * Densities rather than widths: the page's preload (screenQueries.ts) makes the same choice
- * before the grid is laid out, so the browser fetches one thumbnail per cell, not two.
- */
-export function gridImage(photo: Pick<Photo, 'objectPath' | 'grid2x'>) {
-  const src = gridUrl(photo.objectPath);
-  return photo.grid2x ? { src, srcSet: densitySrcSet(src, gridUrl2x(photo.objectPath)) } : { src };
-}
-
-/** A `srcset` offering `twice` (an image of twice the pixels) to high-density screens, if there is one. */
-export function densitySrcSet(once: string, twice: string | null | undefined) {
-  return twice ? `${once} 1x, ${twice} 2x` : undefined;
-}
-
-export function gridUrl2x(objectPath: string) {
-  return `${objectPath}?variant=grid2x`;
-}
-
-export function previewUrl(objectPath: string) {
-  return `${objectPath}?variant=preview`;
-}
-
 function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
@@ -94,11 +62,6 @@ export function imageFacts(metadata: unknown): Pick<Photo, 'width' | 'height' | 
   };
 }
 
-/** Whether the server has made a picture's grid thumbnail for high-density screens. */
-export function hasGrid2x(metadata: unknown) {
-  return (metadata as { thumbnails?: { grid2x?: unknown } } | null)?.thumbnails?.grid2x === true;
-}
-
 /** True while the server is still making a picture's thumbnails and reading its EXIF facts. */
 export function isProcessing(metadata: unknown) {
   return (metadata as { processing?: unknown } | null)?.processing === true;
@@ -106,12 +69,6 @@ export function isProcessing(metadata: unknown) {
 
 export function isPhoto(mimeType: string) {
   return mimeType.startsWith('image/');
-}
-
-export function formatCoordinates({ latitude, longitude }: GeoPoint) {
-  const lat = `${Math.abs(latitude).toFixed(5)}° ${latitude >= 0 ? 'N' : 'S'}`;
-  const lon = `${Math.abs(longitude).toFixed(5)}° ${longitude >= 0 ? 'E' : 'W'}`;
-  return `${lat}, ${lon}`;
 }
 
 /** How many grid columns fit a width: at least 2 on a phone, tiles of about 180 px on desktops. */

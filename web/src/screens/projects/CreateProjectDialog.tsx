@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay/hooks';
 import { FormDialog } from '../../ui/Dialog.tsx';
 import { toast } from '../../ui/toast.tsx';
-import { type ProjectType, projectInput } from '../galleries/options.ts';
-import { showError } from './options.ts';
+import { type ProjectType, projectInput, showError } from './options.ts';
 import { NEW_PROJECT, ProjectFields } from './ProjectFields.tsx';
 import type { CreateProjectDialogMutation } from './__generated__/CreateProjectDialogMutation.graphql';
 

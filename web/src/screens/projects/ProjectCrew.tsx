@@ -8,7 +8,7 @@ import { RowList } from '../../ui/RowList.tsx';
 import { ConfirmDialog } from '../../ui/dialogs.ts';
 import type { ProjectCrew_project$key } from './__generated__/ProjectCrew_project.graphql';
 import type { ProjectCrewRemoveMutation } from './__generated__/ProjectCrewRemoveMutation.graphql';
-import { labelOf } from '../galleries/options.ts';
+import { labelOf } from '../../lib/choices.ts';
 import { PROJECT_ROLES } from './options.ts';
 
 /** Everyone in the project with their role; the owner may remove members (after confirming). */

@@ -1,6 +1,6 @@
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
 import { SelectField } from '../../ui/Select.tsx';
-import { PROJECT_TYPES } from '../galleries/options.ts';
+import { PROJECT_TYPES } from './options.ts';
 
 export interface ProjectForm {
   name: string;

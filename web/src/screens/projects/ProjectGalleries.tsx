@@ -5,7 +5,8 @@ import { appPath } from '../../lib/globalId.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { GalleryIcon } from '../../ui/icons.tsx';
 import { RowList } from '../../ui/RowList.tsx';
-import { labelOf, PERMISSIONS } from '../galleries/options.ts';
+import { labelOf } from '../../lib/choices.ts';
+import { PERMISSIONS } from './options.ts';
 import type { ProjectGalleries_project$key } from './__generated__/ProjectGalleries_project.graphql';
 
 /** The galleries shared with the project, each with what its members may do there. */

@@ -4,7 +4,7 @@ import { formatNotificationTime } from '../../lib/format.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { RowList } from '../../ui/RowList.tsx';
-import { labelOf } from '../galleries/options.ts';
+import { labelOf } from '../../lib/choices.ts';
 import type { ProjectInvitations_project$key } from './__generated__/ProjectInvitations_project.graphql';
 import type { ProjectInvitationsCancelMutation } from './__generated__/ProjectInvitationsCancelMutation.graphql';
 import { PROJECT_ROLES } from './options.ts';

@@ -1,6 +1,6 @@
 import { Suspense, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay/hooks';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';

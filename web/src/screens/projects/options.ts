@@ -1,6 +1,20 @@
 import { toast } from '../../ui/toast.tsx';
 
-// The Projects screen's words for roles and the invite form's rule.
+// The Projects screen's words for types, roles and gallery access, and its forms' rules.
+
+export const PROJECT_TYPES = [
+  { value: 'campaign', label: 'Campaign' },
+  { value: 'movie', label: 'Movie' },
+  { value: 'tv_show', label: 'TV Show' },
+  { value: 'commercial', label: 'Commercial' },
+] as const;
+export type ProjectType = (typeof PROJECT_TYPES)[number]['value'];
+
+export const PERMISSIONS = [
+  { value: 'read', label: 'View Only' },
+  { value: 'write', label: 'Edit Access' },
+] as const;
+export type Permission = (typeof PERMISSIONS)[number]['value'];
 
 export const PROJECT_ROLES = [
   { value: 'member', label: 'Crew member' },
@@ -21,4 +35,14 @@ export function inviteEmail(text: string): { error: string } | { email: string }
 /** The app's error toast, in the spec's words ('Error' and what failed). */
 export function showError(description: string): void {
   toast({ title: 'Error', description, variant: 'destructive' });
+}
+
+export function projectInput(form: {
+  name: string;
+  description: string;
+  type: string;
+}): { error: string } | { input: { name: string; description: string | null; type: string } } {
+  const name = form.name.trim();
+  if (!name) return { error: 'Project name is required.' };
+  return { input: { name, description: form.description.trim() || null, type: form.type || 'campaign' } };
 }

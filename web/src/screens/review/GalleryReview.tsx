@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react';
-import { densitySrcSet } from '../galleries/photos.ts';
+import { densitySrcSet } from '../../lib/pictures.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
 import { Input } from '../../ui/Field.tsx';

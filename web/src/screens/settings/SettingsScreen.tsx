@@ -3,7 +3,7 @@ import { graphql, useMutation } from 'react-relay/hooks';
 import { useAuth } from '../../auth/auth.tsx';
 import { formatFileSize } from '../../lib/format.ts';
 import { isUnauthorizedError } from '../../lib/unauthorized.ts';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import {
   type PushPermission,
   pushPermission,

@@ -3,7 +3,7 @@ import { Suspense, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay/hooks';
 import { useNavigation, useSearchParams } from 'react-router-dom';
 import { ConnectionHandler, type RecordSourceSelectorProxy } from 'relay-runtime';
-import { useRouteQuery } from '../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { useTasksChanged } from '../../live/useLiveRefresh.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader, StatCard } from '../../ui/Card.tsx';

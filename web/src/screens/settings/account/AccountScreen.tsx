@@ -5,7 +5,7 @@ import { useAuth } from '../../../auth/auth.tsx';
 import { formatFileSize } from '../../../lib/format.ts';
 import { dataRequest } from '../../../lib/http.ts';
 import { handledAsUnauthorized, isUnauthorizedError, signOutEnded, signOutStarted } from '../../../lib/unauthorized.ts';
-import { useRouteQuery } from '../../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../../routing/useRouteQuery.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
 import { Card, PageHeader } from '../../../ui/Card.tsx';
 import { Input } from '../../../ui/Field.tsx';

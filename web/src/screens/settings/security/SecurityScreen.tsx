@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { graphql } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
-import { useRouteQuery } from '../../../routes/useRouteQuery.ts';
+import { useRouteQuery } from '../../../routing/useRouteQuery.ts';
 import { PageHeader } from '../../../ui/Card.tsx';
 import { Skeleton } from '../../../ui/Skeleton.tsx';
 import PasswordSection from './PasswordSection.tsx';

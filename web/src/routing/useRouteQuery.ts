@@ -5,7 +5,7 @@ import { type AccessChange, useAccessChanges } from '../live/useAccessChanges.ts
 import { accessChangesHeardBefore } from './queries.ts';
 
 /**
- * The screen's query as its route's loader started it (routes/queries.ts), and `refresh` to read
+ * The screen's query as its route's loader started it (routing/queries.ts), and `refresh` to read
  * it again after a change the store cannot follow by itself (another person's edit, a task that
  * moves between lists): the loader runs again and the screen keeps what it shows until the
  * answer comes. With `refreshOn`, it is read again on each access change it picks, including

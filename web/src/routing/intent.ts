@@ -1,6 +1,6 @@
 // Links anywhere in the signed-in app start their screen early (preloadOnIntent); what starting
-// means is the route table's (signedIn.tsx hands it over), so a screen's links do not import the
-// table that imports the screens.
+// means is the route table's (routes/signedIn.tsx hands it over), so a screen's links do not
+// import the table that imports the screens.
 
 let preloadRoute: (to: string) => void = () => {};
 

@@ -2,7 +2,6 @@ import { loadQuery, type PreloadedQuery } from 'react-relay/hooks';
 import type { OperationType, PreloadableConcreteRequest, Variables } from 'relay-runtime';
 import { accessChangesHeard } from '../live/useAccessChanges.ts';
 import { appEnvironment } from '../relay/environment.ts';
-import { SHELL_QUERIES } from './screenQueries.ts';
 
 // Loaded with the first signed-in route (routes/signedIn.tsx): Relay stays out of the entry.
 
@@ -24,14 +23,6 @@ export function loadScreenQuery<Q extends OperationType>(
 export function accessChangesHeardBefore(reference: PreloadedQuery<OperationType>) {
   return changesHeardWhenAsked.get(reference) ?? 0;
 }
-
-/** The shell's queries (SHELL_QUERIES), started with the first signed-in screen's. */
-export function loadShellQueries() {
-  const { theme, storage, bell } = SHELL_QUERIES;
-  return { theme: loadScreenQuery(theme, {}), storage: loadScreenQuery(storage, {}), bell: loadScreenQuery(bell, {}) };
-}
-
-export type ShellData = ReturnType<typeof loadShellQueries>;
 
 const HOLD_MS = 30_000;
 /** Preloads held now, by query and variables, with the access changes heard when each was asked. */
