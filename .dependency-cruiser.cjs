@@ -44,7 +44,7 @@ module.exports = {
       from: {
         path: '^api/src/',
         pathNot: [
-          '^api/src/(notifications|activity|infra/mail|events)/',
+          '^api/src/(notifications|activity|infra/mail)/',
           '^api/src/(app|main|rest|context|graphql/schema)\\.ts$',
           '\\.test\\.ts$',
           'testing\\.ts$',

@@ -51,6 +51,8 @@ import { healthRoutes, localFolderCheck, type ReadinessCheck } from './http/heal
 import { loadPageRender } from './http/page-render.ts';
 import { appPage, TAKE_OVER_SCRIPT_HASH } from './http/web-page.ts';
 import { profileOf } from './users/rules.ts';
+import { subscribeActivity } from './activity/subscribers.ts';
+import { subscribeNotifications } from './notifications/subscribers.ts';
 import { LocalObjectStore } from './infra/objects/store.ts';
 import { shareSubscriptionEvents } from './live/shared-events.ts';
 import { startAdminSocket } from './infra/admin-socket.ts';
@@ -145,6 +147,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const jobs = await createJobQueue(database, { logger });
   const mailer = await mailerFromConfig(config.mail, jobs, { logger });
   const services: Services = { config, db, events, jobs, mailer, logger };
+  // What follows a domain's events: the feed's rows first, then who is told (as each domain did itself).
+  subscribeActivity();
+  subscribeNotifications();
   const maxAge = config.auth.sessionMaxAgeSeconds;
   const storage = createStorage(services, { secret, logger });
   const metrics = createMetrics({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Folder } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
-import { recordActivity } from '../activity/rules.ts';
+import { record } from '../domain-events/events.ts';
 import { folderAccessSql, folderAccessWhere, viewerValue } from '../access/rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
@@ -62,20 +62,21 @@ export const createFolderInput = z.strictObject({
 
 export async function createFolder(ctx: ViewerContext, input: unknown): Promise<Folder> {
   const data = parse(createFolderInput, input);
-  return ctx.db.$transaction(async (tx) => {
+  const { folder, afterCommit } = await ctx.db.$transaction(async (tx) => {
     await lockFor(tx, `folders:${ctx.viewer.id}`);
     const parentId = await targetFolderId(ctx, data.parentId ?? null, tx);
     await assertFolderNameFree(tx, ctx.viewer.id, parentId, data.name);
     const folder = await tx.folder.create({ data: { ownerId: ctx.viewer.id, parentId, name: data.name } });
-    await recordActivity(tx, {
-      userId: ctx.viewer.id,
-      action: 'folder_created',
-      resourceType: 'folder',
-      resourceId: folder.id,
-      resourceName: folder.name,
+    const afterCommit = await record(tx, ctx, {
+      type: 'folder.created',
+      actorId: ctx.viewer.id,
+      folderId: folder.id,
+      folderName: folder.name,
     });
-    return folder;
+    return { folder, afterCommit };
   }, TX);
+  await afterCommit();
+  return folder;
 }
 
 /** The JSON shape of a folder in REST answers, with how much is directly inside it. */

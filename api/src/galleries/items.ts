@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
-import { recordActivity } from '../activity/rules.ts';
-import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { record } from '../domain-events/events.ts';
 import { nameOf, userNameSelect } from '../projects/rules.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
-import { appLink } from '../shared/links.ts';
 import { parse } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
 import { announceGalleryItems } from './live.ts';
@@ -68,7 +66,7 @@ export function isGalleryMedia(mimeType: string) {
 export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, fileIds: string[] | unknown) {
   const ids = [...new Set(parse(fileIdsInput, fileIds))];
   if (!ids.every(isUuid)) throw new NotFoundError('File');
-  const { items, notification } = await ctx.db.$transaction(async (tx) => {
+  const { items, afterCommit } = await ctx.db.$transaction(async (tx) => {
     const gallery = await galleryFor(
       ctx,
       galleryId,
@@ -94,7 +92,7 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
     });
     const already = new Set(present.map((p) => p.fileId));
     const toAdd = ids.filter((id) => !already.has(id));
-    if (toAdd.length === 0) return { items: [], notification: null };
+    if (toAdd.length === 0) return { items: [], afterCommit: undefined };
     // Touching the gallery row first locks it: concurrent adds to one gallery take turns, so they
     // cannot both start numbering after the same last position.
     await tx.gallery.update({ where: { id: galleryId }, data: { updatedAt: new Date() } });
@@ -109,34 +107,24 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
       skipDuplicates: true,
     });
     const names = new Map(files.map((f) => [f.id, f.name]));
-    await recordActivity(tx, {
-      userId: ctx.viewer.id,
-      action: 'file_added_to_gallery',
-      resourceType: 'gallery',
-      resourceId: galleryId,
-      resourceName: gallery.name,
-      metadata: { fileCount: toAdd.length, fileNames: toAdd.slice(0, 10).map((id) => names.get(id) ?? '') },
+    const adder = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
+    const afterCommit = await record(tx, ctx, {
+      type: 'gallery.photos_added',
+      actorId: ctx.viewer.id,
+      actorName: nameOf(adder),
+      galleryId,
+      galleryName: gallery.name,
+      ownerId: gallery.ownerId,
+      files: toAdd.map((id) => ({ id, name: names.get(id) ?? '' })),
     });
-    let notification = null;
-    if (gallery.ownerId !== ctx.viewer.id) {
-      const adder = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
-      const what = toAdd.length === 1 ? `"${names.get(toAdd[0] as string)}"` : `${toAdd.length} files`;
-      notification = await writeNotification(tx, {
-        userId: gallery.ownerId,
-        type: 'file',
-        title: 'Files added to your gallery',
-        message: `${nameOf(adder)} added ${what} to "${gallery.name}".`,
-        link: appLink.gallery(galleryId),
-      });
-    }
     const items = await tx.galleryItem.findMany({
       where: { galleryId, fileId: { in: toAdd } },
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
       include: galleryItemInclude,
     });
-    return { items, notification };
+    return { items, afterCommit };
   });
-  if (notification) publishNotifications(ctx, [notification]);
+  await afterCommit?.();
   if (items.length > 0) await announceGalleryItems(ctx, galleryId);
   return items;
 }

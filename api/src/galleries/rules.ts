@@ -1,6 +1,6 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
-import { recordActivity } from '../activity/rules.ts';
+import { record } from '../domain-events/events.ts';
 import { ForbiddenError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -46,7 +46,7 @@ export function galleryJson(viewerId: string, g: GalleryCard) {
 
 export async function createGallery(ctx: ViewerContext, input: GalleryCreateInput | unknown) {
   const data = parse(galleryCreateInput, input ?? {});
-  return ctx.db.$transaction(async (tx) => {
+  const { gallery, afterCommit } = await ctx.db.$transaction(async (tx) => {
     const gallery = await tx.gallery.create({
       data: {
         ownerId: ctx.viewer.id,
@@ -64,15 +64,16 @@ export async function createGallery(ctx: ViewerContext, input: GalleryCreateInpu
       },
       include: galleryCardInclude(ctx.viewer.id),
     });
-    await recordActivity(tx, {
-      userId: ctx.viewer.id,
-      action: 'gallery_created',
-      resourceType: 'gallery',
-      resourceId: gallery.id,
-      resourceName: gallery.name,
+    const afterCommit = await record(tx, ctx, {
+      type: 'gallery.created',
+      actorId: ctx.viewer.id,
+      galleryId: gallery.id,
+      galleryName: gallery.name,
     });
-    return gallery;
+    return { gallery, afterCommit };
   });
+  await afterCommit();
+  return gallery;
 }
 
 export async function getGallery(ctx: ViewerContext, galleryId: string) {

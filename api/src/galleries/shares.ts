@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
-import { recordActivity } from '../activity/rules.ts';
-import { publishNotifications, writeNotification } from '../notifications/rules.ts';
+import { record } from '../domain-events/events.ts';
 import { announceAccessChange, memberIdsOf, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
-import { appLink } from '../shared/links.ts';
 import { parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
 import { visibleShareWhere } from '../access/rules.ts';
@@ -46,7 +44,7 @@ export function shareJson(share: ShareRow) {
  */
 export async function shareGallery(ctx: ViewerContext, galleryId: string, input: unknown) {
   const data = parse(shareInput, input ?? {});
-  const { share, notifications, memberIds } = await ctx.db.$transaction(async (tx) => {
+  const { share, afterCommit, memberIds } = await ctx.db.$transaction(async (tx) => {
     const gallery = await galleryFor(ctx, galleryId, 'owner', tx, 'Only the gallery owner can share it.');
     const project = await projectForViewer(ctx, data.projectId, tx);
     const existing = await tx.galleryShare.findUnique({
@@ -58,43 +56,28 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
         data: { permission: data.permission, status: 'active' },
         include: shareInclude,
       });
-      return { share, notifications: [], memberIds: await memberIdsOf(tx, project.id) };
+      return { share, afterCommit: undefined, memberIds: await memberIdsOf(tx, project.id) };
     }
     const share = await tx.galleryShare.create({
       data: { galleryId, projectId: project.id, permission: data.permission, sharedById: ctx.viewer.id },
       include: shareInclude,
     });
-    const members = await tx.projectMember.findMany({ where: { projectId: project.id }, select: { userId: true } });
-    await recordActivity(tx, {
-      userId: ctx.viewer.id,
-      action: 'gallery_shared',
-      resourceType: 'gallery',
-      resourceId: galleryId,
-      resourceName: gallery.name,
-      metadata: {
-        sharedWith: members.length,
-        projectId: project.id,
-        projectName: project.name,
-        permission: data.permission,
-      },
-    });
+    const memberIds = await memberIdsOf(tx, project.id);
     const sharer = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
-    const notifications = [];
-    for (const member of members) {
-      if (member.userId === ctx.viewer.id) continue;
-      notifications.push(
-        await writeNotification(tx, {
-          userId: member.userId,
-          type: 'team',
-          title: 'Gallery shared with your project',
-          message: `${nameOf(sharer)} shared "${gallery.name}" with "${project.name}"${data.permission === 'write' ? ' with edit access' : ''}.`,
-          link: appLink.gallery(galleryId),
-        }),
-      );
-    }
-    return { share, notifications, memberIds: members.map((m) => m.userId) };
+    const afterCommit = await record(tx, ctx, {
+      type: 'gallery.shared',
+      actorId: ctx.viewer.id,
+      actorName: nameOf(sharer),
+      galleryId,
+      galleryName: gallery.name,
+      projectId: project.id,
+      projectName: project.name,
+      permission: data.permission,
+      memberIds,
+    });
+    return { share, afterCommit, memberIds };
   });
-  publishNotifications(ctx, notifications);
+  await afterCommit?.();
   await announceAccessChange(ctx, memberIds, { kind: 'galleries', projectId: share.projectId, galleryId });
   return share;
 }

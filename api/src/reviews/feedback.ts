@@ -3,7 +3,7 @@ import type { PhotoComment, PhotoPick, Prisma } from '../generated/prisma/client
 import type { Services, ViewerContext } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
 import type { GalleryFeedback } from '../infra/events/pubsub.ts';
-import { recordActivity } from '../activity/rules.ts';
+import { record } from '../domain-events/events.ts';
 import { publishNotifications, writeNotification } from '../notifications/rules.ts';
 import { galleryReaders } from '../access/rules.ts';
 import { galleryFor } from '../galleries/viewer-access.ts';
@@ -143,39 +143,27 @@ export async function addGalleryComment(ctx: ViewerContext, galleryId: string, i
   const fileId = await photoOf(ctx.db, galleryId, data.fileId);
   const mentioned = await mentionedIn(ctx.db, galleryId, data.body, ctx.viewer.id);
   const author = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
-  const { comment, notices } = await ctx.db.$transaction(async (tx) => {
+  const { comment, afterCommit } = await ctx.db.$transaction(async (tx) => {
     const comment = await tx.photoComment.create({
       data: { galleryId, fileId, authorId: ctx.viewer.id, body: data.body },
       include: commentInclude,
     });
-    await recordActivity(tx, {
-      userId: ctx.viewer.id,
-      action: 'photo_commented',
-      resourceType: 'gallery',
-      resourceId: galleryId,
-      resourceName: gallery.name,
-      metadata: { fileId, commentId: comment.id },
+    const afterCommit = await record(tx, ctx, {
+      type: 'comment.added',
+      actorId: ctx.viewer.id,
+      actorName: nameOf(author),
+      galleryId,
+      galleryName: gallery.name,
+      fileId,
+      commentId: comment.id,
+      body: data.body,
+      mentionedIds: mentioned.map((person) => person.id),
     });
-    const notices = await Promise.all(
-      mentioned.map((person) =>
-        writeNotification(tx, {
-          userId: person.id,
-          type: 'team',
-          title: 'You were mentioned',
-          message: `${nameOf(author)} mentioned you on a photo in "${gallery.name}": ${excerpt(data.body)}`,
-          link: appLink.gallery(galleryId),
-        }),
-      ),
-    );
-    return { comment, notices };
+    return { comment, afterCommit };
   });
-  publishNotifications(ctx, notices);
+  await afterCommit();
   await announce(ctx, galleryId, 'comment', comment.id);
   return comment;
-}
-
-function excerpt(text: string) {
-  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
 }
 
 // ───────────── reviewers ─────────────

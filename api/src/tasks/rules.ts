@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Services, Viewer, ViewerContext } from '../context.ts';
 import type { Db } from '../infra/db/database.ts';
-import { recordActivity } from '../activity/rules.ts';
+import { record } from '../domain-events/events.ts';
 import {
   accessShareWhere,
   galleryAccessWhere,
@@ -251,20 +251,9 @@ async function personName(tx: Prisma.TransactionClient, userId: string) {
   );
 }
 
-/** Tells someone what the viewer did to a task: `did` reads after their name ('assigned you'). */
-async function taskNotice(
-  tx: Prisma.TransactionClient,
-  viewer: Viewer,
-  task: { id: string; title: string },
-  to: { userId: string; title: string; did: string },
-) {
-  return writeNotification(tx, {
-    userId: to.userId,
-    type: 'task',
-    title: to.title,
-    message: `${await personName(tx, viewer.id)} ${to.did} "${task.title}".`,
-    link: appLink.task(task.id),
-  });
+/** Who did something to which task, as every task event says it. */
+async function taskActor(tx: Prisma.TransactionClient, viewer: Viewer, task: { id: string; title: string }) {
+  return { actorId: viewer.id, actorName: await personName(tx, viewer.id), taskId: task.id, taskTitle: task.title };
 }
 
 /**
@@ -361,8 +350,7 @@ export async function getTask(ctx: ViewerContext, id: string): Promise<TaskRecor
 export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Promise<TaskRecord> {
   const data = parse(createTaskInput, input);
   const { viewer } = ctx;
-  const notices: { id: string; userId: string }[] = [];
-  const created = await ctx.db.$transaction(async (tx) => {
+  const { created, afterCommit } = await ctx.db.$transaction(async (tx) => {
     if (data.assigneeId) await checkAssignee(tx, viewer, data.assigneeId);
     if (data.galleryId) await checkGallery(tx, viewer.id, data.galleryId);
     const task = await tx.task.create({
@@ -377,26 +365,15 @@ export async function createTask(ctx: ViewerContext, input: CreateTaskInput): Pr
       },
       select: taskSelect(viewer.id),
     });
-    await recordActivity(tx, {
-      userId: viewer.id,
-      action: 'task_created',
-      resourceType: 'task',
-      resourceId: task.id,
-      resourceName: task.title,
-      metadata: { priority: task.priority, ...(task.assigneeId ? { assigneeId: task.assigneeId } : {}) },
+    const afterCommit = await record(tx, ctx, {
+      type: 'task.created',
+      ...(await taskActor(tx, viewer, task)),
+      priority: task.priority,
+      assigneeId: task.assigneeId,
     });
-    if (task.assigneeId && task.assigneeId !== viewer.id) {
-      notices.push(
-        await taskNotice(tx, viewer, task, {
-          userId: task.assigneeId,
-          title: 'New task assigned',
-          did: 'assigned you',
-        }),
-      );
-    }
-    return task;
+    return { created: task, afterCommit };
   });
-  publishNotifications(ctx, notices);
+  await afterCommit();
   announceTask(ctx, created.id, viewer.id, created.assigneeId);
   return present(ctx, created);
 }
@@ -408,8 +385,7 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
   if (!taskPermissions(viewer.id, task).edit)
     throw new ForbiddenError('Only the person who created this task can change it.');
   const data = parse(updateTaskInput, input);
-  const notices: { id: string; userId: string }[] = [];
-  const updated = await ctx.db.$transaction(async (tx) => {
+  const { updated, afterCommit } = await ctx.db.$transaction(async (tx) => {
     // An edit form sends every field back: what stays as it was is not checked again, so a task
     // whose assignee has since left the project can still have its title changed.
     if (data.assigneeId && data.assigneeId !== task.assigneeId) await checkAssignee(tx, viewer, data.assigneeId);
@@ -429,14 +405,17 @@ export async function updateTask(ctx: ViewerContext, id: string, input: UpdateTa
       },
       select: taskSelect(viewer.id),
     });
-    if (row.assigneeId && row.assigneeId !== task.assigneeId && row.assigneeId !== viewer.id) {
-      notices.push(
-        await taskNotice(tx, viewer, row, { userId: row.assigneeId, title: 'New task assigned', did: 'assigned you' }),
-      );
-    }
-    return row;
+    const afterCommit =
+      row.assigneeId && row.assigneeId !== task.assigneeId
+        ? await record(tx, ctx, {
+            type: 'task.assigned',
+            ...(await taskActor(tx, viewer, row)),
+            assigneeId: row.assigneeId,
+          })
+        : undefined;
+    return { updated: row, afterCommit };
   });
-  publishNotifications(ctx, notices);
+  await afterCommit?.();
   announceTask(ctx, id, task.creatorId, task.assigneeId, updated.assigneeId);
   return present(ctx, updated);
 }
@@ -447,30 +426,20 @@ export async function completeTask(ctx: ViewerContext, id: string): Promise<Task
   const task = await visibleTask(ctx.db, viewer, id);
   if (!taskPermissions(viewer.id, task).complete) throw new ForbiddenError('You cannot complete this task.');
   if (task.status !== 'completed') {
-    const notices: { id: string; userId: string }[] = [];
-    await ctx.db.$transaction(async (tx) => {
-      // The status test makes two concurrent completions record one activity.
+    const afterCommit = await ctx.db.$transaction(async (tx) => {
+      // The status test makes two concurrent completions record one event.
       const done = await tx.task.updateMany({
         where: { id, status: 'pending' },
         data: { status: 'completed', completedAt: new Date() },
       });
-      if (done.count === 1) {
-        await recordActivity(tx, {
-          userId: viewer.id,
-          action: 'task_completed',
-          resourceType: 'task',
-          resourceId: id,
-          resourceName: task.title,
-        });
-        // The creator hears when the person they assigned it to has done it.
-        if (task.creatorId !== viewer.id) {
-          notices.push(
-            await taskNotice(tx, viewer, task, { userId: task.creatorId, title: 'Task completed', did: 'completed' }),
-          );
-        }
-      }
+      if (done.count !== 1) return undefined;
+      return record(tx, ctx, {
+        type: 'task.completed',
+        ...(await taskActor(tx, viewer, task)),
+        creatorId: task.creatorId,
+      });
     });
-    publishNotifications(ctx, notices);
+    await afterCommit?.();
     announceTask(ctx, id, task.creatorId, task.assigneeId);
   }
   return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
@@ -486,19 +455,21 @@ export async function reopenTask(ctx: ViewerContext, id: string): Promise<TaskRe
   const task = await visibleTask(ctx.db, viewer, id);
   if (!taskPermissions(viewer.id, task).reopen) throw new ForbiddenError('You cannot reopen this task.');
   if (task.status === 'completed') {
-    const notices: { id: string; userId: string }[] = [];
-    await ctx.db.$transaction(async (tx) => {
-      // The status test makes two concurrent reopenings send one notification.
+    const afterCommit = await ctx.db.$transaction(async (tx) => {
+      // The status test makes two concurrent reopenings record one event.
       const reopened = await tx.task.updateMany({
         where: { id, status: 'completed' },
         data: { status: 'pending', completedAt: null },
       });
-      const other = task.creatorId === viewer.id ? task.assigneeId : task.creatorId;
-      if (reopened.count === 1 && other && other !== viewer.id) {
-        notices.push(await taskNotice(tx, viewer, task, { userId: other, title: 'Task reopened', did: 'reopened' }));
-      }
+      if (reopened.count !== 1) return undefined;
+      return record(tx, ctx, {
+        type: 'task.reopened',
+        ...(await taskActor(tx, viewer, task)),
+        creatorId: task.creatorId,
+        assigneeId: task.assigneeId,
+      });
     });
-    publishNotifications(ctx, notices);
+    await afterCommit?.();
     announceTask(ctx, id, task.creatorId, task.assigneeId);
   }
   return present(ctx, await ctx.db.task.findUniqueOrThrow({ where: { id }, select: taskSelect(ctx.viewer.id) }));
