@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
-import { browserRequests, person, sendBody, signedInUser, testApp, type TestApp } from '../harness.ts';
+import {
+  borrowedDatabase,
+  browserRequests,
+  person,
+  sendBody,
+  signedInUser,
+  testApp,
+  type TestApp,
+} from '../harness.ts';
 import { tcpProxy } from '../tcp-proxy.ts';
 
 // Redis (live updates, shared rate limits) goes away behind a proxy the test cuts: the rest of
@@ -18,15 +26,17 @@ beforeAll(async () => {
   const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
   const started = await createApp(
     { ...base.config, redisUrl: `redis://127.0.0.1:${proxy.port}`, trustProxy: { hops: 1 } },
-    { database: base.databaseSource, logger },
+    { database: borrowedDatabase(base), logger },
   );
   app = Object.assign(started, { request: browserRequests(started) });
   await app.services.events.ready();
 });
+// The second app first: closing the database under it while its jobs still ran left pg-boss
+// recording a job's end on a closed database (an unhandled rejection in the next test file).
 afterAll(async () => {
   await app.services.events.close();
-  await base.close();
   await app.close().catch(() => {});
+  await base.close();
   await proxy.close();
 });
 

@@ -95,9 +95,11 @@ export async function createJobQueue(database: Database, options: JobQueueOption
   // settles, and pg-boss, which does not wait for it, is none the wiser. Statements still run: a
   // message queued while the app closes must be queued (the mailer waits for it before the
   // database closes). Waiting for pg-boss's statements in close() instead hung on PostgreSQL.
+  // The same holds when the database itself was closed for good under a queue not yet closed (an
+  // app sharing another's database, closed in the wrong order); an outage, which ends, still throws.
   const bossSql = (text: string, values: unknown[]) =>
     execute(text, values).catch((err: unknown) => {
-      if (handedBack) return new Promise<never>(() => {});
+      if (handedBack || closedForGood(err)) return new Promise<never>(() => {});
       throw err;
     });
   const boss = new PgBoss({
@@ -366,6 +368,12 @@ export async function createJobQueue(database: Database, options: JobQueueOption
       }
     },
   };
+}
+
+/** PGlite's and node-postgres's words for a database handle closed on purpose, which never reopens. */
+function closedForGood(err: unknown) {
+  const message = err instanceof Error ? err.message : '';
+  return message === 'PGlite is closed' || message === 'Cannot use a pool after calling end on the pool';
 }
 
 function groupByQueue(jobs: { name: string; id: string }[]): Map<string, string[]> {
