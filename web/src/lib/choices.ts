@@ -13,3 +13,13 @@ export function choiceFrom<T extends string>(
 export function labelOf(options: readonly { value: string; label: string }[], value: string | null | undefined) {
   return options.find((option) => option.value === value)?.label ?? value ?? '';
 }
+
+/**
+ * An option list from its labels by value, in the order written: `choices({ low: 'Low' })` is
+ * `[{ value: 'low', label: 'Low' }]`.
+ */
+export function choices<const T extends Record<string, string>>(
+  labels: T,
+): readonly { readonly value: keyof T & string; readonly label: string }[] {
+  return Object.entries(labels).map(([value, label]) => ({ value, label }));
+}

@@ -7,6 +7,7 @@ import { ProcessedPictures } from '../live/useProcessedPictures.ts';
 import { setDarkMode } from '../lib/theme.ts';
 import { appEnvironment } from '../relay/environment.ts';
 import { preloadOnIntent } from '../routing/intent.ts';
+import { SearchInput } from '../ui/Field.tsx';
 import { Button } from '../ui/Button.tsx';
 import { ButtonLink } from '../ui/ButtonLink.tsx';
 import {
@@ -53,13 +54,9 @@ export const NAV_ITEMS = [
 /** Shown to administrators only (the console answers 404 to anyone else). */
 const ADMIN_ITEM = { to: '/admin', label: 'Admin', icon: ShieldIcon } as const;
 
-const MOBILE_ITEMS = [
-  { to: '/', label: 'Home', icon: HomeIcon },
-  { to: '/galleries', label: 'Galleries', icon: GalleryIcon },
-  { to: '/files', label: 'Files', icon: FolderIcon },
-  { to: '/projects', label: 'Projects', icon: UsersIcon },
-  { to: '/tasks', label: 'Tasks', icon: TasksIcon },
-] as const;
+/** The phone's bottom bar: the sidebar's first five, with shorter names where the bar needs them. */
+const MOBILE_LABELS: Partial<Record<string, string>> = { '/': 'Home', '/files': 'Files' };
+const MOBILE_ITEMS = NAV_ITEMS.slice(0, 5).map((item) => ({ ...item, label: MOBILE_LABELS[item.to] ?? item.label }));
 
 const themeQuery = graphql`
   query ShellThemeQuery @preloadable {
@@ -101,15 +98,11 @@ function HeaderSearch({ phone, onDone }: { phone?: boolean; onDone?: () => void 
       onSubmit={submit}
       className={phone ? 'relative flex flex-1' : 'relative hidden max-w-md flex-1 md:flex'}
     >
-      <label htmlFor={id} className="sr-only">
-        Search
-      </label>
-      <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
-      <input
+      <SearchInput
         id={id}
-        type="search"
+        label="Search"
         value={query}
-        // biome-ignore lint/a11y/noAutofocus: opened by its button, to be typed in at once
+        // Opened by its button, to be typed in at once.
         autoFocus={phone}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => e.key === 'Escape' && onDone?.()}
@@ -219,7 +212,7 @@ function NavLinks({
   items,
   look,
 }: {
-  items: readonly (typeof NAV_ITEMS | typeof MOBILE_ITEMS)[number][] | readonly (typeof ADMIN_ITEM)[];
+  items: readonly { to: string; label: string; icon: (typeof NAV_ITEMS)[number]['icon'] }[];
   look: (typeof NAV_LOOKS)[keyof typeof NAV_LOOKS];
 }) {
   const { pathname } = useLocation();

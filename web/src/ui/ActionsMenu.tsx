@@ -1,4 +1,4 @@
-import { Menu, MenuButton, MenuItems } from '@headlessui/react';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import type { ReactNode } from 'react';
 
 // The ⋮ menu of a row (a file, a folder): Headless UI gives arrow keys, Enter, Escape and focus return.
@@ -42,5 +42,24 @@ export function ActionsMenu({
         {children}
       </MenuItems>
     </Menu>
+  );
+}
+
+/** One action in an ActionsMenu; `danger` for one that deletes, disables or takes away. */
+export function ActionsMenuItem({
+  onClick,
+  danger = false,
+  children,
+}: {
+  onClick: () => void;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <MenuItem>
+      <button type="button" className={danger ? dangerMenuItemClass : menuItemClass} onClick={onClick}>
+        {children}
+      </button>
+    </MenuItem>
   );
 }

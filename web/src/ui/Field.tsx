@@ -5,7 +5,7 @@ import {
   Label,
   Textarea as HeadlessTextarea,
 } from '@headlessui/react';
-import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
 import { SearchIcon } from './icons.tsx';
 
 export const inputClass =
@@ -60,6 +60,19 @@ export function Field({
   );
 }
 
+/** The attributes of a box for the 6-digit code of an authenticator app. */
+export const appCodeProps = {
+  name: 'code',
+  autoComplete: 'one-time-code',
+  inputMode: 'numeric',
+  pattern: '[0-9]*',
+  maxLength: 6,
+  placeholder: '123456',
+} as const;
+
+/** The attributes of a box that may take a recovery code, typed as written down: no capitals or spelling help. */
+export const recoveryCodeProps = { name: 'code', autoCapitalize: 'none', spellCheck: false } as const;
+
 export const fieldErrorId = (htmlFor: string) => `${htmlFor}-error`;
 
 /** The attributes of a control whose Field may show `error`. */
@@ -85,19 +98,35 @@ export function SearchField({
 }) {
   return (
     <div className={className ? `relative ${className}` : 'relative'}>
+      <SearchInput
+        id={id}
+        label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+      />
+    </div>
+  );
+}
+
+/**
+ * The inside of a search box: its label only screen readers see, the magnifier and the input (the
+ * caller's element around them is `relative`). `className` styles the input.
+ */
+export function SearchInput({
+  id,
+  label,
+  className = `${inputClass} pl-9`,
+  ...props
+}: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <>
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
       <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
-      <input
-        id={id}
-        type="search"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        placeholder={placeholder}
-        className={`${inputClass} pl-9`}
-      />
-    </div>
+      <input id={id} type="search" className={className} {...props} />
+    </>
   );
 }
 
@@ -147,4 +176,60 @@ export function TextAreaField({
 function FieldNote({ error, hint }: { error?: string | null; hint?: ReactNode }) {
   if (error) return <Description className="text-sm break-words text-red-700 dark:text-red-400">{error}</Description>;
   return hint ? <Description className="text-xs text-slate-600 dark:text-slate-400">{hint}</Description> : null;
+}
+
+const DESCRIBED_TONES = {
+  light: {
+    label: labelClass,
+    hint: 'text-xs text-slate-500 dark:text-slate-400',
+    error: 'text-sm text-red-600 dark:text-red-400',
+  },
+  dark: {
+    label: 'block text-sm font-medium text-slate-200',
+    hint: 'text-xs text-slate-400',
+    error: 'text-sm text-red-300',
+  },
+};
+
+export interface DescribedFieldProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+  /** On a dark panel (a photo viewer's). */
+  dark?: boolean;
+  className?: string;
+  /** The control, given the attributes that tie it to the label, the hint and the error. */
+  children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true }) => ReactNode;
+}
+
+/** A label above its control, with a hint and an error under it that describe the control; the error is announced. */
+export function DescribedField({
+  label,
+  hint,
+  error,
+  dark = false,
+  className = 'space-y-1.5',
+  children,
+}: DescribedFieldProps) {
+  const id = useId();
+  const tone = DESCRIBED_TONES[dark ? 'dark' : 'light'];
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className={tone.label}>
+        {label}
+      </label>
+      {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
+      {hint && (
+        <p id={`${id}-hint`} className={tone.hint}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className={tone.error}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }

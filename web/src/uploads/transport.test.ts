@@ -32,6 +32,21 @@ const recorder = () =>
     size: file.size,
   }));
 
+type Progress = (loaded: number, total: number) => void;
+
+/** A direct upload's answer: all of `file` sent (progress says so) and stored as upload `id`. */
+function storedWhole(id: string, file: File, onProgress: Progress) {
+  onProgress(file.size, file.size);
+  return {
+    ok: true as const,
+    uploadURL: `/objects/uploads/${id}`,
+    objectPath: `/objects/uploads/${id}`,
+    uploadId: id,
+    size: 3,
+    mimeType: 'image/png',
+  };
+}
+
 describe('uploadFile', () => {
   it('asks for a URL, sends the bytes, then files them in the chosen folder', async () => {
     const { transport, calls } = fakeTransport();
@@ -79,17 +94,9 @@ describe('uploadFile', () => {
     const { transport, calls } = fakeTransport({
       '/api/storage/config': { backend: 'uploadthing', uploadthingUrl: '/api/uploadthing', maxUploadSize: 50 },
     });
-    transport.direct = vi.fn(async (_endpoint: string, file: File, onProgress: (l: number, t: number) => void) => {
-      onProgress(file.size, file.size);
-      return {
-        ok: true as const,
-        uploadURL: '/objects/uploads/u3',
-        objectPath: '/objects/uploads/u3',
-        uploadId: 'u3',
-        size: 3,
-        mimeType: 'image/png',
-      };
-    });
+    transport.direct = vi.fn(async (_endpoint: string, file: File, onProgress: Progress) =>
+      storedWhole('u3', file, onProgress),
+    );
     const progress: number[] = [];
     const record = recorder();
     await uploadFile(photo, { record, onProgress: (l) => progress.push(l) }, transport);
@@ -119,17 +126,7 @@ describe('uploadFile', () => {
     const { transport, calls } = fakeTransport({
       '/api/storage/config': { backend: 's3', uploadthingUrl: null, maxUploadSize: 50 },
     });
-    transport.s3 = vi.fn(async (file: File, onProgress: (l: number, t: number) => void) => {
-      onProgress(file.size, file.size);
-      return {
-        ok: true as const,
-        uploadURL: '/objects/uploads/u4',
-        objectPath: '/objects/uploads/u4',
-        uploadId: 'u4',
-        size: 3,
-        mimeType: 'image/png',
-      };
-    });
+    transport.s3 = vi.fn(async (file: File, onProgress: Progress) => storedWhole('u4', file, onProgress));
     const record = recorder();
     await uploadFile(photo, { record }, transport);
     expect(transport.s3).toHaveBeenCalledWith(photo, expect.any(Function), undefined, transport.request);

@@ -1,7 +1,8 @@
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { confirmPasswordReset, requestPasswordReset } from '../../auth/account.ts';
 import { NewPasswordFields, newPasswordProblem } from '../../auth/NewPasswordFields.tsx';
+import { useSend } from '../../lib/useSend.ts';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Field, Input } from '../../ui/Field.tsx';
 import { AuthCard, linkClass } from '../signin/SignInPage.tsx';
@@ -15,13 +16,11 @@ function FormError({ message }: { message: string | null }) {
   );
 }
 
-const failed = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong. Please try again.');
+const FAILED = 'Something went wrong. Please try again.';
 
 /** "Forgot password?": asks for the address; the answer is the same whether it has an account or not. */
 function RequestForm() {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
+  const { pending, error, setError, done: sent, setDone: setSent, send } = useSend(FAILED);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,14 +29,7 @@ function RequestForm() {
       setError('Enter your e-mail address.');
       return;
     }
-    setPending(true);
-    setError(null);
-    try {
-      setSent((await requestPasswordReset(email)).message);
-    } catch (e) {
-      setError(failed(e));
-    }
-    setPending(false);
+    await send(async () => (await requestPasswordReset(email)).message);
   }
 
   if (sent) {
@@ -72,9 +64,7 @@ function RequestForm() {
 
 /** The e-mailed link's form: the new password twice. */
 function NewPasswordForm({ token }: { token: string }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { pending, error, setError, done, send } = useSend(FAILED);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -83,14 +73,7 @@ function NewPasswordForm({ token }: { token: string }) {
     const again = String(data.get('again') ?? '');
     const problem = newPasswordProblem(password, again);
     if (problem) return setError(problem);
-    setPending(true);
-    setError(null);
-    try {
-      setDone((await confirmPasswordReset(token, password)).message);
-    } catch (e) {
-      setError(failed(e));
-    }
-    setPending(false);
+    await send(async () => (await confirmPasswordReset(token, password)).message);
   }
 
   if (done) {

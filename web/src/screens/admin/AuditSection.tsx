@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { AUDIT_ACTIONS } from '../../../../api/src/auth/audit.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { isUnauthorizedError } from '../../lib/unauthorized.ts';
-import { buttonClass, Button } from '../../ui/Button.tsx';
+import { SectionBody } from './SectionBody.tsx';
+import { useLoadFailure, whileCurrent } from './useLoadFailure.ts';
+import { LoadMore } from '../../ui/LoadMore.tsx';
+import { buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { DownloadIcon, ShieldIcon } from '../../ui/icons.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
-import { type AuditEvent, auditPath, failureMessage, fetchAudit, NotAdminError } from './adminApi.ts';
+import { type AuditEvent, auditPath, fetchAudit } from './adminApi.ts';
 
 /** "admin_user_disabled" → "Admin user disabled". */
 function actionLabel(action: string) {
@@ -29,46 +30,31 @@ export function AuditSection({ onNotAdmin }: { onNotAdmin: () => void }) {
   const [action, setAction] = useState('');
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
   const [more, setMore] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
 
-  const failedToLoad = useCallback(
-    (error: unknown) => {
-      if (error instanceof NotAdminError) onNotAdmin();
-      else if (!isUnauthorizedError(error)) setFailed(failureMessage(error, 'Could not load the audit log.'));
-    },
-    [onNotAdmin],
+  const { failed, setFailed, failedToLoad, loadingMore, readMore } = useLoadFailure(
+    onNotAdmin,
+    'Could not load the audit log.',
   );
 
   useEffect(() => {
-    let current = true;
     setEvents(null);
     setFailed(null);
-    fetchAudit(action).then(
+    return whileCurrent(
+      fetchAudit(action),
       (page) => {
-        if (!current) return;
         setEvents(page);
         setMore(page.length === 50);
       },
-      (error) => current && failedToLoad(error),
+      failedToLoad,
     );
-    return () => {
-      current = false;
-    };
-  }, [action, failedToLoad]);
+  }, [action, failedToLoad, setFailed]);
 
-  async function loadMore() {
-    setLoadingMore(true);
-    try {
+  const loadMore = () =>
+    readMore(async () => {
       const page = await fetchAudit(action, events?.at(-1)?.id);
       setEvents((shown) => [...(shown ?? []), ...page]);
       setMore(page.length === 50);
-    } catch (error) {
-      failedToLoad(error);
-    } finally {
-      setLoadingMore(false);
-    }
-  }
+    });
 
   return (
     <section aria-labelledby="audit-heading">
@@ -113,59 +99,57 @@ export function AuditSection({ onNotAdmin }: { onNotAdmin: () => void }) {
           </div>
         </div>
       </div>
-      {failed ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {failed}
-        </p>
-      ) : !events ? (
-        <div className="space-y-2" aria-busy="true">
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-14 w-full" />
-          ))}
-        </div>
-      ) : events.length === 0 ? (
-        <EmptyState
-          icon={<ShieldIcon className="h-10 w-10" />}
-          title="Nothing recorded"
-          text={
-            action
-              ? 'No event of this kind yet.'
-              : 'Sign-ins, security changes and administrators’ actions appear here.'
-          }
-        />
-      ) : (
-        <Card>
-          <ol className="divide-y divide-slate-200 dark:divide-slate-800">
-            {events.map((event) => {
-              const extra = details(event);
-              return (
-                <li key={event.id} className="px-4 py-3 text-sm">
-                  <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-                    <span className="font-medium text-slate-900 dark:text-slate-100">{actionLabel(event.action)}</span>
-                    <time dateTime={event.createdAt} className="text-xs text-slate-500 dark:text-slate-400">
-                      {formatDateTime(event.createdAt)}
-                    </time>
-                  </div>
-                  <p className="mt-0.5 break-words text-slate-600 dark:text-slate-400">
-                    {event.actorEmail && event.subjectEmail && event.actorEmail !== event.subjectEmail
-                      ? `${event.actorEmail} → ${event.subjectEmail}`
-                      : (event.subjectEmail ?? event.actorEmail ?? 'No account')}
-                    {event.ipAddress ? ` · ${event.ipAddress}` : ''}
-                  </p>
-                  {extra && <p className="mt-0.5 break-words text-xs text-slate-500 dark:text-slate-400">{extra}</p>}
-                </li>
-              );
-            })}
-          </ol>
-        </Card>
-      )}
-      {events && more && (
-        <div className="flex justify-center pt-4">
-          <Button variant="outline" onClick={loadMore} disabled={loadingMore}>
-            {loadingMore ? 'Loading...' : 'Show older events'}
-          </Button>
-        </div>
-      )}
+      <SectionBody
+        failed={failed}
+        items={events}
+        placeholder={{ rows: Array(4).fill('h-14 w-full'), className: 'space-y-2' }}
+        empty={
+          <EmptyState
+            icon={<ShieldIcon className="h-10 w-10" />}
+            title="Nothing recorded"
+            text={
+              action
+                ? 'No event of this kind yet.'
+                : 'Sign-ins, security changes and administrators’ actions appear here.'
+            }
+          />
+        }
+      >
+        {(events) => (
+          <Card>
+            <ol className="divide-y divide-slate-200 dark:divide-slate-800">
+              {events.map((event) => {
+                const extra = details(event);
+                return (
+                  <li key={event.id} className="px-4 py-3 text-sm">
+                    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+                      <span className="font-medium text-slate-900 dark:text-slate-100">
+                        {actionLabel(event.action)}
+                      </span>
+                      <time dateTime={event.createdAt} className="text-xs text-slate-500 dark:text-slate-400">
+                        {formatDateTime(event.createdAt)}
+                      </time>
+                    </div>
+                    <p className="mt-0.5 break-words text-slate-600 dark:text-slate-400">
+                      {event.actorEmail && event.subjectEmail && event.actorEmail !== event.subjectEmail
+                        ? `${event.actorEmail} → ${event.subjectEmail}`
+                        : (event.subjectEmail ?? event.actorEmail ?? 'No account')}
+                      {event.ipAddress ? ` · ${event.ipAddress}` : ''}
+                    </p>
+                    {extra && <p className="mt-0.5 break-words text-xs text-slate-500 dark:text-slate-400">{extra}</p>}
+                  </li>
+                );
+              })}
+            </ol>
+          </Card>
+        )}
+      </SectionBody>
+      <LoadMore
+        list={{ hasNext: Boolean(events && more), isLoadingNext: loadingMore, loadNext: loadMore }}
+        count={50}
+        label="Show older events"
+        className="pt-4"
+      />
     </section>
   );
 }

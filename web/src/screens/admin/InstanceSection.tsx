@@ -1,20 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatFileSize } from '../../lib/format.ts';
-import { isUnauthorizedError } from '../../lib/unauthorized.ts';
+import { toastFailure } from '../../lib/http.ts';
+import { useLoadFailure, whileCurrent } from './useLoadFailure.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
+import { SkeletonStack } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { toast } from '../../ui/toast.tsx';
-import {
-  failureMessage,
-  fetchInstance,
-  type InstanceReport,
-  NotAdminError,
-  retryQueue,
-  updateInstance,
-} from './adminApi.ts';
+import { fetchInstance, type InstanceReport, retryQueue, updateInstance } from './adminApi.ts';
 
 const BACKENDS = { local: 'Data folder on this server', s3: 'S3-compatible bucket', uploadthing: 'UploadThing' };
 
@@ -32,27 +26,11 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** What runs, on what, how full, the job queues, and the instance's switches. */
 export function InstanceSection({ onNotAdmin }: { onNotAdmin: () => void }) {
   const [report, setReport] = useState<InstanceReport | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
   const [saving, setSaving] = useState<string | null>(null);
 
-  const failedToLoad = useCallback(
-    (error: unknown) => {
-      if (error instanceof NotAdminError) onNotAdmin();
-      else if (!isUnauthorizedError(error)) setFailed(failureMessage(error, 'Could not load the instance.'));
-    },
-    [onNotAdmin],
-  );
+  const { failed, failedToLoad } = useLoadFailure(onNotAdmin, 'Could not load the instance.');
 
-  useEffect(() => {
-    let current = true;
-    fetchInstance().then(
-      (answer) => current && setReport(answer),
-      (error) => current && failedToLoad(error),
-    );
-    return () => {
-      current = false;
-    };
-  }, [failedToLoad]);
+  useEffect(() => whileCurrent(fetchInstance(), setReport, failedToLoad), [failedToLoad]);
 
   async function change(key: 'allowSignup' | 'requireTwoFactor', value: boolean) {
     setSaving(key);
@@ -61,9 +39,7 @@ export function InstanceSection({ onNotAdmin }: { onNotAdmin: () => void }) {
       const what = key === 'allowSignup' ? 'Open sign-up' : 'Two-factor for everyone';
       toast({ title: `${what} turned ${value ? 'on' : 'off'}` });
     } catch (error) {
-      if (!isUnauthorizedError(error)) {
-        toast({ title: 'Not saved', description: failureMessage(error, 'Please try again.'), variant: 'destructive' });
-      }
+      toastFailure(error, 'Not saved');
     } finally {
       setSaving(null);
     }
@@ -76,13 +52,7 @@ export function InstanceSection({ onNotAdmin }: { onNotAdmin: () => void }) {
       toast({ title: retried === 1 ? '1 job runs again' : `${retried} jobs run again`, description: queue });
       setReport(await fetchInstance());
     } catch (error) {
-      if (!isUnauthorizedError(error)) {
-        toast({
-          title: 'Not retried',
-          description: failureMessage(error, 'Please try again.'),
-          variant: 'destructive',
-        });
-      }
+      toastFailure(error, 'Not retried');
     } finally {
       setSaving(null);
     }
@@ -96,12 +66,7 @@ export function InstanceSection({ onNotAdmin }: { onNotAdmin: () => void }) {
     );
   }
   if (!report) {
-    return (
-      <div className="space-y-4" aria-busy="true">
-        <Skeleton className="h-40 w-full" />
-        <Skeleton className="h-32 w-full" />
-      </div>
-    );
+    return <SkeletonStack rows={['h-40 w-full', 'h-32 w-full']} className="space-y-4" />;
   }
   return (
     <div className="space-y-6">

@@ -1,28 +1,21 @@
-import { MenuItem } from '@headlessui/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatAge, formatFileSize } from '../../lib/format.ts';
+import { toastFailure } from '../../lib/http.ts';
 import { isUnauthorizedError } from '../../lib/unauthorized.ts';
+import { SectionBody } from './SectionBody.tsx';
+import { useLoadFailure, whileCurrent } from './useLoadFailure.ts';
+import { LoadMore } from '../../ui/LoadMore.tsx';
 import { StorageBar } from '../../shell/StorageUsageSlot.tsx';
-import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { ActionsMenu, ActionsMenuItem } from '../../ui/ActionsMenu.tsx';
 import { Badge } from '../../ui/Badge.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { FormDialog } from '../../ui/Dialog.tsx';
 import { ConfirmDialog } from '../../ui/dialogs.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Field, Input, SearchField } from '../../ui/Field.tsx';
 import { UsersIcon } from '../../ui/icons.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toast.tsx';
-import {
-  type AdminUser,
-  failureMessage,
-  fetchUsers,
-  NotAdminError,
-  PEOPLE_PAGE,
-  sendPasswordReset,
-  updateUser,
-} from './adminApi.ts';
+import { type AdminUser, failureMessage, fetchUsers, PEOPLE_PAGE, sendPasswordReset, updateUser } from './adminApi.ts';
 import { useNow } from '../../lib/now.ts';
 
 type Confirmable = 'disable' | 'enable' | 'reset' | 'grant' | 'revoke';
@@ -86,8 +79,6 @@ export function PeopleSection({ viewerId, onNotAdmin }: { viewerId: string; onNo
   const [query, setQuery] = useState('');
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [total, setTotal] = useState(0);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ kind: Confirmable; user: AdminUser } | null>(null);
   const [quotaFor, setQuotaFor] = useState<AdminUser | null>(null);
   const [pending, setPending] = useState(false);
@@ -98,42 +89,29 @@ export function PeopleSection({ viewerId, onNotAdmin }: { viewerId: string; onNo
     return () => clearTimeout(timer);
   }, [search]);
 
-  const failedToLoad = useCallback(
-    (error: unknown) => {
-      if (error instanceof NotAdminError) onNotAdmin();
-      else if (!isUnauthorizedError(error)) setFailed(failureMessage(error, 'Could not load the people.'));
-    },
-    [onNotAdmin],
+  const { failed, setFailed, failedToLoad, loadingMore, readMore } = useLoadFailure(
+    onNotAdmin,
+    'Could not load the people.',
   );
 
   useEffect(() => {
-    let current = true;
     setFailed(null);
-    fetchUsers(query, 0).then(
+    return whileCurrent(
+      fetchUsers(query, 0),
       (page) => {
-        if (!current) return;
         setUsers(page.users);
         setTotal(page.total);
       },
-      (error) => current && failedToLoad(error),
+      failedToLoad,
     );
-    return () => {
-      current = false;
-    };
-  }, [query, failedToLoad]);
+  }, [query, failedToLoad, setFailed]);
 
-  async function loadMore() {
-    setLoadingMore(true);
-    try {
+  const loadMore = () =>
+    readMore(async () => {
       const page = await fetchUsers(query, users?.length ?? 0);
       setUsers((shown) => [...(shown ?? []), ...page.users.filter((u) => !shown?.some((s) => s.id === u.id))]);
       setTotal(page.total);
-    } catch (error) {
-      failedToLoad(error);
-    } finally {
-      setLoadingMore(false);
-    }
-  }
+    });
 
   function replace(updated: AdminUser) {
     setUsers((shown) => shown?.map((u) => (u.id === updated.id ? updated : u)) ?? null);
@@ -147,9 +125,7 @@ export function PeopleSection({ viewerId, onNotAdmin }: { viewerId: string; onNo
       toast({ title: CONFIRMS[kind].done, description: user.email });
       setConfirm(null);
     } catch (error) {
-      if (!isUnauthorizedError(error)) {
-        toast({ title: 'Not done', description: failureMessage(error, 'Please try again.'), variant: 'destructive' });
-      }
+      toastFailure(error, 'Not done');
     } finally {
       setPending(false);
     }
@@ -170,44 +146,40 @@ export function PeopleSection({ viewerId, onNotAdmin }: { viewerId: string; onNo
           className="w-full sm:w-72"
         />
       </div>
-      {failed ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {failed}
-        </p>
-      ) : !users ? (
-        <div className="space-y-3" aria-busy="true">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-24 w-full" />
-          ))}
-        </div>
-      ) : users.length === 0 ? (
-        <EmptyState
-          icon={<UsersIcon className="h-10 w-10" />}
-          title="No one found"
-          text={query ? `No account matches “${query}”.` : 'There are no accounts yet.'}
-        />
-      ) : (
-        <>
-          <ul className="space-y-3">
-            {users.map((user) => (
-              <PersonCard
-                key={user.id}
-                user={user}
-                self={user.id === viewerId}
-                onAction={(kind) => setConfirm({ kind, user })}
-                onQuota={() => setQuotaFor(user)}
-              />
-            ))}
-          </ul>
-          {users.length < total && (
-            <div className="flex justify-center pt-4">
-              <Button variant="outline" onClick={loadMore} disabled={loadingMore}>
-                {loadingMore ? 'Loading...' : `Show ${Math.min(PEOPLE_PAGE, total - users.length)} more`}
-              </Button>
-            </div>
-          )}
-        </>
-      )}
+      <SectionBody
+        failed={failed}
+        items={users}
+        placeholder={{ rows: Array(3).fill('h-24 w-full'), className: 'space-y-3' }}
+        empty={
+          <EmptyState
+            icon={<UsersIcon className="h-10 w-10" />}
+            title="No one found"
+            text={query ? `No account matches “${query}”.` : 'There are no accounts yet.'}
+          />
+        }
+      >
+        {(users) => (
+          <>
+            <ul className="space-y-3">
+              {users.map((user) => (
+                <PersonCard
+                  key={user.id}
+                  user={user}
+                  self={user.id === viewerId}
+                  onAction={(kind) => setConfirm({ kind, user })}
+                  onQuota={() => setQuotaFor(user)}
+                />
+              ))}
+            </ul>
+            <LoadMore
+              list={{ hasNext: users.length < total, isLoadingNext: loadingMore, loadNext: loadMore }}
+              count={PEOPLE_PAGE}
+              label={`Show ${Math.min(PEOPLE_PAGE, total - users.length)} more`}
+              className="pt-4"
+            />
+          </>
+        )}
+      </SectionBody>
       <ConfirmDialog
         open={confirm !== null}
         onClose={() => setConfirm(null)}
@@ -257,36 +229,16 @@ function PersonCard({
           </div>
           <ActionsMenu label={`Actions for ${user.email}`} widthClass="w-60">
             {!self && (
-              <MenuItem>
-                <button
-                  type="button"
-                  className={user.disabled ? menuItemClass : dangerMenuItemClass}
-                  onClick={() => onAction(user.disabled ? 'enable' : 'disable')}
-                >
-                  {user.disabled ? 'Enable account' : 'Disable account'}
-                </button>
-              </MenuItem>
+              <ActionsMenuItem onClick={() => onAction(user.disabled ? 'enable' : 'disable')} danger={!user.disabled}>
+                {user.disabled ? 'Enable account' : 'Disable account'}
+              </ActionsMenuItem>
             )}
-            <MenuItem>
-              <button type="button" className={menuItemClass} onClick={() => onAction('reset')}>
-                Send password reset link
-              </button>
-            </MenuItem>
-            <MenuItem>
-              <button type="button" className={menuItemClass} onClick={onQuota}>
-                Set storage quota
-              </button>
-            </MenuItem>
+            <ActionsMenuItem onClick={() => onAction('reset')}>Send password reset link</ActionsMenuItem>
+            <ActionsMenuItem onClick={onQuota}>Set storage quota</ActionsMenuItem>
             {!self && (
-              <MenuItem>
-                <button
-                  type="button"
-                  className={user.isAdmin ? dangerMenuItemClass : menuItemClass}
-                  onClick={() => onAction(user.isAdmin ? 'revoke' : 'grant')}
-                >
-                  {user.isAdmin ? 'Revoke administrator' : 'Make administrator'}
-                </button>
-              </MenuItem>
+              <ActionsMenuItem onClick={() => onAction(user.isAdmin ? 'revoke' : 'grant')} danger={user.isAdmin}>
+                {user.isAdmin ? 'Revoke administrator' : 'Make administrator'}
+              </ActionsMenuItem>
             )}
           </ActionsMenu>
         </div>

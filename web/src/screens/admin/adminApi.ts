@@ -57,15 +57,7 @@ export interface InstanceReport {
 /** A 404 from the console: the viewer is not (or no longer) an administrator. */
 export class NotAdminError extends Error {}
 
-/** The server's message of a failed call, or `fallback`. */
-export function failureMessage(error: unknown, fallback: string) {
-  const text = error instanceof Error ? error.message.replace(/^\d+: /, '') : '';
-  try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string' && message) return message;
-  } catch {}
-  return fallback;
-}
+export { failureMessage } from '../../lib/http.ts';
 
 function notAdmin(error: unknown): never {
   if (error instanceof Error && error.message.startsWith('404:')) throw new NotAdminError();

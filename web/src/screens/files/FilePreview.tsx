@@ -1,13 +1,13 @@
-import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import { DialogPanel, DialogTitle } from '@headlessui/react';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { graphql, type PreloadedQuery, useFragment, usePreloadedQuery, useQueryLoader } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
 import { formatDateTime, formatFileSize } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
-import { CloseIcon, FileIcon } from '../../ui/icons.tsx';
+import { FileIcon } from '../../ui/icons.tsx';
 import { formatCoordinates, previewUrl } from '../../lib/pictures.ts';
 import { DOC_TYPE, DOCX_TYPE, DocumentContent } from './DocumentPreview.tsx';
-import { Fact, NavButton } from '../../ui/MediaViewer.tsx';
+import { Fact, PrevNextButtons, useArrowKeys, ViewerDialog, ViewerHeader } from '../../ui/MediaViewer.tsx';
 import type { FilePreview_file$data, FilePreview_file$key } from './__generated__/FilePreview_file.graphql';
 import type { FilePreviewQuery } from './__generated__/FilePreviewQuery.graphql';
 import { folderPathText } from './options.ts';
@@ -330,17 +330,9 @@ function Frame({
         {nav}
       </div>
       <aside className="max-h-[45vh] w-full overflow-y-auto border-t border-white/10 bg-slate-950 p-4 text-white lg:max-h-none lg:w-80 lg:border-t-0 lg:border-l">
-        <div className="flex items-start justify-between gap-2">
+        <ViewerHeader onClose={onClose} closeLabel="Close preview">
           <DialogTitle className="min-w-0 text-base font-semibold break-words">{title}</DialogTitle>
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded p-1 text-slate-300 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
-            aria-label="Close preview"
-          >
-            <CloseIcon className="h-5 w-5" />
-          </button>
-        </div>
+        </ViewerHeader>
         {position && <p className="mt-1 text-xs text-slate-400">{position}</p>}
         {aside}
       </aside>
@@ -373,53 +365,27 @@ export function FilePreview({
   const previous = index > 0 ? siblings[index - 1] : undefined;
   const next = index >= 0 && index < siblings.length - 1 ? siblings[index + 1] : undefined;
 
-  useEffect(() => {
-    if (!fileId) return;
-    const onKey = (event: KeyboardEvent) => {
-      // Arrow keys in a video or a text field are theirs.
-      const target = event.target as HTMLElement | null;
-      if (target?.closest('video, input, textarea, select')) return;
-      if (event.key === 'ArrowLeft' && previous) onShow(previous);
-      if (event.key === 'ArrowRight' && next) onShow(next);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [fileId, previous, next, onShow]);
-
-  const nav = (
-    <>
-      <NavButton
-        side="left-2"
-        label="Previous file"
-        chevron="M12 4l-6 6 6 6"
-        disabled={!previous}
-        onClick={() => previous && onShow(previous)}
-      />
-      <NavButton
-        side="right-2"
-        label="Next file"
-        chevron="M8 4l6 6-6 6"
-        disabled={!next}
-        onClick={() => next && onShow(next)}
-      />
-    </>
+  const showPrevious = previous ? () => onShow(previous) : undefined;
+  const showNext = next ? () => onShow(next) : undefined;
+  // Arrow keys in a video or a text field are theirs.
+  useArrowKeys(fileId !== null, showPrevious, showNext, (target) =>
+    Boolean((target as HTMLElement | null)?.closest?.('video, input, textarea, select')),
   );
+
+  const nav = <PrevNextButtons noun="file" onPrevious={showPrevious} onNext={showNext} />;
   const position = index >= 0 ? `${index + 1} of ${siblings.length}` : null;
 
   return (
-    <Dialog open={fileId !== null} onClose={onClose} className="relative z-50">
-      <div className="fixed inset-0 bg-black/90" aria-hidden="true" />
-      <div className="fixed inset-0 flex flex-col lg:flex-row">
-        <Suspense
-          fallback={
-            <p role="status" className="m-auto text-sm text-slate-200">
-              Loading preview…
-            </p>
-          }
-        >
-          {reference && <Preview reference={reference} position={position} onClose={onClose} nav={nav} />}
-        </Suspense>
-      </div>
-    </Dialog>
+    <ViewerDialog open={fileId !== null} onClose={onClose}>
+      <Suspense
+        fallback={
+          <p role="status" className="m-auto text-sm text-slate-200">
+            Loading preview…
+          </p>
+        }
+      >
+        {reference && <Preview reference={reference} position={position} onClose={onClose} nav={nav} />}
+      </Suspense>
+    </ViewerDialog>
   );
 }

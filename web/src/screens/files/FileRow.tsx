@@ -3,7 +3,7 @@ import { type DragEvent, type ReactNode, useEffect } from 'react';
 import { graphql, useFragment } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
 import { formatAge, formatFileSize } from '../../lib/format.ts';
-import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { ActionsMenu, ActionsMenuItem, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import { FileIcon } from '../../ui/icons.tsx';
 import type { FileRow_file$data, FileRow_file$key } from './__generated__/FileRow_file.graphql';
 import { gridImage, gridUrl, hasGrid2x } from '../../lib/pictures.ts';
@@ -79,38 +79,16 @@ function FileMenu({ file, actions }: { file: FileRowData; actions: FileRowAction
           Download
         </a>
       </MenuItem>
-      <MenuItem>
-        <button type="button" onClick={() => actions.onVersions(file)} className={menuItemClass}>
-          Versions ({file.currentVersion})
-        </button>
-      </MenuItem>
+      <ActionsMenuItem onClick={() => actions.onVersions(file)}>Versions ({file.currentVersion})</ActionsMenuItem>
       {file.viewerCanEdit && actions.onUploadVersion && (
-        <MenuItem>
-          <button type="button" onClick={() => actions.onUploadVersion?.(file)} className={menuItemClass}>
-            Upload new version
-          </button>
-        </MenuItem>
+        <ActionsMenuItem onClick={() => actions.onUploadVersion?.(file)}>Upload new version</ActionsMenuItem>
       )}
+      {file.viewerCanEdit && <ActionsMenuItem onClick={() => actions.onRename(file)}>Rename</ActionsMenuItem>}
+      {file.viewerCanEdit && <ActionsMenuItem onClick={() => actions.onMove(file)}>Move to…</ActionsMenuItem>}
       {file.viewerCanEdit && (
-        <MenuItem>
-          <button type="button" onClick={() => actions.onRename(file)} className={menuItemClass}>
-            Rename
-          </button>
-        </MenuItem>
-      )}
-      {file.viewerCanEdit && (
-        <MenuItem>
-          <button type="button" onClick={() => actions.onMove(file)} className={menuItemClass}>
-            Move to…
-          </button>
-        </MenuItem>
-      )}
-      {file.viewerCanEdit && (
-        <MenuItem>
-          <button type="button" onClick={() => actions.onDelete(file)} className={dangerMenuItemClass}>
-            Delete
-          </button>
-        </MenuItem>
+        <ActionsMenuItem onClick={() => actions.onDelete(file)} danger>
+          Delete
+        </ActionsMenuItem>
       )}
     </ActionsMenu>
   );

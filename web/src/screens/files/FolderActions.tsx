@@ -1,10 +1,9 @@
-import { MenuItem } from '@headlessui/react';
 import { useEffect, useState } from 'react';
 import { countOf } from '../../lib/format.ts';
 import { ConnectionHandler, graphql, type PreloadedQuery, useMutation, usePreloadedQuery } from 'react-relay/hooks';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { useRefreshStorageUsage } from '../../shell/StorageUsageSlot.tsx';
-import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { ActionsMenu, ActionsMenuItem } from '../../ui/ActionsMenu.tsx';
 import { Dialog, DialogButtons, FormDialog } from '../../ui/Dialog.tsx';
 import { inputClass } from '../../ui/Field.tsx';
 import { FolderIcon } from '../../ui/icons.tsx';
@@ -33,21 +32,11 @@ export function FolderMenu({
 }) {
   return (
     <ActionsMenu label={`Actions for folder ${folder.name}`} iconClass="h-4 w-4" widthClass="w-40">
-      <MenuItem>
-        <button type="button" className={menuItemClass} onClick={() => onAction('rename', folder)}>
-          Rename
-        </button>
-      </MenuItem>
-      <MenuItem>
-        <button type="button" className={menuItemClass} onClick={() => onAction('move', folder)}>
-          Move to…
-        </button>
-      </MenuItem>
-      <MenuItem>
-        <button type="button" className={dangerMenuItemClass} onClick={() => onAction('delete', folder)}>
-          Delete
-        </button>
-      </MenuItem>
+      <ActionsMenuItem onClick={() => onAction('rename', folder)}>Rename</ActionsMenuItem>
+      <ActionsMenuItem onClick={() => onAction('move', folder)}>Move to…</ActionsMenuItem>
+      <ActionsMenuItem onClick={() => onAction('delete', folder)} danger>
+        Delete
+      </ActionsMenuItem>
     </ActionsMenu>
   );
 }

@@ -1,14 +1,9 @@
 import { countOf } from '../../lib/format.ts';
-import { choiceFrom } from '../../lib/choices.ts';
+import { choiceFrom, choices } from '../../lib/choices.ts';
 
 // The file manager's sort options and search rule.
 
-export const FILE_SORTS = [
-  { value: 'recent', label: 'Most Recent' },
-  { value: 'name', label: 'Name' },
-  { value: 'type', label: 'Type' },
-  { value: 'size', label: 'Size (largest first)' },
-] as const;
+export const FILE_SORTS = choices({ recent: 'Most Recent', name: 'Name', type: 'Type', size: 'Size (largest first)' });
 export type FileSort = (typeof FILE_SORTS)[number]['value'];
 
 export function fileSortFrom(value: string | null | undefined): FileSort {

@@ -1,9 +1,9 @@
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { Menu, MenuButton, MenuItems } from '@headlessui/react';
 import { graphql, useFragment } from 'react-relay/hooks';
 import { useNavigate } from 'react-router-dom';
 import { appPath } from '../../lib/globalId.ts';
 import { useMutationWithToasts } from '../../relay/useMutationWithToasts.ts';
-import { menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { ActionsMenuItem } from '../../ui/ActionsMenu.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import type { FeedbackSummary_gallery$key } from './__generated__/FeedbackSummary_gallery.graphql';
 import type { FeedbackSummaryFromPicksMutation } from './__generated__/FeedbackSummaryFromPicksMutation.graphql';
@@ -125,17 +125,11 @@ export function FeedbackSummary({ gallery: key }: { gallery: FeedbackSummary_gal
                 anchor="bottom start"
                 className="z-40 w-64 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
               >
-                <MenuItem>
-                  <button type="button" className={menuItemClass} onClick={() => fromPicks(null)}>
-                    Everyone's picks ({summary.picked})
-                  </button>
-                </MenuItem>
+                <ActionsMenuItem onClick={() => fromPicks(null)}>Everyone's picks ({summary.picked})</ActionsMenuItem>
                 {linksWithPicks.map((l) => (
-                  <MenuItem key={l.reviewLinkId}>
-                    <button type="button" className={menuItemClass} onClick={() => fromPicks(l.reviewLinkId)}>
-                      <span className="break-words">{l.label || 'Unlabelled link'}</span> ({l.picked})
-                    </button>
-                  </MenuItem>
+                  <ActionsMenuItem key={l.reviewLinkId} onClick={() => fromPicks(l.reviewLinkId)}>
+                    <span className="break-words">{l.label || 'Unlabelled link'}</span> ({l.picked})
+                  </ActionsMenuItem>
                 ))}
               </MenuItems>
             </Menu>

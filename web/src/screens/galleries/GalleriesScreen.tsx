@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import { ImportDialog } from '../../imports/dialogs.ts';
 import { useRouteQuery } from '../../routing/useRouteQuery.ts';
 import { useGalleryItemsChanged } from '../../live/useLiveRefresh.ts';
+import { replaceParam } from '../../routing/searchParams.ts';
 import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { SearchField } from '../../ui/Field.tsx';
@@ -308,27 +309,11 @@ export default function GalleriesScreen() {
   // the list again (on every opening, right after the answer the page carried).
   useEffect(() => {
     if ((new URLSearchParams(window.location.search).get('search') ?? '') === query) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (query) next.set('search', query);
-        else next.delete('search');
-        return next;
-      },
-      { replace: true },
-    );
+    replaceParam(setParams, 'search', query);
   }, [query, setParams]);
 
   function setSort(value: string) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === 'recent') next.delete('sort');
-        else next.set('sort', value);
-        return next;
-      },
-      { replace: true },
-    );
+    replaceParam(setParams, 'sort', value === 'recent' ? null : value);
   }
 
   return (

@@ -2,7 +2,7 @@ import { MenuItem } from '@headlessui/react';
 import { graphql, useFragment } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
 import { appPath } from '../../lib/globalId.ts';
-import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { ActionsMenu, ActionsMenuItem, menuItemClass } from '../../ui/ActionsMenu.tsx';
 import type { GalleryCard_gallery$data, GalleryCard_gallery$key } from './__generated__/GalleryCard_gallery.graphql';
 import { GalleryCardView } from './GalleryCardView.tsx';
 
@@ -74,26 +74,12 @@ export function GalleryCard({
           View Gallery
         </Link>
       </MenuItem>
-      {gallery.viewerCanEdit && (
-        <MenuItem>
-          <button type="button" onClick={() => onEdit(gallery)} className={menuItemClass}>
-            Edit Gallery
-          </button>
-        </MenuItem>
-      )}
-      {gallery.viewerCanShare && (
-        <MenuItem>
-          <button type="button" onClick={() => onShare(gallery)} className={menuItemClass}>
-            Share Gallery
-          </button>
-        </MenuItem>
-      )}
+      {gallery.viewerCanEdit && <ActionsMenuItem onClick={() => onEdit(gallery)}>Edit Gallery</ActionsMenuItem>}
+      {gallery.viewerCanShare && <ActionsMenuItem onClick={() => onShare(gallery)}>Share Gallery</ActionsMenuItem>}
       {gallery.viewerCanDelete && (
-        <MenuItem>
-          <button type="button" onClick={() => onDelete(gallery)} className={dangerMenuItemClass}>
-            Delete Gallery
-          </button>
-        </MenuItem>
+        <ActionsMenuItem onClick={() => onDelete(gallery)} danger>
+          Delete Gallery
+        </ActionsMenuItem>
       )}
     </ActionsMenu>
   );

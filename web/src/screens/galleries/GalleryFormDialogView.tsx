@@ -18,6 +18,13 @@ export interface GalleryFormDialogProps {
   onSubmit: (input: GalleryInput) => Promise<void>;
 }
 
+// The short free-text fields, in the order the form shows them.
+const TEXTS = [
+  { key: 'projectName', label: 'Project Name' },
+  { key: 'movieTvShow', label: 'Movie/TV Show' },
+  { key: 'location', label: 'Location' },
+] as const;
+
 // The fields chosen from a fixed list, in the order the form shows them.
 const CHOICES = [
   { key: 'propertyType', label: 'Property Type', options: PROPERTY_TYPES, placeholder: 'Select property type' },
@@ -107,24 +114,15 @@ export function GalleryFormDialogView({ open, onClose, initial, mode, onSubmit }
         {...limited('description')}
       />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <TextField
-          label="Project Name"
-          value={form.projectName}
-          onChange={(e) => set('projectName', e.target.value)}
-          {...limited('projectName')}
-        />
-        <TextField
-          label="Movie/TV Show"
-          value={form.movieTvShow}
-          onChange={(e) => set('movieTvShow', e.target.value)}
-          {...limited('movieTvShow')}
-        />
-        <TextField
-          label="Location"
-          value={form.location}
-          onChange={(e) => set('location', e.target.value)}
-          {...limited('location')}
-        />
+        {TEXTS.map(({ key, label }) => (
+          <TextField
+            key={key}
+            label={label}
+            value={form[key]}
+            onChange={(e) => set(key, e.target.value)}
+            {...limited(key)}
+          />
+        ))}
         <TextField
           label="Tags"
           value={form.tags}

@@ -1,9 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { graphql, type PreloadedQuery, useMutation, usePreloadedQuery, useQueryLoader } from 'react-relay/hooks';
 import { formatDateTime } from '../../lib/format.ts';
 import { WhenLoaded } from '../../relay/queryWhileOpen.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Textarea } from '../../ui/Field.tsx';
+import { CommentForm } from '../../ui/CommentForm.tsx';
+import { PanelComment, PanelSection } from '../../ui/MediaViewer.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import type { PhotoFeedbackAddMutation } from './__generated__/PhotoFeedbackAddMutation.graphql';
 import type { PhotoFeedbackQuery } from './__generated__/PhotoFeedbackQuery.graphql';
@@ -20,7 +20,6 @@ const FAILED = 'Failed to add the comment. Please try again.';
 function CommentBox({ galleryId, fileId, itemId }: { galleryId: string; fileId: string; itemId: string }) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const [commit, sending] = useMutation<PhotoFeedbackAddMutation>(graphql`
     mutation PhotoFeedbackAddMutation($galleryId: ID!, $fileId: ID!, $body: String!) {
       addPhotoComment(galleryId: $galleryId, fileId: $fileId, body: $body) {
@@ -67,30 +66,17 @@ function CommentBox({ galleryId, fileId, itemId }: { galleryId: string; fileId: 
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-2">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-200">
-        Add a comment
-      </label>
-      <Textarea
-        id={id}
-        rows={2}
-        value={body}
-        onChange={(e) => setBody(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-      />
-      <p id={`${id}-hint`} className="text-xs text-slate-400">
-        Write @name to notify someone who can see this gallery.
-      </p>
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-300">
-          {error}
-        </p>
-      )}
-      <Button type="submit" size="sm" disabled={sending}>
-        {sending ? 'Sending...' : 'Comment'}
-      </Button>
-    </form>
+    <CommentForm
+      label="Add a comment"
+      rows={2}
+      body={body}
+      onBody={setBody}
+      hint="Write @name to notify someone who can see this gallery."
+      error={error}
+      pending={sending}
+      submitLabel="Comment"
+      onSubmit={submit}
+    />
   );
 }
 
@@ -148,42 +134,22 @@ function Feedback({ reference, itemId }: { reference: PreloadedQuery<PhotoFeedba
   const comments = data.item?.comments ?? [];
   return (
     <>
-      <section aria-labelledby={`${itemId}-picks`} className="space-y-2">
-        <h3 id={`${itemId}-picks`} className="text-sm font-semibold text-white">
-          Picks ({picks.length})
-        </h3>
-        {picks.length === 0 ? (
-          <p className="text-sm text-slate-400">No picks yet.</p>
-        ) : (
-          <ul className="flex flex-wrap gap-1.5" data-testid="photo-picks">
-            {picks.map((p) => (
-              <li key={p.id} className={`rounded-full px-2 py-0.5 text-xs ${pickTone[p.pick] ?? ''}`}>
-                {p.reviewerName ?? 'A member'}: {PICK_LABELS[p.pick] ?? p.pick}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby={`${itemId}-comments`} className="space-y-2">
-        <h3 id={`${itemId}-comments`} className="text-sm font-semibold text-white">
-          Comments ({comments.length})
-        </h3>
-        {comments.length === 0 ? (
-          <p className="text-sm text-slate-400">No comments yet.</p>
-        ) : (
-          <ul className="space-y-2" data-testid="photo-comments">
-            {comments.map((c) => (
-              <li key={c.id} className="rounded-md bg-white/5 p-2 text-sm text-slate-100">
-                <p className="text-xs text-slate-400">
-                  <span className="font-medium text-slate-200">{feedbackAuthor(c)}</span> ·{' '}
-                  {formatDateTime(c.createdAt)}
-                </p>
-                <p className="mt-0.5 whitespace-pre-wrap break-words">{c.body}</p>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <PanelSection id={`${itemId}-picks`} title="Picks" count={picks.length} empty="No picks yet.">
+        <ul className="flex flex-wrap gap-1.5" data-testid="photo-picks">
+          {picks.map((p) => (
+            <li key={p.id} className={`rounded-full px-2 py-0.5 text-xs ${pickTone[p.pick] ?? ''}`}>
+              {p.reviewerName ?? 'A member'}: {PICK_LABELS[p.pick] ?? p.pick}
+            </li>
+          ))}
+        </ul>
+      </PanelSection>
+      <PanelSection id={`${itemId}-comments`} title="Comments" count={comments.length} empty="No comments yet.">
+        <ul className="space-y-2" data-testid="photo-comments">
+          {comments.map((c) => (
+            <PanelComment key={c.id} author={feedbackAuthor(c)} when={formatDateTime(c.createdAt)} body={c.body} />
+          ))}
+        </ul>
+      </PanelSection>
     </>
   );
 }

@@ -1,19 +1,11 @@
 import { useSearchParams } from 'react-router-dom';
+import { replaceParam } from '../../routing/searchParams.ts';
 import { FEEDBACK_FILTERS, type FeedbackFilter, feedbackFilterFrom } from './feedbackFilter.ts';
 
 /** The chosen pick filter, from the address (?feedback=), and a way to change it there. */
 export function useFeedbackFilter(): [FeedbackFilter, (value: FeedbackFilter) => void] {
   const [params, setParams] = useSearchParams();
-  const set = (value: FeedbackFilter) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === 'all') next.delete('feedback');
-        else next.set('feedback', value);
-        return next;
-      },
-      { replace: true },
-    );
+  const set = (value: FeedbackFilter) => replaceParam(setParams, 'feedback', value === 'all' ? null : value);
   return [feedbackFilterFrom(params.get('feedback')), set];
 }
 

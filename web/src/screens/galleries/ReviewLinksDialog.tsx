@@ -1,11 +1,11 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { graphql, type PreloadedQuery, useFragment, useMutation, usePreloadedQuery } from 'react-relay/hooks';
 import { dateInputBounds } from '../../../../api/src/shared/dates.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useQueryWhileOpen, WhenLoaded } from '../../relay/queryWhileOpen.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogActions } from '../../ui/Dialog.tsx';
-import { Input } from '../../ui/Field.tsx';
+import { DescribedField, Input } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { toast } from '../../ui/toast.tsx';
@@ -25,39 +25,6 @@ const linksQuery = graphql`
 
 const EMPTY: ReviewLinkForm = { label: '', expiresOn: '', password: '', allowDownload: false };
 const FAILED_CREATE = 'Failed to create the review link. Please try again.';
-
-function FormField({
-  label,
-  hint,
-  error,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error?: string | null;
-  children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true }) => ReactNode;
-}) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-        {label}
-      </label>
-      {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 function CreatedLink({ url, onAnother, onClose }: { url: string; onAnother: () => void; onClose: () => void }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
@@ -288,7 +255,7 @@ function ReviewLinksContent({
         <CreatedLink url={createdUrl} onAnother={() => setCreatedUrl(null)} onClose={onClose} />
       ) : (
         <form onSubmit={submit} noValidate className="space-y-4">
-          <FormField label="Who is it for? (optional)" hint="Only your team sees this label." error={errors.label}>
+          <DescribedField label="Who is it for? (optional)" hint="Only your team sees this label." error={errors.label}>
             {(props) => (
               <Input
                 {...props}
@@ -298,8 +265,8 @@ function ReviewLinksContent({
                 onChange={(e) => set('label', e.target.value)}
               />
             )}
-          </FormField>
-          <FormField label="Expires on (optional)" error={errors.expiresOn}>
+          </DescribedField>
+          <DescribedField label="Expires on (optional)" error={errors.expiresOn}>
             {(props) => (
               <Input
                 {...props}
@@ -310,8 +277,8 @@ function ReviewLinksContent({
                 onChange={(e) => set('expiresOn', e.target.value)}
               />
             )}
-          </FormField>
-          <FormField
+          </DescribedField>
+          <DescribedField
             label="Password (optional)"
             hint="At least 4 characters. Send it separately from the link."
             error={errors.password}
@@ -325,7 +292,7 @@ function ReviewLinksContent({
                 onChange={(e) => set('password', e.target.value)}
               />
             )}
-          </FormField>
+          </DescribedField>
           <Switch
             checked={form.allowDownload}
             onChange={(value) => set('allowDownload', value)}

@@ -1,13 +1,14 @@
 // The grid's pick filter ("show what the director said Yes to"), kept in the address as ?feedback=.
+import { choices } from '../../lib/choices.ts';
 
-export const FEEDBACK_FILTERS = [
-  { value: 'all', label: 'All' },
-  { value: 'picked', label: 'Picked' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'maybe', label: 'Maybe' },
-  { value: 'commented', label: 'Commented' },
-  { value: 'unreviewed', label: 'Unreviewed' },
-] as const;
+export const FEEDBACK_FILTERS = choices({
+  all: 'All',
+  picked: 'Picked',
+  rejected: 'Rejected',
+  maybe: 'Maybe',
+  commented: 'Commented',
+  unreviewed: 'Unreviewed',
+});
 
 export type FeedbackFilter = (typeof FEEDBACK_FILTERS)[number]['value'];
 

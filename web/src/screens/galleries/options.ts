@@ -1,6 +1,6 @@
 // The galleries screen's fixed vocabularies and form rules.
 import { GALLERY_LIMITS } from '../../../../api/src/galleries/limits.ts';
-import { choiceFrom } from '../../lib/choices.ts';
+import { choiceFrom, choices } from '../../lib/choices.ts';
 
 /** Tags are comma-separated, trimmed, empty entries dropped (and repeated ones kept once). */
 export function parseTags(text: string): string[] {
@@ -20,42 +20,39 @@ export function visibleTags(tags: readonly string[], max = 3): { shown: string[]
   return { shown: tags.slice(0, max), more: tags.length > max ? `+${tags.length - max}` : null };
 }
 
-export const GALLERY_SORTS = [
-  { value: 'recent', label: 'Most Recent' },
-  { value: 'name', label: 'Name' },
-  { value: 'project', label: 'Project' },
-  { value: 'location', label: 'Location' },
-  { value: 'propertyType', label: 'Property Type' },
-  { value: 'style', label: 'Style' },
-  { value: 'status', label: 'Status' },
-] as const;
+export const GALLERY_SORTS = choices({
+  recent: 'Most Recent',
+  name: 'Name',
+  project: 'Project',
+  location: 'Location',
+  propertyType: 'Property Type',
+  style: 'Style',
+  status: 'Status',
+});
 export type GallerySort = (typeof GALLERY_SORTS)[number]['value'];
 
 export function gallerySortFrom(value: string | null | undefined): GallerySort {
   return choiceFrom(GALLERY_SORTS, value, 'recent');
 }
 
-export const PROPERTY_TYPES = [
-  { value: 'residential', label: 'Residential' },
-  { value: 'commercial', label: 'Commercial' },
-  { value: 'industrial', label: 'Industrial' },
-  { value: 'outdoor', label: 'Outdoor' },
-  { value: 'studio', label: 'Studio' },
-] as const;
+export const PROPERTY_TYPES = choices({
+  residential: 'Residential',
+  commercial: 'Commercial',
+  industrial: 'Industrial',
+  outdoor: 'Outdoor',
+  studio: 'Studio',
+});
 
-export const STYLES = [
-  { value: 'modern', label: 'Modern' },
-  { value: 'vintage', label: 'Vintage' },
-  { value: 'rustic', label: 'Rustic' },
-  { value: 'minimalist', label: 'Minimalist' },
-  { value: 'industrial', label: 'Industrial' },
-  { value: 'traditional', label: 'Traditional' },
-] as const;
+export const STYLES = choices({
+  modern: 'Modern',
+  vintage: 'Vintage',
+  rustic: 'Rustic',
+  minimalist: 'Minimalist',
+  industrial: 'Industrial',
+  traditional: 'Traditional',
+});
 
-export const STATUSES = [
-  { value: 'active', label: 'Active' },
-  { value: 'archived', label: 'Archived' },
-] as const;
+export const STATUSES = choices({ active: 'Active', archived: 'Archived' });
 
 export interface GalleryForm {
   name: string;

@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { PlusIcon, UsersIcon } from '../../ui/icons.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
+import { SkeletonStack } from '../../ui/Skeleton.tsx';
 import { LoadMore } from '../../ui/LoadMore.tsx';
 import type { ProjectsScreen_query$key } from './__generated__/ProjectsScreen_query.graphql';
 import type { ProjectsScreenPaginationQuery } from './__generated__/ProjectsScreenPaginationQuery.graphql';
@@ -15,13 +15,7 @@ import { InvitationsForYou } from './InvitationsForYou.tsx';
 import { ProjectCard } from './ProjectCard.tsx';
 
 function ProjectsSkeleton() {
-  return (
-    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-busy="true">
-      {[0, 1].map((i) => (
-        <Skeleton key={i} className="h-64 w-full" />
-      ))}
-    </div>
-  );
+  return <SkeletonStack rows={Array(2).fill('h-64 w-full')} className="grid grid-cols-1 gap-4 lg:grid-cols-2" />;
 }
 
 function ProjectsContent({ creating, setCreating }: { creating: boolean; setCreating: (open: boolean) => void }) {

@@ -1,25 +1,20 @@
+import { choices } from '../../lib/choices.ts';
 import { toast } from '../../ui/toast.tsx';
 
 // The Projects screen's words for types, roles and gallery access, and its forms' rules.
 
-export const PROJECT_TYPES = [
-  { value: 'campaign', label: 'Campaign' },
-  { value: 'movie', label: 'Movie' },
-  { value: 'tv_show', label: 'TV Show' },
-  { value: 'commercial', label: 'Commercial' },
-] as const;
+export const PROJECT_TYPES = choices({
+  campaign: 'Campaign',
+  movie: 'Movie',
+  tv_show: 'TV Show',
+  commercial: 'Commercial',
+});
 export type ProjectType = (typeof PROJECT_TYPES)[number]['value'];
 
-export const PERMISSIONS = [
-  { value: 'read', label: 'View Only' },
-  { value: 'write', label: 'Edit Access' },
-] as const;
+export const PERMISSIONS = choices({ read: 'View Only', write: 'Edit Access' });
 export type Permission = (typeof PERMISSIONS)[number]['value'];
 
-export const PROJECT_ROLES = [
-  { value: 'member', label: 'Crew member' },
-  { value: 'owner', label: 'Owner' },
-] as const;
+export const PROJECT_ROLES = choices({ member: 'Crew member', owner: 'Owner' });
 
 // Enough to catch a typo before sending; the server has the final say (and the same words).
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

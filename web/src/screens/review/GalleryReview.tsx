@@ -1,8 +1,8 @@
-import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { densitySrcSet } from '../../lib/pictures.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Dialog, DialogButtons } from '../../ui/Dialog.tsx';
-import { Input } from '../../ui/Field.tsx';
+import { DescribedField, Input } from '../../ui/Field.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { CommentIcon, DownloadIcon, GalleryIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -34,7 +34,6 @@ function safeStorage(): Storage | undefined {
 function NameDialog({ open, onClose, onSave }: { open: boolean; onClose: () => void; onSave: (name: string) => void }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   return (
     <Dialog
       open={open}
@@ -53,23 +52,11 @@ function NameDialog({ open, onClose, onSave }: { open: boolean; onClose: () => v
           onSave(trimmed);
         }}
       >
-        <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-          Your name
-        </label>
-        <Input
-          id={id}
-          className="mt-1.5"
-          autoComplete="name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        {error && (
-          <p id={`${id}-error`} role="alert" className="mt-1.5 text-sm text-red-600 dark:text-red-400">
-            {error}
-          </p>
-        )}
+        <DescribedField label="Your name" error={error}>
+          {(control) => (
+            <Input {...control} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+          )}
+        </DescribedField>
         <DialogButtons onCancel={onClose} label="Continue" pendingLabel="Continue" />
       </form>
     </Dialog>

@@ -1,6 +1,6 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
-import { Input } from '../../ui/Field.tsx';
+import { DescribedField, Input } from '../../ui/Field.tsx';
 import { GalleryIcon, ShieldIcon } from '../../ui/icons.tsx';
 import { unlockReview } from './reviewApi.ts';
 
@@ -17,7 +17,6 @@ export function PasswordForm({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const id = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -47,26 +46,18 @@ export function PasswordForm({
         <h1 className="text-lg font-semibold">Password required</h1>
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">{message}</p>
-      <div className="space-y-1.5">
-        <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-          Password
-        </label>
-        <Input
-          id={id}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          autoFocus
-        />
-        {error && (
-          <p id={`${id}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {error}
-          </p>
+      <DescribedField label="Password" error={error}>
+        {(control) => (
+          <Input
+            {...control}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoFocus
+          />
         )}
-      </div>
+      </DescribedField>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Opening...' : 'Open gallery'}
       </Button>

@@ -19,7 +19,7 @@ import { ButtonLink } from '../../ui/ButtonLink.tsx';
 import { Card, PageHeader } from '../../ui/Card.tsx';
 import { NAME_MAX } from '../../../../api/src/users/contract.ts';
 import { Field, Input, lengthHint, TextField } from '../../ui/Field.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
+import { SkeletonStack } from '../../ui/Skeleton.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { toast } from '../../ui/toast.tsx';
 import type { SettingsScreenProfileMutation } from './__generated__/SettingsScreenProfileMutation.graphql';
@@ -355,22 +355,11 @@ function PushPermissionNote({ permission, onAsk }: { permission: PushPermission;
   );
 }
 
-function SettingsLoading() {
-  return (
-    <div className="space-y-6" aria-busy="true">
-      <Skeleton className="h-64" />
-      <Skeleton className="h-40" />
-      <Skeleton className="h-24" />
-      <Skeleton className="h-40" />
-    </div>
-  );
-}
-
 export default function SettingsScreen() {
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Account Settings" subtitle="Manage your profile and preferences" />
-      <Suspense fallback={<SettingsLoading />}>
+      <Suspense fallback={<SkeletonStack rows={['h-64', 'h-40', 'h-24', 'h-40']} />}>
         <SettingsForm />
       </Suspense>
     </div>

@@ -14,7 +14,7 @@ import {
 import { NewPasswordFields } from '../../auth/NewPasswordFields.tsx';
 import { useIdentityProviders } from '../../auth/useIdentityProviders.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Field, Input } from '../../ui/Field.tsx';
+import { appCodeProps, Field, Input, recoveryCodeProps } from '../../ui/Field.tsx';
 import { ShieldIcon } from '../../ui/icons.tsx';
 import { Brand, LegalLinks } from '../landing/LandingPage.tsx';
 
@@ -99,29 +99,15 @@ function CodeField({ recovery, onSwitch }: { recovery: boolean; onSwitch: () => 
           <Input
             key="recovery"
             id="signin-code"
-            name="code"
+            {...recoveryCodeProps}
             autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             placeholder="xxxxx-xxxxx"
             aria-describedby="signin-code-hint"
             required
             autoFocus
           />
         ) : (
-          <Input
-            key="totp"
-            id="signin-code"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={6}
-            placeholder="123456"
-            aria-describedby="signin-code-hint"
-            required
-            autoFocus
-          />
+          <Input key="totp" id="signin-code" {...appCodeProps} aria-describedby="signin-code-hint" required autoFocus />
         )}
       </Field>
       <button type="button" onClick={onSwitch} className={`text-sm ${linkClass}`}>

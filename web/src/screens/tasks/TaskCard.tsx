@@ -1,9 +1,8 @@
-import { MenuItem } from '@headlessui/react';
 import { graphql, useFragment } from 'react-relay/hooks';
 import { Link } from 'react-router-dom';
 import { formatDate, formatTaskDue } from '../../lib/format.ts';
 import { appPath } from '../../lib/globalId.ts';
-import { ActionsMenu, dangerMenuItemClass, menuItemClass } from '../../ui/ActionsMenu.tsx';
+import { ActionsMenu, ActionsMenuItem } from '../../ui/ActionsMenu.tsx';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { CalendarIcon, CheckIcon, ClockIcon, GalleryIcon, UsersIcon } from '../../ui/icons.tsx';
@@ -128,20 +127,10 @@ export function TaskCard({ task: taskKey, actions }: { task: TaskCard_task$key; 
           )}
           {task.viewerCanEdit && (
             <ActionsMenu label={`Actions for ${task.title}`} marginClass="-mr-1">
-              <MenuItem>
-                <button type="button" onClick={() => actions.onEdit(task)} className={menuItemClass}>
-                  Edit
-                </button>
-              </MenuItem>
-              <MenuItem>
-                <button
-                  type="button"
-                  onClick={() => actions.onDelete({ id: task.id, title: task.title })}
-                  className={dangerMenuItemClass}
-                >
-                  Delete
-                </button>
-              </MenuItem>
+              <ActionsMenuItem onClick={() => actions.onEdit(task)}>Edit</ActionsMenuItem>
+              <ActionsMenuItem onClick={() => actions.onDelete({ id: task.id, title: task.title })} danger>
+                Delete
+              </ActionsMenuItem>
             </ActionsMenu>
           )}
         </div>

@@ -1,3 +1,4 @@
+import { choices } from '../../lib/choices.ts';
 import type { Dispatch, SetStateAction } from 'react';
 import { dateInputBounds, dateInputProblem } from '../../../../api/src/shared/dates.ts';
 import { errorProps, Field, Input, Textarea } from '../../ui/Field.tsx';
@@ -6,11 +7,11 @@ import { toast } from '../../ui/toast.tsx';
 
 export type TaskPriority = 'low' | 'medium' | 'high';
 
-export const PRIORITY_OPTIONS = [
-  { value: 'low', label: 'Low' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High' },
-] as const satisfies readonly { value: TaskPriority; label: string }[];
+export const PRIORITY_OPTIONS = choices({
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+} satisfies Record<TaskPriority, string>);
 
 export interface TaskFormValues {
   title: string;

@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../ui/dialogs.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { AlertIcon, CheckIcon, ClockIcon, PlusIcon, TasksIcon } from '../../ui/icons.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { Skeleton } from '../../ui/Skeleton.tsx';
+import { Skeleton, SkeletonStack } from '../../ui/Skeleton.tsx';
 import { LoadMore } from '../../ui/LoadMore.tsx';
 import { CreateTaskDialog, EditTaskDialog } from './dialogs.ts';
 import { insertTaskIntoConnection } from './taskLists.ts';
@@ -34,13 +34,7 @@ const tabClass =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 data-[selected]:bg-white data-[selected]:text-slate-900 data-[selected]:shadow-sm dark:text-slate-400 dark:data-[selected]:bg-slate-800 dark:data-[selected]:text-slate-100';
 
 function TaskSkeletons() {
-  return (
-    <div className="space-y-3" aria-busy="true">
-      {[0, 1, 2].map((i) => (
-        <Skeleton key={i} className="h-24 w-full" />
-      ))}
-    </div>
-  );
+  return <SkeletonStack rows={Array(3).fill('h-24 w-full')} className="space-y-3" />;
 }
 
 function removeTaskFromConnection(store: RecordSourceSelectorProxy, connectionId: string, taskId: string) {

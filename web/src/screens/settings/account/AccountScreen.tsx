@@ -1,15 +1,15 @@
-import { type FormEvent, Suspense, useEffect, useId, useState } from 'react';
+import { type FormEvent, type InputHTMLAttributes, useEffect, useId, useState } from 'react';
 import { graphql } from 'react-relay/hooks';
-import { Link } from 'react-router-dom';
 import { useAuth } from '../../../auth/auth.tsx';
 import { formatFileSize } from '../../../lib/format.ts';
-import { dataRequest } from '../../../lib/http.ts';
+import { dataRequest, failureMessage } from '../../../lib/http.ts';
 import { handledAsUnauthorized, isUnauthorizedError, signOutEnded, signOutStarted } from '../../../lib/unauthorized.ts';
 import { useRouteQuery } from '../../../routing/useRouteQuery.ts';
 import { Button, buttonClass } from '../../../ui/Button.tsx';
-import { Card, PageHeader } from '../../../ui/Card.tsx';
-import { Input } from '../../../ui/Field.tsx';
+import { Card } from '../../../ui/Card.tsx';
+import { Field, Input } from '../../../ui/Field.tsx';
 import { Skeleton } from '../../../ui/Skeleton.tsx';
+import { SubPage } from '../../../ui/SubPage.tsx';
 import type { AccountScreenQuery } from './__generated__/AccountScreenQuery.graphql';
 
 /** GET /api/account/deletion-preview (api/src/account/rules.ts DeletionPreview). */
@@ -31,16 +31,6 @@ interface DeletionPreview {
 
 /** The word typed to confirm, so a deletion never happens from one stray click. */
 const CONFIRM_WORD = 'DELETE';
-
-/** The server's message from an errorFromResponse error ("400: {message}"), or `fallback`. */
-function messageOf(error: unknown, fallback: string) {
-  const text = error instanceof Error ? error.message.replace(/^\d+: /, '') : '';
-  try {
-    const body = JSON.parse(text) as { message?: unknown; field?: unknown };
-    if (typeof body.message === 'string' && body.message) return body.message;
-  } catch {}
-  return fallback;
-}
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
   return (
@@ -153,7 +143,7 @@ function DeleteForm({ preview }: { preview: DeletionPreview }) {
       setPending(false);
       // The session had gone before the deletion: say so and go to sign-in.
       if (handledAsUnauthorized(failure)) return;
-      const message = messageOf(failure, 'Your account could not be deleted. Please try again.');
+      const message = failureMessage(failure, 'Your account could not be deleted. Please try again.');
       const field = /password/i.test(message) ? 'password' : /code/i.test(message) ? 'code' : undefined;
       setError({ message, field });
       return;
@@ -164,71 +154,46 @@ function DeleteForm({ preview }: { preview: DeletionPreview }) {
     if (!(await signOut(notice))) window.location.assign('/');
   }
 
-  const described = (field: string) => (error?.field === field ? `${id}-error` : undefined);
+  // One box of the confirmation; `field` names it in the form's error, which then describes it.
+  const box = (
+    field: string,
+    label: string,
+    value: string,
+    onChange: (value: string) => void,
+    props: InputHTMLAttributes<HTMLInputElement>,
+  ) => (
+    <Field label={label} htmlFor={`${id}-${field}`}>
+      <Input
+        id={`${id}-${field}`}
+        {...props}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error?.field === field ? true : undefined}
+        aria-describedby={error?.field === field ? `${id}-error` : undefined}
+      />
+    </Field>
+  );
   return (
     <form onSubmit={submit} noValidate className="mt-4 space-y-4 border-t border-slate-200 pt-4 dark:border-slate-800">
-      {preview.hasPassword ? (
-        <div className="space-y-1.5">
-          <label htmlFor={`${id}-password`} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Your password
-          </label>
-          <Input
-            id={`${id}-password`}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={error?.field === 'password' ? true : undefined}
-            aria-describedby={described('password')}
-          />
-        </div>
-      ) : (
-        <div className="space-y-1.5">
-          <label htmlFor={`${id}-confirm`} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Your e-mail address ({preview.email})
-          </label>
-          <Input
-            id={`${id}-confirm`}
-            type="email"
-            autoComplete="off"
-            value={confirmEmail}
-            onChange={(e) => setConfirmEmail(e.target.value)}
-            aria-invalid={error?.field === 'confirm' ? true : undefined}
-            aria-describedby={described('confirm')}
-          />
-        </div>
-      )}
-      {preview.twoFactor && (
-        <div className="space-y-1.5">
-          <label htmlFor={`${id}-code`} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-            Two-factor code (or a recovery code)
-          </label>
-          <Input
-            id={`${id}-code`}
-            inputMode="text"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            aria-invalid={error?.field === 'code' ? true : undefined}
-            aria-describedby={described('code')}
-          />
-        </div>
-      )}
-      <div className="space-y-1.5">
-        <label htmlFor={`${id}-typed`} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-          Type {CONFIRM_WORD} to confirm
-        </label>
-        <Input
-          id={`${id}-typed`}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          aria-invalid={error?.field === 'typed' ? true : undefined}
-          aria-describedby={described('typed')}
-        />
-      </div>
+      {preview.hasPassword
+        ? box('password', 'Your password', password, setPassword, {
+            type: 'password',
+            autoComplete: 'current-password',
+          })
+        : box('confirm', `Your e-mail address (${preview.email})`, confirmEmail, setConfirmEmail, {
+            type: 'email',
+            autoComplete: 'off',
+          })}
+      {preview.twoFactor &&
+        box('code', 'Two-factor code (or a recovery code)', code, setCode, {
+          inputMode: 'text',
+          autoComplete: 'one-time-code',
+        })}
+      {box('typed', `Type ${CONFIRM_WORD} to confirm`, typed, setTyped, {
+        autoComplete: 'off',
+        autoCapitalize: 'characters',
+        spellCheck: false,
+      })}
       {error && (
         <p
           id={`${id}-error`}
@@ -262,7 +227,7 @@ function DeleteSection() {
       (error: unknown) =>
         active &&
         !isUnauthorizedError(error) &&
-        setState({ status: 'failed', message: messageOf(error, 'Could not list what would be deleted.') }),
+        setState({ status: 'failed', message: failureMessage(error, 'Could not list what would be deleted.') }),
     );
     return () => {
       active = false;
@@ -328,24 +293,13 @@ function AccountSections() {
 /** Settings → Your data: download everything of yours, or delete the account. */
 export default function AccountScreen() {
   return (
-    <div className="mx-auto max-w-3xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/settings" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
-          Settings
-        </Link>
-        <span className="text-slate-500 dark:text-slate-400"> / Your data</span>
-      </nav>
-      <PageHeader title="Your data" subtitle="Download a copy of your data, or delete your account" />
-      <Suspense
-        fallback={
-          <div className="space-y-6" aria-busy="true">
-            <Skeleton className="h-40" />
-            <Skeleton className="h-64" />
-          </div>
-        }
-      >
-        <AccountSections />
-      </Suspense>
-    </div>
+    <SubPage
+      parent={{ to: '/settings', label: 'Settings' }}
+      title="Your data"
+      subtitle="Download a copy of your data, or delete your account"
+      loading={['h-40', 'h-64']}
+    >
+      <AccountSections />
+    </SubPage>
   );
 }

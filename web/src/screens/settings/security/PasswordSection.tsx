@@ -1,6 +1,7 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { changePassword } from '../../../auth/account.ts';
 import { NewPasswordFields, newPasswordProblem } from '../../../auth/NewPasswordFields.tsx';
+import { useSend } from '../../../lib/useSend.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
 import { Field, Input } from '../../../ui/Field.tsx';
@@ -11,9 +12,7 @@ import { toast } from '../../../ui/toast.tsx';
 
 export default function PasswordSection() {
   const form = useRef<HTMLFormElement>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { pending, error, setError, done, setDone, send } = useSend('Could not change the password. Please try again.');
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,17 +24,12 @@ export default function PasswordSection() {
     if (!current) return setError('Enter your current password.');
     const problem = newPasswordProblem(chosen, again);
     if (problem) return setError(problem);
-    setPending(true);
-    setError(null);
-    try {
+    await send(async () => {
       const answer = await changePassword(current, chosen);
       form.current?.reset();
-      setDone(answer.message);
       toast({ title: 'Password changed', description: answer.message });
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'Could not change the password. Please try again.');
-    }
-    setPending(false);
+      return answer.message;
+    });
   }
 
   return (

@@ -1,9 +1,6 @@
-import { Suspense } from 'react';
 import { graphql } from 'react-relay/hooks';
-import { Link } from 'react-router-dom';
 import { useRouteQuery } from '../../../routing/useRouteQuery.ts';
-import { PageHeader } from '../../../ui/Card.tsx';
-import { Skeleton } from '../../../ui/Skeleton.tsx';
+import { SubPage } from '../../../ui/SubPage.tsx';
 import PasswordSection from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import TwoFactorSection from './TwoFactorSection.tsx';
@@ -28,29 +25,16 @@ function SecuritySections() {
   );
 }
 
-function SecurityLoading() {
-  return (
-    <div className="space-y-6" aria-busy="true">
-      <Skeleton className="h-40" />
-      <Skeleton className="h-56" />
-    </div>
-  );
-}
-
 /** Settings → Security: the password, two-factor sign-in, and where the account is signed in. */
 export default function SecurityScreen() {
   return (
-    <div className="mx-auto max-w-3xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/settings" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
-          Settings
-        </Link>
-        <span className="text-slate-500 dark:text-slate-400"> / Security</span>
-      </nav>
-      <PageHeader title="Security" subtitle="Your password, two-factor sign-in and signed-in devices" />
-      <Suspense fallback={<SecurityLoading />}>
-        <SecuritySections />
-      </Suspense>
-    </div>
+    <SubPage
+      parent={{ to: '/settings', label: 'Settings' }}
+      title="Security"
+      subtitle="Your password, two-factor sign-in and signed-in devices"
+      loading={['h-40', 'h-56']}
+    >
+      <SecuritySections />
+    </SubPage>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay/hooks';
 import { formatAge, formatDateTime } from '../../../lib/format.ts';
-import { dataRequest } from '../../../lib/http.ts';
+import { dataRequest, failureMessage } from '../../../lib/http.ts';
 import { isUnauthorizedError } from '../../../lib/unauthorized.ts';
 import { deviceName, describeUserAgent } from '../../../lib/userAgent.ts';
 import { Badge } from '../../../ui/Badge.tsx';
@@ -12,15 +12,8 @@ import { toast } from '../../../ui/toast.tsx';
 import type { SessionsSection_viewer$key } from './__generated__/SessionsSection_viewer.graphql';
 import { useNow } from '../../../lib/now.ts';
 
-/** What a failed sign-out says: the server's message when it sent one. */
-function failureMessage(error: unknown) {
-  const text = error instanceof Error ? error.message.replace(/^\d+: /, '') : '';
-  try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string' && message) return message;
-  } catch {}
-  return 'Could not sign that device out. Please try again.';
-}
+/** What a failed sign-out says when the server sent no message of its own. */
+const SIGN_OUT_FAILED = 'Could not sign that device out. Please try again.';
 
 /**
  * Where this account is signed in, with a way to sign any other device out (its live connections
@@ -72,7 +65,7 @@ export function SessionsSection({
         onChanged();
         return;
       }
-      toast({ title: 'Sign-out failed', description: failureMessage(error), variant: 'destructive' });
+      toast({ title: 'Sign-out failed', description: failureMessage(error, SIGN_OUT_FAILED), variant: 'destructive' });
     } finally {
       setPending(null);
       setConfirmAll(false);

@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useAuth } from '../../../auth/auth.tsx';
-import { dataRequest } from '../../../lib/http.ts';
+import { dataRequest, failureMessage, toastFailure } from '../../../lib/http.ts';
 import { isUnauthorizedError } from '../../../lib/unauthorized.ts';
 import { Badge } from '../../../ui/Badge.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
-import { Field, Input } from '../../../ui/Field.tsx';
+import { appCodeProps, Field, Input, recoveryCodeProps } from '../../../ui/Field.tsx';
 import { AlertIcon, DownloadIcon } from '../../../ui/icons.tsx';
 import { toast } from '../../../ui/toast.tsx';
 
@@ -27,22 +27,43 @@ type Step =
   | { name: 'codes'; recoveryCodes: string[] }
   | { name: 'disable' };
 
-/** The server's message of a failed call, or `fallback`. */
-function failureMessage(error: unknown, fallback: string) {
-  const text = error instanceof Error ? error.message.replace(/^\d+: /, '') : '';
-  try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string' && message) return message;
-  } catch {}
-  return fallback;
-}
-
 function FormError({ id, message }: { id: string; message: string | null }) {
   // Always in the page, so screen readers announce a message when it appears.
   return (
     <p id={id} role="alert" className="min-h-5 text-sm text-red-700 dark:text-red-400">
       {message}
     </p>
+  );
+}
+
+/** The end of a step's form: its error, the button that sends it (`children` its words) and Cancel. */
+function FormEnd({
+  errorId,
+  error,
+  pending,
+  onCancel,
+  destructive = false,
+  children,
+}: {
+  errorId: string;
+  error: string | null;
+  pending: boolean;
+  onCancel: () => void;
+  destructive?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <FormError id={errorId} message={error} />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant={destructive ? 'destructive' : undefined} disabled={pending}>
+          {children}
+        </Button>
+        <Button type="button" variant="ghost" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+      </div>
+    </>
   );
 }
 
@@ -141,26 +162,15 @@ function SetupStep({
         <Field label="Code from your app" htmlFor="two-factor-enable-code">
           <Input
             id="two-factor-enable-code"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={6}
-            placeholder="123456"
+            {...appCodeProps}
             aria-describedby="two-factor-enable-error"
             className="sm:max-w-48"
             required
           />
         </Field>
-        <FormError id="two-factor-enable-error" message={error} />
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Turning on...' : 'Turn on'}
-          </Button>
-          <Button type="button" variant="ghost" onClick={onCancel} disabled={pending}>
-            Cancel
-          </Button>
-        </div>
+        <FormEnd errorId="two-factor-enable-error" error={error} pending={pending} onCancel={onCancel}>
+          {pending ? 'Turning on...' : 'Turn on'}
+        </FormEnd>
       </form>
     </div>
   );
@@ -240,24 +250,16 @@ function DisableStep({ onDisabled, onCancel }: { onDisabled: () => void; onCance
       <Field label="Code from your app or a recovery code" htmlFor="two-factor-disable-code">
         <Input
           id="two-factor-disable-code"
-          name="code"
+          {...recoveryCodeProps}
           autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
           aria-describedby="two-factor-disable-error"
           className="sm:max-w-64"
           required
         />
       </Field>
-      <FormError id="two-factor-disable-error" message={error} />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="destructive" disabled={pending}>
-          {pending ? 'Turning off...' : 'Turn off'}
-        </Button>
-        <Button type="button" variant="ghost" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-      </div>
+      <FormEnd errorId="two-factor-disable-error" error={error} pending={pending} onCancel={onCancel} destructive>
+        {pending ? 'Turning off...' : 'Turn off'}
+      </FormEnd>
     </form>
   );
 }
@@ -275,13 +277,7 @@ export default function TwoFactorSection() {
     try {
       setStep({ name: 'setup', setup: await dataRequest<Setup>('POST', '/api/auth/two-factor/setup') });
     } catch (e) {
-      if (!isUnauthorizedError(e)) {
-        toast({
-          title: 'Could not start',
-          description: failureMessage(e, 'Please try again.'),
-          variant: 'destructive',
-        });
-      }
+      toastFailure(e, 'Could not start');
     } finally {
       setStarting(false);
     }
