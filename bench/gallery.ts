@@ -20,17 +20,16 @@ import {
   persistedOperation,
   persistedOperationText,
   pg,
-  requireApi,
   round,
   saveResults,
   serverOnPostgres,
   signUp,
+  solidJpeg,
   startProfile,
   summary,
   timeEach,
 } from './lib.ts';
 
-const sharp = requireApi('sharp') as typeof import('sharp');
 const PHOTOS = n('BENCH_PHOTOS', 10_000);
 const ROUNDS = n('BENCH_ROUNDS', 30);
 const BROWSER_ROUNDS = Math.max(3, Math.round(ROUNDS / 6));
@@ -46,11 +45,7 @@ const viewer = await signUp(server.origin, server.db);
 // ── 24 real photos through the upload path (so thumbnails exist), then 10,000 records ──
 const objectPaths: string[] = [];
 for (let i = 0; i < 24; i++) {
-  const photo = await sharp({
-    create: { width: 1600, height: 1067, channels: 3, background: { r: 40 + i * 8, g: 90, b: 160 - i * 4 } },
-  })
-    .jpeg({ quality: 80 })
-    .toBuffer();
+  const photo = await solidJpeg(1600, 1067, { r: 40 + i * 8, g: 90, b: 160 - i * 4 }, 80);
   const answer = await fetch(`${server.origin}/api/objects/upload`, {
     method: 'POST',
     headers: { cookie: viewer.cookie },

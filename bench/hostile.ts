@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { person } from '../api/test/harness.ts';
 import { freePort, signUpOver, startServer } from '../api/test/server-process.ts';
-import { machine, n, percentile, round, saveResults, throwawayPostgres } from './lib.ts';
+import { machine, n, p50p99, percentile, round, saveResults, throwawayPostgres } from './lib.ts';
 
 const PROBES = n('HOSTILE_PROBES', 400);
 const GRAPHQL_BYTES = n('HOSTILE_GRAPHQL_BYTES', 8_000_000);
@@ -133,12 +133,7 @@ await server.stop();
 await rm(dataDir, { recursive: true, force: true });
 await database?.drop();
 
-const summary = (values: number[]) => ({
-  probes: values.length,
-  p50Ms: round(percentile(values, 50)),
-  p99Ms: round(percentile(values, 99)),
-  maxMs: round(Math.max(...values)),
-});
+const summary = (values: number[]) => ({ probes: values.length, ...p50p99(values), maxMs: round(Math.max(...values)) });
 const results = {
   date: new Date().toISOString(),
   machine: machine(database ? 'PostgreSQL' : 'embedded (PGlite)'),

@@ -200,6 +200,24 @@ export async function timeEach(count: number, work: (i: number) => Promise<unkno
   return times;
 }
 
+/** A photo-sized JPEG of one colour, made with sharp (a dependency of the API). */
+export function solidJpeg(
+  width: number,
+  height: number,
+  background: { r: number; g: number; b: number },
+  quality: number,
+) {
+  const sharp = requireApi('sharp') as typeof import('sharp');
+  return sharp({ create: { width, height, channels: 3, background } })
+    .jpeg({ quality })
+    .toBuffer();
+}
+
+/** The median and the 99th percentile of `times`, rounded, under the names results give them. */
+export function p50p99(times: number[]) {
+  return { p50Ms: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)) };
+}
+
 export function summary(times: number[]) {
   return {
     samples: times.length,

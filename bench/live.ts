@@ -21,7 +21,7 @@ import { publishNotifications, writeNotification } from '../api/src/notification
 import {
   machine,
   n,
-  percentile,
+  p50p99,
   persistedOperation,
   requireApi,
   round,
@@ -179,12 +179,7 @@ await profiler?.save('live rounds');
 for (const client of [...clients, ...bareClients]) await client.dispose();
 await new Promise((resolve) => bare.close(resolve));
 
-const stats = (times: number[]) => ({
-  deliveries: times.length,
-  p50Ms: round(percentile(times, 50)),
-  p99Ms: round(percentile(times, 99)),
-  lastMs: round(Math.max(...times)),
-});
+const stats = (times: number[]) => ({ deliveries: times.length, ...p50p99(times), lastMs: round(Math.max(...times)) });
 const results = {
   date: new Date().toISOString(),
   machine: machine(server.app.config.database.kind),

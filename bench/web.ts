@@ -18,7 +18,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TIME_ZONE_COOKIE } from '../api/src/users/contract.ts';
 import { distDir } from '../web/e2e/server.ts';
-import { here, machine, n, requireApi, round, saveResults, signUp, startServer } from './lib.ts';
+import { here, machine, n, requireApi, round, saveResults, signUp, solidJpeg, startServer } from './lib.ts';
 import { measureNavigation, printNavigation } from './navigation.ts';
 
 process.env.CHROME_PATH ??= '/usr/bin/chromium';
@@ -236,15 +236,10 @@ async function galleryWithPhotos() {
     if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
     return answer.json() as Promise<Record<string, unknown>>;
   };
-  const sharp = requireApi('sharp') as typeof import('sharp');
   const gallery = await call('POST', '/api/galleries', { name: 'Harbour lofts', location: 'Hamburg' });
   const fileIds: unknown[] = [];
   for (let i = 0; i < 12; i++) {
-    const bytes = await sharp({
-      create: { width: 2400, height: 1600, channels: 3, background: { r: 30 + i * 15, g: 110, b: 150 - i * 8 } },
-    })
-      .jpeg({ quality: 82 })
-      .toBuffer();
+    const bytes = await solidJpeg(2400, 1600, { r: 30 + i * 15, g: 110, b: 150 - i * 8 }, 82);
     const { uploadURL } = await call('POST', '/api/objects/upload');
     const put = await fetch(String(uploadURL), { method: 'PUT', headers: { cookie: viewer.cookie }, body: bytes });
     if (!put.ok) throw new Error(`upload refused: ${put.status}`);

@@ -5,10 +5,8 @@
 // write to it.
 import { parseArgs } from 'node:util';
 import { setAdministratorByEmail } from '../src/admin/rules.ts';
-import { readConfig } from '../src/config.ts';
-import { askServerOrRunHere } from '../src/infra/admin-socket.ts';
-import { openDatabase } from '../src/infra/db/database.ts';
 import { DomainError } from '../src/shared/errors.ts';
+import { runAccountCommand } from './account-command.ts';
 import { exitOnKnownError } from './cli.ts';
 
 const { values } = parseArgs({
@@ -22,21 +20,9 @@ if (!values.email) {
 const input = { email: values.email, revoke: values.revoke };
 
 try {
-  const config = readConfig(process.env);
-  const here = async () => {
-    const db = await openDatabase(config.database, {
-      migrate: config.migrateOnStart || config.database.kind === 'embedded',
-    });
-    try {
-      return await setAdministratorByEmail(db.prisma, input.email, !input.revoke);
-    } finally {
-      await db.close();
-    }
-  };
-  const result =
-    config.database.kind === 'embedded'
-      ? await askServerOrRunHere<Awaited<ReturnType<typeof here>>>(config.dataDir, 'user:admin', input, here)
-      : await here();
+  const result = await runAccountCommand('user:admin', input, (prisma) =>
+    setAdministratorByEmail(prisma, input.email, !input.revoke),
+  );
   const role = result.isAdmin ? 'an administrator' : 'not an administrator';
   console.log(`${result.email} is ${result.changed ? 'now' : 'already'} ${role}.`);
 } catch (error) {

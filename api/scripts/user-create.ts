@@ -5,10 +5,8 @@
 // its admin socket): only the process holding the database may write to it.
 import { parseArgs } from 'node:util';
 import { createUserAsAdmin } from '../src/admin/commands.ts';
-import { readConfig } from '../src/config.ts';
-import { askServerOrRunHere } from '../src/infra/admin-socket.ts';
-import { openDatabase } from '../src/infra/db/database.ts';
 import { DomainError } from '../src/shared/errors.ts';
+import { runAccountCommand } from './account-command.ts';
 import { exitOnKnownError } from './cli.ts';
 
 const { values } = parseArgs({
@@ -27,26 +25,11 @@ if (!values.email || !values.password || !values.name) {
 const input = { email: values.email, password: values.password, name: values.name, admin: values.admin };
 
 try {
-  const config = readConfig(process.env);
-  const here = async () => {
-    const db = await openDatabase(config.database, {
-      migrate: config.migrateOnStart || config.database.kind === 'embedded',
-    });
-    try {
-      return await createUserAsAdmin(db.prisma, config, input);
-    } finally {
-      await db.close();
-    }
-  };
-  const user =
-    config.database.kind === 'embedded'
-      ? await askServerOrRunHere<{ id: string; email: string; isAdmin: boolean }>(
-          config.dataDir,
-          'user:create',
-          input,
-          here,
-        )
-      : await here();
+  const user = await runAccountCommand<{ id: string; email: string; isAdmin: boolean }>(
+    'user:create',
+    input,
+    (prisma, config) => createUserAsAdmin(prisma, config, input),
+  );
   console.log(`Created ${user.email} (${user.id})${user.isAdmin ? ', an administrator' : ''}`);
 } catch (error) {
   exitOnKnownError(error, [DomainError]);

@@ -1,5 +1,4 @@
-import type { TestApp } from './harness.ts';
-import type { signedInUser } from './harness.ts';
+import { signedInUser, type TestApp } from './harness.ts';
 
 export type SignedInUser = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -50,4 +49,15 @@ export interface AccessCase {
   as?: AccessRole;
   /** Checks, after the stranger's request, that the owner's data did not change. */
   unchanged?(t: AccessHarness): Promise<void>;
+}
+
+/** The harness on `app`: four fresh people, signed up in the order owner, stranger, editor, reader. */
+export async function accessHarness(app: TestApp): Promise<AccessHarness> {
+  return {
+    app,
+    owner: await signedInUser(app),
+    stranger: await signedInUser(app),
+    editor: await signedInUser(app),
+    reader: await signedInUser(app),
+  };
 }

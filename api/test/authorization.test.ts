@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccessCase, AccessHarness } from './access.ts';
-import { signedInUser, testApp, type TestApp } from './harness.ts';
+import { type AccessCase, type AccessHarness, accessHarness } from './access.ts';
+import { testApp, type TestApp } from './harness.ts';
 
 // Every domain's rows, gathered at build time: a new domain only has to add its cases file.
 const modules = import.meta.glob<{ accessCases: AccessCase[] }>('../src/*/access.cases.ts', { eager: true });
@@ -10,13 +10,7 @@ let app: TestApp;
 let t: AccessHarness;
 beforeAll(async () => {
   app = await testApp();
-  t = {
-    app,
-    owner: await signedInUser(app),
-    stranger: await signedInUser(app),
-    editor: await signedInUser(app),
-    reader: await signedInUser(app),
-  };
+  t = await accessHarness(app);
 });
 afterAll(() => app.close());
 

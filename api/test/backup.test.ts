@@ -3,10 +3,9 @@
 // in (with their old sessions too). On the embedded database the running server takes the snapshot
 // over its admin socket; on PostgreSQL pg_dump / pg_restore into a database the test creates.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileRecord, uploaded } from '../src/storage/testing.ts';
 import {
   person,
@@ -18,17 +17,9 @@ import {
   startedApp,
   type TestApp,
 } from './harness.ts';
+import { scratchFolders } from './scratch.ts';
 import { runScript } from './server-process.ts';
-const scratch: string[] = [];
-afterAll(async () => {
-  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
-});
-
-async function folder(name: string) {
-  const dir = await mkdtemp(path.join(tmpdir(), `scoutbase-${name}-`));
-  scratch.push(dir);
-  return dir;
-}
+const folder = scratchFolders();
 
 /** Every object file under a data folder: relative name to SHA-256. */
 async function objectFiles(dataDir: string) {

@@ -78,6 +78,23 @@ export async function scratchPostgresDatabase(prefix: string): Promise<{ url: st
   };
 }
 
+/**
+ * The database of `app` as a second app in the same test sees it: it may use it, but its close
+ * leaves it open for `app`, which closes it last (a PostgreSQL URL is shared as it is).
+ */
+export function borrowedDatabase(app: { databaseSource: DatabaseSource }): DatabaseSource {
+  const source = app.databaseSource;
+  if (source.kind !== 'pglite') return source;
+  const client = new Proxy(source.client, {
+    get(target, property) {
+      if (property === 'close') return async () => {};
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { kind: 'pglite', client };
+}
+
 export interface TestApp extends App {
   dataDir: string;
   /** The database this app runs on, so a second instance can share it (multi-instance tests). */
@@ -225,6 +242,18 @@ export function person(overrides: Partial<Person> = {}): Person {
   };
 }
 
+/** A random private address, for apps that trust one proxy to say where a request comes from. */
+export const randomAddress = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]).join('.')}`;
+
+/** Signs `who` up as if from the address `from` (X-Forwarded-For): the raw answer. */
+export function signUpFrom(app: TestApp, from: string, who: Person = person()) {
+  return app.request('/api/auth/signup', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+    body: JSON.stringify(who),
+  });
+}
+
 /** Auth.js's CSRF token; `jar` keeps the cookie that comes with it. */
 export async function csrfToken(app: TestApp, jar: CookieJar) {
   const response = await app.request('/api/auth/csrf', { cookie: jar.header });
@@ -232,13 +261,21 @@ export async function csrfToken(app: TestApp, jar: CookieJar) {
   return ((await response.json()) as { csrfToken: string }).csrfToken;
 }
 
-/** Signs in with e-mail and password through Auth.js's credentials flow, as a script would. */
-export async function signIn(app: TestApp, who: Pick<Person, 'email' | 'password'>, jar = new CookieJar()) {
+/**
+ * Signs in with e-mail and password through Auth.js's credentials flow, as a script would; `headers`
+ * go with the sign-in itself (a browser's User-Agent, a proxy's X-Forwarded-For).
+ */
+export async function signIn(
+  app: TestApp,
+  who: Pick<Person, 'email' | 'password'>,
+  jar = new CookieJar(),
+  headers: Record<string, string> = {},
+) {
   const csrf = await csrfToken(app, jar);
   const response = await app.request('/api/auth/callback/credentials', {
     method: 'POST',
     cookie: jar.header,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams({ email: who.email, password: who.password, csrfToken: csrf }),
   });
   jar.store(response);

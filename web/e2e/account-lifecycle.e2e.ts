@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { confirmAdminAction, makeAdmin, nextCode, signInUntilCode, turnOnTwoFactor } from './accounts.ts';
-import { mailedLink, MOBILE, newUser, sharedBrowser, signUpAndSignIn, submitSignUp, visitorPage } from './support.ts';
+import {
+  confirmAdminAction,
+  inApp,
+  makeAdmin,
+  nextCode,
+  signInUntilCode,
+  signUpInBrowser,
+  submitSignIn,
+  turnOnTwoFactor,
+} from './accounts.ts';
+import { mailedLink, MOBILE, newUser, sharedBrowser, signUpAndSignIn, visitorPage } from './support.ts';
 
 // One person's account from sign-up to being disabled, through the screens alone (issue 52's
 // quality bar): the e-mailed links are read from the server's outbox as from a mailbox, the
@@ -8,23 +17,10 @@ import { mailedLink, MOBILE, newUser, sharedBrowser, signUpAndSignIn, submitSign
 
 const browser = sharedBrowser();
 
-/** The path and query of an e-mailed link: the server's PUBLIC_URL is not the test's address. */
-const inApp = (link: string) => {
-  const url = new URL(link);
-  return `${url.pathname}${url.search}`;
-};
-
 describe('an account’s whole life', () => {
   it('sign up → verify → two-factor → sign in with the code → forgot password → disabled by an administrator, live', async () => {
     const user = newUser('Lena Lifecycle');
-    const first = await visitorPage(browser());
-    await first.page.goto('/signup');
-    await submitSignUp(first.page, user);
-    await first.page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-    await first.page.getByRole('link', { name: 'Continue to sign in' }).click();
-    await first.page.getByLabel('Email').fill(user.email);
-    await first.page.getByLabel('Password').fill(user.password);
-    await first.page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    const first = await signUpInBrowser(browser(), user);
     await first.page.getByRole('region', { name: 'Verify your e-mail address' }).waitFor();
 
     // The link from the mailbox verifies the address.
@@ -65,9 +61,7 @@ describe('an account’s whole life', () => {
     // The old session ended with the reset; the old password no longer signs in.
     expect((await first.context.request.get('/api/auth/user')).status()).toBe(401);
     await second.page.goto('/signin');
-    await second.page.getByLabel('Email').fill(user.email);
-    await second.page.getByLabel('Password', { exact: true }).fill(user.password);
-    await second.page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await submitSignIn(second.page, user);
     await second.page.getByRole('alert').getByText('Wrong email or password.').waitFor();
     // The new one does, with a recovery code for the second step (this 30-second step's code is used).
     await signInUntilCode(second.page, { email: user.email, password: newPassword });

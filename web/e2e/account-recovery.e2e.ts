@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seriousViolations } from './axe.ts';
+import { inApp, signUpInBrowser, submitSignIn, visitorPagesAccessible } from './accounts.ts';
 import {
   DESKTOP,
   MOBILE,
@@ -8,7 +8,6 @@ import {
   screenshot,
   sharedBrowser,
   signUpAndSignIn,
-  submitSignUp,
   visitorPage,
 } from './support.ts';
 
@@ -17,25 +16,11 @@ import {
 
 const browser = sharedBrowser();
 
-/** The path and query of an e-mailed link: the server's PUBLIC_URL is not the test's address. */
-const inApp = (link: string) => {
-  const url = new URL(link);
-  return `${url.pathname}${url.search}`;
-};
-
 describe('an account’s address and password', () => {
   it('sign up → verify from the e-mail → forgot password → the new password works, the old one and its session do not', async () => {
     const user = newUser('Vera Verified');
-    const { context, page } = await visitorPage(browser());
-    await page.goto('/signup');
-    await submitSignUp(page, user);
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-
     // Signed in but unverified: the app says so and offers a new link.
-    await page.getByRole('link', { name: 'Continue to sign in' }).click();
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    const { context, page } = await signUpInBrowser(browser(), user);
     const notice = page.getByRole('region', { name: 'Verify your e-mail address' });
     await notice.waitFor();
     await notice.getByRole('button', { name: 'Resend verification e-mail' }).click();
@@ -74,9 +59,7 @@ describe('an account’s address and password', () => {
     // The old password no longer signs in; the new one does.
     await visitor.getByRole('link', { name: 'Sign In', exact: true }).click();
     await visitor.getByRole('heading', { name: 'Sign in to Scoutbase' }).waitFor();
-    await visitor.getByLabel('Email').fill(user.email);
-    await visitor.getByLabel('Password').fill(user.password);
-    await visitor.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await submitSignIn(visitor, user);
     await visitor.getByRole('alert').getByText('Wrong email or password.').waitFor();
     await visitor.getByLabel('Password').fill('a newer long password');
     await visitor.getByRole('button', { name: 'Sign In', exact: true }).click();
@@ -118,24 +101,19 @@ describe('an account’s address and password', () => {
 
   for (const viewport of [DESKTOP, MOBILE]) {
     it(`the recovery pages have no serious accessibility violations at ${viewport.width}px, light and dark`, async () => {
-      const { context, page } = await visitorPage(browser(), { viewport });
-      const name = viewport === DESKTOP ? 'desktop' : 'phone';
-      for (const dark of [false, true]) {
-        await context.addInitScript((on) => localStorage.setItem('scoutbase:dark-mode', on ? '1' : '0'), dark);
-        for (const [path, heading] of [
+      await visitorPagesAccessible(
+        browser(),
+        viewport,
+        [
           ['/reset-password', 'Forgot your password?'],
           ['/reset-password?token=AAAA', 'Choose a new password'],
           ['/verify-email?token=AAAA', 'Verify your e-mail address'],
-        ] as const) {
-          await page.goto(path);
-          await page.getByRole('heading', { name: heading }).waitFor();
+        ],
+        (path) => `${path.slice(1).split('?')[0]}${path.includes('token') ? '-link' : ''}`,
+        async (page, path) => {
           if (path.startsWith('/verify-email')) await page.getByRole('alert').waitFor();
-          expect(await seriousViolations(page), `${path} dark=${dark}`).toEqual([]);
-          const shot = `${path.slice(1).split('?')[0]}${path.includes('token') ? '-link' : ''}`;
-          await screenshot(page, `${shot}-${name}${dark ? '-dark' : ''}`);
-        }
-      }
-      await context.close();
+        },
+      );
     }, 120_000);
   }
 });

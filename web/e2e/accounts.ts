@@ -3,13 +3,70 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Secret, TOTP } from 'otpauth';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import type { TestUser } from './support.ts';
+import { DESKTOP, screenshot, submitSignUp, type TestUser, visitorPage } from './support.ts';
 
 // What several browser tests of accounts do the same way (issue 52): two-factor set up on the
 // Security screen, the sign-in that asks for its code, and an administrator made and at work.
+
+/** Fills the sign-in page's form in as `user` and sends it. */
+export async function submitSignIn(page: Page, { email, password }: Pick<TestUser, 'email' | 'password'>) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** Once the sign-up form is sent: from "Check your e-mail" on to the sign-in page, and signs in as `user`. */
+export async function signInAfterSignUp(page: Page, user: TestUser) {
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+  await page.getByRole('link', { name: 'Continue to sign in' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Scoutbase' }).waitFor();
+  await submitSignIn(page, user);
+}
+
+/** A visitor of their own signs up as `user` on the sign-up page and goes on to sign in (not yet verified). */
+export async function signUpInBrowser(browser: Browser, user: TestUser) {
+  const visitor = await visitorPage(browser);
+  await visitor.page.goto('/signup');
+  await submitSignUp(visitor.page, user);
+  await signInAfterSignUp(visitor.page, user);
+  return visitor;
+}
+
+/** The path and query of an e-mailed link: the server's PUBLIC_URL is not the test's address. */
+export function inApp(link: string) {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Signed-out pages (path, heading) in a visitor's window of `viewport`, light then dark: each checked
+ * for serious accessibility violations once its heading (and `ready`) shows, and photographed as
+ * `<shot(path)>-<desktop|phone>[-dark]`.
+ */
+export async function visitorPagesAccessible(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  pages: readonly (readonly [path: string, heading: string])[],
+  shot: (path: string) => string,
+  ready?: (page: Page, path: string) => Promise<void>,
+) {
+  const { context, page } = await visitorPage(browser, { viewport });
+  const name = viewport === DESKTOP ? 'desktop' : 'phone';
+  for (const dark of [false, true]) {
+    await context.addInitScript((on) => localStorage.setItem('scoutbase:dark-mode', on ? '1' : '0'), dark);
+    for (const [path, heading] of pages) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await ready?.(page, path);
+      expect(await seriousViolations(page), `${path} dark=${dark}`).toEqual([]);
+      await screenshot(page, `${shot(path)}-${name}${dark ? '-dark' : ''}`);
+    }
+  }
+  await context.close();
+}
 
 /** The app's TOTP for the key shown on the Security screen. */
 export function authenticator(key: string) {
@@ -47,9 +104,7 @@ export async function turnOnTwoFactor(page: Page) {
 /** The sign-in page up to its second step, which asks for the code. */
 export async function signInUntilCode(page: Page, user: Pick<TestUser, 'email' | 'password'>) {
   await page.goto('/signin');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await submitSignIn(page, user);
   await page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
 }
 

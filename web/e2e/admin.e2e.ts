@@ -2,7 +2,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { confirmAdminAction, makeAdmin } from './accounts.ts';
 import { seriousViolations } from './axe.ts';
-import { baseURL, DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, type TestUser } from './support.ts';
+import {
+  baseURL,
+  DESKTOP,
+  liveDashboardTab,
+  MOBILE,
+  newUser,
+  screenshot,
+  sharedBrowser,
+  type TestUser,
+} from './support.ts';
 
 // The administrator console. Ana is made an administrator of the shared server with
 // `pnpm user:admin` (through its admin socket, as an operator would while it runs). At phone width
@@ -42,14 +51,7 @@ describe('the admin console', () => {
     await makeAdmin(ana.email);
     const crew = await signedIn(browser(), ben, DESKTOP);
     expect((await admin.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
-    const benTab = await crew.newPage();
-    await benTab.goto('/');
-    await benTab.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    // The tab's live connection is open once the bell has its count.
-    await benTab
-      .getByRole('banner')
-      .getByRole('button', { name: /^Notifications/ })
-      .waitFor();
+    const benTab = await liveDashboardTab(crew);
 
     const page = await admin.newPage();
     await page.goto('/');

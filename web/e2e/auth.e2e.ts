@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signInAfterSignUp, submitSignIn } from './accounts.ts';
 import { MOBILE, newUser, screenshot, sharedBrowser, signedInPage, submitSignUp, visitorPage } from './support.ts';
 
 const browser = sharedBrowser();
@@ -21,11 +22,7 @@ describe('signing up and in', () => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Get Started' }).click();
     await submitSignUp(page, user);
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-    await page.getByRole('link', { name: 'Continue to sign in' }).click();
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await signInAfterSignUp(page, user);
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.getByRole('banner').getByText('Marta Ruiz').isVisible()).toBe(true);
@@ -50,9 +47,7 @@ describe('signing up and in', () => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign In', exact: true }).first().click();
     await page.waitForURL(/\/signin/);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await submitSignIn(page, user);
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
     await context.close();
   });

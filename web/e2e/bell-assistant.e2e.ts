@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAnthropic } from '../../api/test/fake-anthropic.ts';
 import { type RunningServer, startServer } from './server.ts';
 import { seriousViolations } from './axe.ts';
-import { screenshot, sharedBrowser, signedInPage } from './support.ts';
+import { assistantOpen, screenshot, sharedBrowser, signedInPage } from './support.ts';
 
 const browser = sharedBrowser();
 
@@ -54,8 +54,7 @@ describe('notifications bell', () => {
 
 describe('assistant', () => {
   it('chats with the assistant, which can create a task', async () => {
-    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
-    await page.getByRole('button', { name: 'Open AI assistant' }).click();
+    const { context, page } = await assistantOpen(browser());
     await page.getByRole('button', { name: 'Search Files' }).waitFor();
     await screenshot(page, 'assistant-collapsed-desktop');
     await page.getByRole('button', { name: 'Expand assistant' }).click();

@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { docxParts } from '../../api/test/docx.ts';
 
 // Word documents made for the browser tests: a .docx is a ZIP of XML parts (written here stored,
 // uncompressed, which every ZIP reader takes), and a Word 97 .doc an OLE compound file with a
@@ -42,32 +43,13 @@ function zip(files: Record<string, string>): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-const NS =
-  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
-  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-
 const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A .docx with a heading and paragraphs (Word's "heading 1" style makes an <h1>). */
 export function makeDocx(heading: string, paragraphs: string[]): Buffer {
   const para = (text: string, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${xmlText(text)}</w:t></w:r></w:p>`;
-  return zip({
-    '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
-    'word/_rels/document.xml.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      `<Relationship Id="rId1" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
-    'word/styles.xml': `<?xml version="1.0" encoding="UTF-8"?><w:styles ${NS}><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><w:document ${NS}><w:body>${para(heading, 'Heading1')}${paragraphs.map((p) => para(p)).join('')}</w:body></w:document>`,
-  });
+  return zip(docxParts(`${para(heading, 'Heading1')}${paragraphs.map((p) => para(p)).join('')}`));
 }
 
 /** The start of a Word 97–2003 file: the compound file's signature and its WordDocument stream's name. */

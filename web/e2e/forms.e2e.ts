@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { emptyScreen, MOBILE, screenshot, sharedBrowser, signedInPage } from './support.ts';
+import { assistantOpen, emptyScreen, MOBILE, screenshot, sharedBrowser } from './support.ts';
 
 // Issue 53, item 10: a form says what is wrong by the field, never only in a toast over its buttons,
 // and stops text at the length the API takes.
@@ -59,8 +59,7 @@ describe('New Gallery says what is wrong by its fields', () => {
 
 describe('the assistant says why it refused a message', () => {
   it('stops at 4,000 characters with a counter, and shows the server reason', async () => {
-    const { context, page } = await signedInPage(browser(), { path: '/tasks' });
-    await page.getByRole('button', { name: 'Open AI assistant' }).click();
+    const { context, page } = await assistantOpen(browser());
     await page.getByRole('button', { name: 'Expand assistant' }).click();
     const box = page.locator('#assistant-message');
     await box.fill('a'.repeat(4100));

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { emptyScreen, MOBILE, screenshot, sharedBrowser, signedInContext } from './support.ts';
+import { emptyScreen, MOBILE, requestsOf, screenshot, sharedBrowser, signedInContext } from './support.ts';
 
 const browser = sharedBrowser();
 
@@ -120,10 +120,9 @@ describe('galleries', () => {
     const { context } = await signedInContext(browser());
     const page = await context.newPage();
     // From the page's start: the page carries the list, so no request reads it, before or after.
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('/graphql')) asked.push(request.postData() ?? '');
-    });
+    const asked = requestsOf(page, (request) =>
+      request.url().endsWith('/graphql') ? (request.postData() ?? '') : undefined,
+    );
     const listening = new Promise<void>((resolve) => {
       page.on('websocket', (socket) =>
         socket.on('framereceived', ({ payload }) => {

@@ -36,12 +36,7 @@ describe('the order of a gallery’s photos', () => {
     await post(owner.context.request, `/api/galleries/${gallery.id}/items`, {
       fileIds: ['c.jpg', 'a.jpg', 'b.jpg'].map((name) => ids[name]),
     });
-    await shareWithCrew(
-      owner.context.request,
-      { request: member.context.request, email: member.user.email },
-      gallery.id,
-      { projectName: 'Coastal Unit', permission: 'read' },
-    );
+    await shareWithCrew(owner, member, gallery.id, { projectName: 'Coastal Unit', permission: 'read' });
 
     const { page } = owner;
     await page.goto(`/galleries/${gallery.id}`);

@@ -24,12 +24,7 @@ describe('a crew member with Edit Access', () => {
     const owner = await signedInPage(browser(), { path: '/galleries' });
     const member = await signedInPage(browser(), { path: '/' });
     const gallery = await post<{ id: string }>(owner.context.request, '/api/galleries', { name: 'Harbour Cranes' });
-    await shareWithCrew(
-      owner.context.request,
-      { request: member.context.request, email: member.user.email },
-      gallery.id,
-      { projectName: 'Night Shift', permission: 'write' },
-    );
+    await shareWithCrew(owner, member, gallery.id, { projectName: 'Night Shift', permission: 'write' });
 
     // The member's galleries list: the card offers viewing and editing only.
     const { page } = member;

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './server.ts';
-import { sharedBrowser, signedInPage } from './support.ts';
+import { expect, it } from 'vitest';
+import { ownServer, sharedBrowser, signedInPage } from './support.ts';
 
 // The server restarts (SIGTERM, as a deploy or a supervisor does) under an open tab: the server stops
 // at once and cleanly, and the tab's bell catches up with what happened meanwhile and hears what
 // happens after, without a reload.
-let server: RunningServer;
-beforeAll(async () => {
-  // Due reminders every second, so a notification follows an overdue task at once.
-  server = await startServer({ DUE_REMINDER_INTERVAL_SECONDS: '1' });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+// Due reminders every second, so a notification follows an overdue task at once.
+const server = ownServer({ DUE_REMINDER_INTERVAL_SECONDS: '1' });
 const browser = sharedBrowser();
 
 it('the bell catches up after a server restart under an open tab, without a reload', async () => {
-  const { context, page } = await signedInPage(browser(), { server: server.baseURL, path: '/' });
+  const { context, page } = await signedInPage(browser(), { server: server().baseURL, path: '/' });
   const bell = page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
   await bell.waitFor();
   // The live streams are open once the count arrived (the badge is absent at 0); wait a moment
@@ -34,7 +27,7 @@ it('the bell catches up after a server restart under an open tab, without a relo
   };
 
   // With the tab's SSE streams open, the stop is quick and clean.
-  const stopped = await server.restart();
+  const stopped = await server().restart();
   expect(stopped.exitCode).toBe(0);
   expect(stopped.stopMs).toBeLessThan(10_000);
 

@@ -1,9 +1,23 @@
+import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { joinProject } from './accounts.ts';
 import { makePhoto, uploadThroughApi } from './images.ts';
-import { baseURL, DESKTOP, newUser, sharedBrowser, signedInContext } from './support.ts';
+import { baseURL, DESKTOP, newUser, post, sharedBrowser, signedInContext } from './support.ts';
 
 const browser = sharedBrowser();
+
+/** A gallery of the owner's holding one photo (`file`, in `colour`); an error if the server refuses any step. */
+async function galleryWithPhoto(
+  owner: BrowserContext,
+  fields: { name: string; location: string },
+  file: string,
+  colour: string,
+) {
+  const gallery = await post<{ id: string }>(owner.request, '/api/galleries', fields);
+  const photo = await uploadThroughApi(owner.request, file, await makePhoto({ colour }));
+  await post(owner.request, `/api/galleries/${gallery.id}/items`, { fileIds: [photo.id] });
+  return gallery;
+}
 
 // Issue 53, item 6: screens that other people's actions change, each open in a second browser.
 describe('live screens', () => {
@@ -34,13 +48,7 @@ describe('live screens', () => {
     const { context: crew } = await signedInContext(browser(), { user: ben });
     await joinProject(owner, crew, ben.email);
     const project = ((await (await owner.request.get('/api/projects')).json()) as { id: string }[])[0];
-    const gallery = (await (
-      await owner.request.post('/api/galleries', { data: { name: 'Dockside', location: 'Hamburg' } })
-    ).json()) as { id: string };
-    const first = await uploadThroughApi(owner.request, 'quay.jpg', await makePhoto({ colour: '#0f766e' }));
-    expect(
-      (await owner.request.post(`/api/galleries/${gallery.id}/items`, { data: { fileIds: [first.id] } })).ok(),
-    ).toBe(true);
+    const gallery = await galleryWithPhoto(owner, { name: 'Dockside', location: 'Hamburg' }, 'quay.jpg', '#0f766e');
     expect(
       (
         await owner.request.post(`/api/galleries/${gallery.id}/share`, {
@@ -70,13 +78,7 @@ describe('live screens', () => {
 
   it("a reviewer's open page is told at once that the link was revoked", async () => {
     const { context: owner } = await signedInContext(browser());
-    const gallery = (await (
-      await owner.request.post('/api/galleries', { data: { name: 'Lighthouse', location: 'Cuxhaven' } })
-    ).json()) as { id: string };
-    const photo = await uploadThroughApi(owner.request, 'lamp.jpg', await makePhoto({ colour: '#1d4ed8' }));
-    expect(
-      (await owner.request.post(`/api/galleries/${gallery.id}/items`, { data: { fileIds: [photo.id] } })).ok(),
-    ).toBe(true);
+    const gallery = await galleryWithPhoto(owner, { name: 'Lighthouse', location: 'Cuxhaven' }, 'lamp.jpg', '#1d4ed8');
     const link = (await (
       await owner.request.post(`/api/galleries/${gallery.id}/review-links`, { data: { label: 'Director' } })
     ).json()) as { id: string; url: string };

@@ -1,21 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './server.ts';
-import { DESKTOP, newUser, sharedBrowser } from './support.ts';
+import { expect, it } from 'vitest';
+import { DESKTOP, newUser, ownServer, sharedBrowser } from './support.ts';
 
 // The built app against a server in production mode: only persisted operations run, and the
 // content security policy (no inline scripts) must not block anything the app does.
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer({ NODE_ENV: 'production', AUTH_SECRET: randomBytes(32).toString('base64url') });
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = ownServer({ NODE_ENV: 'production', AUTH_SECRET: randomBytes(32).toString('base64url') });
 const browser = sharedBrowser();
 
 it('runs the screens in production mode with persisted operations and no CSP violations', async () => {
-  const baseURL = server.baseURL;
+  const baseURL = server().baseURL;
   const context = await browser().newContext({ baseURL, viewport: DESKTOP });
   const user = newUser('Prod Person');
   const signup = await context.request.post(`${baseURL}/api/auth/signup`, { data: user });

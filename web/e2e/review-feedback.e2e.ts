@@ -125,12 +125,7 @@ describe('review feedback on the grid', () => {
     // A crew member: the owner's gallery is under "Shared with you", saying by whom and through
     // which project, with the truth in its badge; their own gallery stays under "Your galleries".
     const member = await signedInPage(browser(), { path: '/', viewport: MOBILE, user: newUser('Ben Crew') });
-    await shareWithCrew(
-      owner.context.request,
-      { request: member.context.request, email: member.user.email },
-      gallery.id,
-      { projectName: 'Harbour Night Shoot' },
-    );
+    await shareWithCrew(owner, member, gallery.id, { projectName: 'Harbour Night Shoot' });
     await post(member.context.request, '/api/galleries', { name: 'Ben scouting' });
     expect((await member.context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
     await member.page.goto('/galleries');

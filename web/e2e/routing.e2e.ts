@@ -11,7 +11,7 @@ import storageQuery from '../src/shell/__generated__/StorageUsageSlotQuery$param
 import type { Preloads } from '../build/preloads.ts';
 import { appPath, globalIdOf } from '../src/lib/globalId.ts';
 import { distDir } from './server.ts';
-import { baseURL, newUser, sharedBrowser, signedInContext } from './support.ts';
+import { baseURL, newUser, requestsOf, sharedBrowser, signedInContext } from './support.ts';
 
 // Routes own their data (routes/signedIn.tsx): a screen's query leaves as the navigation starts, beside
 // the screen's code, and a link the pointer rests on or the keyboard reaches starts both.
@@ -254,10 +254,9 @@ describe('the loading screen', () => {
     const page = await context.newPage();
     // Linked at the end of the page, it was asked for once the carried answers had been made, last
     // of all: over six connections it queued behind the scripts, and the scripts run only after it.
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/assets/')) asked.push(new URL(request.url()).pathname);
-    });
+    const asked = requestsOf(page, (request) =>
+      request.url().includes('/assets/') ? new URL(request.url()).pathname : undefined,
+    );
     await page.goto('/galleries');
     await page.getByText('No galleries yet').waitFor();
     const stylesheet = asked.findIndex((file) => file.endsWith('.css'));

@@ -1,19 +1,21 @@
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { type RunningServer, startServer } from './server.ts';
-import { DESKTOP, MOBILE, screenshot, sharedBrowser, signedInPage, type TestUser } from './support.ts';
+import {
+  DESKTOP,
+  liveDashboardTab,
+  MOBILE,
+  ownServer,
+  screenshot,
+  sharedBrowser,
+  signedInPage,
+  type TestUser,
+} from './support.ts';
 
 // Sessions and devices (issue 52): the Security screen lists where the account is signed in, and
 // signing a device out there signs its open tab out live. The server checks live sockets' sessions
 // only once an hour here, so the tab can only have heard it through the 'sessions:ended' event.
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer({ LIVE_SESSION_CHECK_SECONDS: '3600' });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = ownServer({ LIVE_SESSION_CHECK_SECONDS: '3600' });
 const browser = sharedBrowser();
 
 const IPHONE =
@@ -21,29 +23,22 @@ const IPHONE =
 
 /** Signs an existing account in to `context` (Auth.js credentials flow). */
 async function signIn(context: BrowserContext, user: TestUser) {
-  const csrf = await context.request.get(`${server.baseURL}/api/auth/csrf`);
+  const csrf = await context.request.get(`${server().baseURL}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const response = await context.request.post(`${server.baseURL}/api/auth/callback/credentials`, {
-    form: { csrfToken, email: user.email, password: user.password, callbackUrl: `${server.baseURL}/` },
+  const response = await context.request.post(`${server().baseURL}/api/auth/callback/credentials`, {
+    form: { csrfToken, email: user.email, password: user.password, callbackUrl: `${server().baseURL}/` },
     maxRedirects: 0,
   });
   expect(response.status()).toBe(302);
-  expect((await context.request.get(`${server.baseURL}/api/auth/user`)).status()).toBe(200);
+  expect((await context.request.get(`${server().baseURL}/api/auth/user`)).status()).toBe(200);
 }
 
 describe('signed-in devices', () => {
   it('signs another device out from the Security screen, and its open tab is signed out live', async () => {
-    const laptop = await signedInPage(browser(), { server: server.baseURL, path: '/settings' });
-    const phoneContext = await browser().newContext({ baseURL: server.baseURL, viewport: MOBILE, userAgent: IPHONE });
+    const laptop = await signedInPage(browser(), { server: server().baseURL, path: '/settings' });
+    const phoneContext = await browser().newContext({ baseURL: server().baseURL, viewport: MOBILE, userAgent: IPHONE });
     await signIn(phoneContext, laptop.user);
-    const phone = await phoneContext.newPage();
-    await phone.goto('/');
-    await phone.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    // The tab's live connection is open once the bell has its count.
-    await phone
-      .getByRole('banner')
-      .getByRole('button', { name: /^Notifications/ })
-      .waitFor();
+    const phone = await liveDashboardTab(phoneContext);
     await phone.waitForTimeout(1000);
 
     const page = laptop.page;
@@ -71,21 +66,21 @@ describe('signed-in devices', () => {
 
     // The phone's tab goes to the sign-in page by itself, long before any periodic check.
     await phone.waitForURL((url) => url.pathname === '/signin', { timeout: 10_000 });
-    expect((await phoneContext.request.get(`${server.baseURL}/api/auth/user`)).status()).toBe(401);
+    expect((await phoneContext.request.get(`${server().baseURL}/api/auth/user`)).status()).toBe(401);
     // The laptop is still signed in.
-    expect((await laptop.context.request.get(`${server.baseURL}/api/auth/user`)).status()).toBe(200);
+    expect((await laptop.context.request.get(`${server().baseURL}/api/auth/user`)).status()).toBe(200);
 
     await phoneContext.close();
     await laptop.context.close();
   });
 
   it('signs out of all other devices; the Security screen passes axe on a phone in dark mode', async () => {
-    const laptop = await signedInPage(browser(), { server: server.baseURL, viewport: MOBILE, path: '/' });
+    const laptop = await signedInPage(browser(), { server: server().baseURL, viewport: MOBILE, path: '/' });
     const { context, page, user } = laptop;
     expect((await context.request.patch('/api/user/settings', { data: { darkMode: true } })).status()).toBe(200);
     const others = await Promise.all(
       [IPHONE, undefined].map(async (userAgent) => {
-        const other = await browser().newContext({ baseURL: server.baseURL, viewport: DESKTOP, userAgent });
+        const other = await browser().newContext({ baseURL: server().baseURL, viewport: DESKTOP, userAgent });
         await signIn(other, user);
         return other;
       }),
@@ -105,10 +100,10 @@ describe('signed-in devices', () => {
     await page.getByText('Signed out of all other devices').first().waitFor();
     await page.getByText("You're not signed in anywhere else.").waitFor();
     for (const other of others) {
-      expect((await other.request.get(`${server.baseURL}/api/auth/user`)).status()).toBe(401);
+      expect((await other.request.get(`${server().baseURL}/api/auth/user`)).status()).toBe(401);
       await other.close();
     }
-    expect((await context.request.get(`${server.baseURL}/api/auth/user`)).status()).toBe(200);
+    expect((await context.request.get(`${server().baseURL}/api/auth/user`)).status()).toBe(200);
     await context.close();
   });
 });

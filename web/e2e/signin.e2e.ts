@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from './axe.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { signInAfterSignUp, submitSignIn, visitorPagesAccessible } from './accounts.ts';
 import {
   baseURL,
   DESKTOP,
@@ -42,9 +42,7 @@ describe('the sign-in page', () => {
     await page.getByRole('heading', { name: 'Sign in to Scoutbase' }).waitFor();
     // No Google button unless Google is configured.
     expect(await page.getByRole('button', { name: 'Sign in with Google' }).count()).toBe(0);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await submitSignIn(page, user);
     await page.getByRole('heading', { name: 'Task Management' }).waitFor();
     const url = new URL(page.url());
     expect(`${url.pathname}${url.search}`).toBe('/tasks?tab=overdue');
@@ -65,9 +63,7 @@ describe('the sign-in page', () => {
     for (const elsewhere of ['https://evil.example/', '//evil.example/', '/\\evil.example/']) {
       await context.clearCookies();
       await page.goto(`/signin?callbackUrl=${encodeURIComponent(elsewhere)}`);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await submitSignIn(page, user);
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
       expect(new URL(page.url()).origin).toBe(baseURL);
       expect(new URL(page.url()).pathname).toBe('/');
@@ -95,12 +91,7 @@ describe('the sign-in page', () => {
 
     await page.goto('/signup?callbackUrl=%2Fgalleries');
     await submitSignUp(page, user);
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-    await page.getByRole('link', { name: 'Continue to sign in' }).click();
-    await page.getByRole('heading', { name: 'Sign in to Scoutbase' }).waitFor();
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await signInAfterSignUp(page, user);
     await page.getByRole('heading', { name: 'Photo Galleries' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/galleries');
     expect(await page.getByRole('banner').getByText('Lucía Ferrer').isVisible()).toBe(true);
@@ -112,21 +103,15 @@ describe('the sign-in page', () => {
 
   for (const viewport of [DESKTOP, MOBILE]) {
     it(`has no serious accessibility violations at ${viewport.width}px, light and dark`, async () => {
-      const { context, page } = await visitorPage(browser(), { viewport });
-      const name = viewport === DESKTOP ? 'desktop' : 'phone';
-      for (const dark of [false, true]) {
-        await context.addInitScript((on) => localStorage.setItem('scoutbase:dark-mode', on ? '1' : '0'), dark);
-        for (const [path, heading] of [
+      await visitorPagesAccessible(
+        browser(),
+        viewport,
+        [
           ['/signin?error=CredentialsSignin&code=credentials', 'Sign in to Scoutbase'],
           ['/signup', 'Create your account'],
-        ] as const) {
-          await page.goto(path);
-          await page.getByRole('heading', { name: heading }).waitFor();
-          expect(await seriousViolations(page), `${path} dark=${dark}`).toEqual([]);
-          await screenshot(page, `${path.slice(1, 7)}-${name}${dark ? '-dark' : ''}`);
-        }
-      }
-      await context.close();
+        ],
+        (path) => path.slice(1, 7),
+      );
     }, 120_000);
   }
 });

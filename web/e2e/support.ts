@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './chromium.ts';
-import { outboxes } from './server.ts';
+import { outboxes, type RunningServer, startServer } from './server.ts';
 
 // Helpers for browser tests: Debian's Chromium driven by playwright-core against the real server
 // started by globalSetup.ts.
@@ -33,6 +33,21 @@ export function sharedBrowser(): () => Browser {
   return () => {
     if (!browser) throw new Error('Chromium starts before the first test: ask for it inside a test');
     return browser;
+  };
+}
+
+/** A server of the test file's own with `env` set, started before its tests and stopped after them. */
+export function ownServer(env: Record<string, string>): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the server starts before the first test: ask for it inside a test');
+    return server;
   };
 }
 
@@ -138,6 +153,13 @@ export async function signedInPage(
   return { context, page, user };
 }
 
+/** signedInPage() on the tasks screen, with the assistant's panel opened. */
+export async function assistantOpen(browser: Browser) {
+  const opened = await signedInPage(browser, { path: '/tasks' });
+  await opened.page.getByRole('button', { name: 'Open AI assistant' }).click();
+  return opened;
+}
+
 /** A new user's first look at a screen: signed in at `path`, once its heading and empty-state texts show. */
 export async function emptyScreen(browser: Browser, path: string, heading: string, ...emptyTexts: string[]) {
   const opened = await signedInPage(browser, { path });
@@ -182,6 +204,28 @@ export async function holdLiveMessages(page: Page) {
   return release;
 }
 
+/** A new tab of `context` on the dashboard, once its live connection is open: the bell has its count. */
+export async function liveDashboardTab(context: BrowserContext): Promise<Page> {
+  const tab = await context.newPage();
+  await tab.goto('/');
+  await tab.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  await tab
+    .getByRole('banner')
+    .getByRole('button', { name: /^Notifications/ })
+    .waitFor();
+  return tab;
+}
+
+/** What `page` asks for from now on, as `pick` names each request (those it names nothing are left out). */
+export function requestsOf(page: Page, pick: (request: Request) => string | undefined): string[] {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const name = pick(request);
+    if (name !== undefined) asked.push(name);
+  });
+  return asked;
+}
+
 /** A JSON POST through a browser context's API client: the answer's JSON, or an error with the server's words. */
 export async function post<T = unknown>(request: APIRequestContext, path: string, data: object = {}) {
   const answer = await request.post(path, { data });
@@ -191,17 +235,17 @@ export async function post<T = unknown>(request: APIRequestContext, path: string
 
 /** The owner's project with the crew member in it (invited and accepted), and the gallery shared with it. */
 export async function shareWithCrew(
-  owner: APIRequestContext,
-  crew: { request: APIRequestContext; email: string },
+  { context: { request: owner } }: { context: BrowserContext },
+  crew: { context: BrowserContext; user: Pick<TestUser, 'email'> },
   galleryId: string,
   { projectName, permission }: { projectName: string; permission?: 'read' | 'write' },
 ) {
   const project = await post<{ id: string }>(owner, '/api/projects', { name: projectName });
   const invitation = await post<{ id: string }>(owner, `/api/projects/${project.id}/invitations`, {
-    email: crew.email,
+    email: crew.user.email,
     role: 'member',
   });
-  await post(crew.request, `/api/invitations/${invitation.id}/accept`);
+  await post(crew.context.request, `/api/invitations/${invitation.id}/accept`);
   await post(owner, `/api/galleries/${galleryId}/share`, {
     projectId: project.id,
     ...(permission ? { permission } : {}),

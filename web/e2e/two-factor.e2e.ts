@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCode, signInUntilCode, turnOnTwoFactor } from './accounts.ts';
+import { nextCode, signInUntilCode, submitSignIn, turnOnTwoFactor } from './accounts.ts';
 import { seriousViolations } from './axe.ts';
 import { DESKTOP, MOBILE, newUser, screenshot, sharedBrowser, visitorPage } from './support.ts';
 
@@ -15,9 +15,7 @@ async function onSecurityScreen(viewport = DESKTOP) {
   const signup = await context.request.post('/api/auth/signup', { data: user });
   expect(signup.ok(), await signup.text()).toBe(true);
   await page.goto('/signin?callbackUrl=%2Fsettings%2Fsecurity');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await submitSignIn(page, user);
   await page.waitForURL((url) => url.pathname === '/settings/security');
   return { context, page, user };
 }

@@ -1,38 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BASE, testApp, type TestApp } from '../../test/harness.ts';
-import { signInThroughIssuer, startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+import {
+  appWithIssuer,
+  googleClient,
+  googleSettings,
+  type OidcIssuer,
+  identity,
+  checkedSignIn,
+} from '../../test/fakes/oidc-issuer.ts';
 
-const client = {
-  clientId: 'scoutbase-test',
-  clientSecret: 'a-client-secret-for-tests',
-  redirectUri: `${BASE}/api/auth/callback/google`,
-};
-
-let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;
-let app: TestApp;
-
-beforeAll(async () => {
-  issuer = await startOidcIssuer(client);
-  app = await testApp({
-    AUTH_GOOGLE_ID: client.clientId,
-    AUTH_GOOGLE_SECRET: client.clientSecret,
-    AUTH_GOOGLE_ISSUER: issuer.issuer,
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await issuer?.close();
+const client = googleClient;
+let issuer: OidcIssuer, app: TestApp;
+appWithIssuer(client, googleSettings, (started, its) => {
+  [app, issuer] = [started, its];
 });
 
 /** Google's flow, with the checks on the authorization request the app sends the browser to. */
-async function signInWithGoogle(sub: string) {
-  const flow = await signInThroughIssuer(app, issuer, 'google', sub);
-  expect(flow.authorize.toString().startsWith(`${issuer.issuer}/auth?`)).toBe(true);
-  expect(flow.authorize.searchParams.get('scope')).toBe('openid email profile');
-  expect(flow.authorize.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(flow.returnedTo.startsWith(client.redirectUri)).toBe(true);
-  return flow;
-}
+const signInWithGoogle = (sub: string) => checkedSignIn(app, issuer, 'google', sub, client.redirectUri);
 
 describe('sign-in with Google (OpenID Connect)', () => {
   it('creates the account from the verified identity and signs the person in', async () => {
@@ -74,14 +58,7 @@ describe('sign-in with Google (OpenID Connect)', () => {
     });
     expect(signup.status).toBe(202);
     const local = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'lee@example.com' } });
-    issuer.addAccount({
-      sub: 'google-2002',
-      email: 'lee@example.com',
-      email_verified: true,
-      name: 'Lee Park',
-      given_name: 'Lee',
-      family_name: 'Park',
-    });
+    issuer.addAccount(identity('google-2002', 'lee@example.com', 'Lee Park'));
     const { jar } = await signInWithGoogle('google-2002');
     const user = (await (await app.request('/api/auth/user', { cookie: jar.header })).json()) as { id: string };
     expect(user.id).toBe(local.id);

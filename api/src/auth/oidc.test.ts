@@ -1,9 +1,9 @@
 // Sign-in through any OpenID Connect provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET,
 // OIDC_NAME), against the same local issuer the Google tests use (oidc-provider on 127.0.0.1).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, readConfig } from '../config.ts';
 import { BASE, type CookieJar, signedInUser, testApp, type TestApp } from '../../test/harness.ts';
-import { signInThroughIssuer, startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+import { appWithIssuer, checkedSignIn, identity, type OidcIssuer } from '../../test/fakes/oidc-issuer.ts';
 
 // Apps of their own start in some tests: slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -14,32 +14,25 @@ const client = {
   redirectUri: `${BASE}/api/auth/callback/oidc`,
 };
 
-let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;
-let app: TestApp;
-
-beforeAll(async () => {
-  issuer = await startOidcIssuer(client);
-  app = await testApp({
-    OIDC_ISSUER: issuer.issuer,
+let issuer: OidcIssuer, app: TestApp;
+appWithIssuer(
+  client,
+  (started) => ({
+    OIDC_ISSUER: started.issuer,
     OIDC_CLIENT_ID: client.clientId,
     OIDC_CLIENT_SECRET: client.clientSecret,
     OIDC_NAME: 'Studio SSO',
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await issuer?.close();
-});
+  }),
+  (started, its) => {
+    [app, issuer] = [started, its];
+  },
+);
 
 /** The authorization-code flow through the generic provider, with the checks on its request. */
 async function signInWithSso(sub: string) {
-  const flow = await signInThroughIssuer(app, issuer, 'oidc', sub);
-  expect(flow.authorize.toString().startsWith(`${issuer.issuer}/auth?`)).toBe(true);
-  expect(flow.authorize.searchParams.get('scope')).toBe('openid email profile');
-  expect(flow.authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  const flow = await checkedSignIn(app, issuer, 'oidc', sub, client.redirectUri);
   expect(flow.authorize.searchParams.get('state')).toBeTruthy();
   expect(flow.authorize.searchParams.get('redirect_uri')).toBe(client.redirectUri);
-  expect(flow.returnedTo.startsWith(client.redirectUri)).toBe(true);
   return flow;
 }
 
@@ -53,14 +46,7 @@ async function whoIs(jar: CookieJar) {
 
 describe('sign-in through an OpenID Connect provider', () => {
   it('walks the whole code flow and makes the account from the verified identity', async () => {
-    issuer.addAccount({
-      sub: 'kc-1001',
-      email: 'Ana.Lima@Studio.example',
-      email_verified: true,
-      name: 'Ana Lima',
-      given_name: 'Ana',
-      family_name: 'Lima',
-    });
+    issuer.addAccount(identity('kc-1001', 'Ana.Lima@Studio.example', 'Ana Lima'));
     const { jar, callback } = await signInWithSso('kc-1001');
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toBe(`${BASE}/`);
@@ -79,28 +65,14 @@ describe('sign-in through an OpenID Connect provider', () => {
 
   it('links to an existing local account through a verified address', async () => {
     const local = await signedInUser(app, { email: 'sam@studio.example' });
-    issuer.addAccount({
-      sub: 'kc-2002',
-      email: 'sam@studio.example',
-      email_verified: true,
-      name: 'Sam Park',
-      given_name: 'Sam',
-      family_name: 'Park',
-    });
+    issuer.addAccount(identity('kc-2002', 'sam@studio.example', 'Sam Park'));
     const { jar } = await signInWithSso('kc-2002');
     expect((await whoIs(jar)).user?.id).toBe(local.id);
   });
 
   it('an identity whose address the provider has not verified cannot take over a local account', async () => {
     const victim = await signedInUser(app, { email: 'producer@studio.example' });
-    issuer.addAccount({
-      sub: 'kc-3003',
-      email: 'PRODUCER@studio.example',
-      email_verified: false,
-      name: 'Not The Producer',
-      given_name: 'Not',
-      family_name: 'Producer',
-    });
+    issuer.addAccount(identity('kc-3003', 'PRODUCER@studio.example', 'Not The Producer', false));
     const { jar, callback } = await signInWithSso('kc-3003');
     expect(callback.headers.get('location')).toContain('error=AccessDenied');
     expect(jar.has('authjs.session-token')).toBe(false);
@@ -110,14 +82,7 @@ describe('sign-in through an OpenID Connect provider', () => {
       0,
     );
     // …nor make an account of its own.
-    issuer.addAccount({
-      sub: 'kc-3004',
-      email: 'newcomer@studio.example',
-      email_verified: false,
-      name: 'New Comer',
-      given_name: 'New',
-      family_name: 'Comer',
-    });
+    issuer.addAccount(identity('kc-3004', 'newcomer@studio.example', 'New Comer', false));
     await signInWithSso('kc-3004');
     expect(await app.database.prisma.user.count({ where: { email: 'newcomer@studio.example' } })).toBe(0);
   });

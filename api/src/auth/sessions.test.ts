@@ -8,11 +8,18 @@ import {
   send,
   sendBody,
   signedInUser,
+  signIn,
   testApp,
   type TestApp,
 } from '../../test/harness.ts';
 import { collect, type Listening, listen, secondInstance, wsClient } from '../../test/live.ts';
-import { signInThroughIssuer, startOidcIssuer } from '../../test/fakes/oidc-issuer.ts';
+import {
+  googleClient,
+  googleSettings,
+  identity,
+  signInThroughIssuer,
+  startOidcIssuer,
+} from '../../test/fakes/oidc-issuer.ts';
 import { sseResults } from '../../test/sse.ts';
 import { disableUser, endSessions } from './session-control.ts';
 
@@ -21,26 +28,18 @@ const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const UNREAD = 'subscription { unreadNotificationCount }';
 
-const google = {
-  clientId: 'scoutbase-test',
-  clientSecret: 'a-client-secret-for-tests',
-  redirectUri: `${BASE}/api/auth/callback/google`,
-};
-
 let issuer: Awaited<ReturnType<typeof startOidcIssuer>>;
 let app: TestApp;
 let server: Listening;
 
 beforeAll(async () => {
-  issuer = await startOidcIssuer(google);
+  issuer = await startOidcIssuer(googleClient);
   // One proxy in front (TRUST_PROXY=1), so a test can say which address a request comes from.
   // The periodic session check of live sockets is far away: a socket must close on the event.
   app = await testApp({
     TRUST_PROXY: '1',
     LIVE_SESSION_CHECK_SECONDS: '3600',
-    AUTH_GOOGLE_ID: google.clientId,
-    AUTH_GOOGLE_SECRET: google.clientSecret,
-    AUTH_GOOGLE_ISSUER: issuer.issuer,
+    ...googleSettings(issuer),
   });
   server = await listen(app, { sessionCheckMs: 3_600_000 });
 });
@@ -52,19 +51,7 @@ afterAll(async () => {
 
 /** Signs in with a password from a browser (`userAgent`) at an address (`ip`). */
 async function signInFrom(who: Pick<Person, 'email' | 'password'>, userAgent: string, ip: string) {
-  const jar = new CookieJar();
-  const csrf = await csrfToken(app, jar);
-  const response = await app.request('/api/auth/callback/credentials', {
-    method: 'POST',
-    cookie: jar.header,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'user-agent': userAgent,
-      'x-forwarded-for': ip,
-    },
-    body: new URLSearchParams({ email: who.email, password: who.password, csrfToken: csrf }),
-  });
-  jar.store(response);
+  const { jar, response } = await signIn(app, who, new CookieJar(), { 'user-agent': userAgent, 'x-forwarded-for': ip });
   const location = new URL(response.headers.get('location') ?? '', BASE);
   return { cookie: jar.header, error: location.searchParams.get('error'), code: location.searchParams.get('code') };
 }
@@ -350,14 +337,7 @@ describe('a disabled account', () => {
   });
 
   it('is refused through Google too, and no session starts', async () => {
-    issuer.addAccount({
-      sub: 'google-disabled-1',
-      email: 'leaver@example.com',
-      email_verified: true,
-      name: 'Lee Ver',
-      given_name: 'Lee',
-      family_name: 'Ver',
-    });
+    issuer.addAccount(identity('google-disabled-1', 'leaver@example.com', 'Lee Ver'));
     const first = await signInThroughIssuer(app, issuer, 'google', 'google-disabled-1');
     expect((await app.request('/api/auth/user', { cookie: first.jar.header })).status).toBe(200);
     const user = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'leaver@example.com' } });

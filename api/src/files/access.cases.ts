@@ -17,6 +17,30 @@ async function ownerFileKept(t: AccessHarness, file: { id: string }) {
   expect(await db(t).file.count({ where: { id: file.id } })).toBe(1);
 }
 
+/** A file of the owner's and one of the stranger's, for a bulk request that names both. */
+async function ownersAndStrangers(t: AccessHarness, ownersName: string, strangersName: string) {
+  const file = await uploadFile(t.app, t.owner, { name: ownersName });
+  return { file, own: await uploadFile(t.app, t.stranger, { name: strangersName }) };
+}
+
+/** The stranger asks at `path(id)` about the owner's file `fileName` and is told it is not there. */
+function ownersFileNotFound(
+  route: string,
+  name: string,
+  fileName: string,
+  path: (id: string) => string,
+  unchanged?: (t: AccessHarness, file: { id: string }) => Promise<void>,
+) {
+  return accessCase<{ id: string }>({
+    route,
+    name,
+    given: (t) => uploadFile(t.app, t.owner, { name: fileName }),
+    asks: (file) => path(file.id),
+    expect: 'not-found',
+    unchanged,
+  });
+}
+
 export const accessCases: AccessCase[] = [
   accessCase({
     route: 'GET /api/folders',
@@ -105,13 +129,12 @@ export const accessCases: AccessCase[] = [
       expect(await db(t).file.count({ where: { name: 'stolen.jpg' } })).toBe(0);
     },
   }),
-  accessCase({
-    route: 'GET /api/files/:id',
-    name: "cannot read the owner's private file",
-    given: (t) => uploadFile(t.app, t.owner, { name: 'private.jpg' }),
-    asks: (file) => `/api/files/${file.id}`,
-    expect: 'not-found',
-  }),
+  ownersFileNotFound(
+    'GET /api/files/:id',
+    "cannot read the owner's private file",
+    'private.jpg',
+    (id) => `/api/files/${id}`,
+  ),
   accessCase({
     route: 'PATCH /api/files/:id',
     name: "cannot change the owner's file",
@@ -124,21 +147,19 @@ export const accessCases: AccessCase[] = [
       expect(file.isPublic).toBe(false);
     },
   }),
-  accessCase({
-    route: 'DELETE /api/files/:id',
-    name: "cannot delete the owner's file",
-    given: (t) => uploadFile(t.app, t.owner, { name: 'survivor.jpg' }),
-    asks: (file) => `/api/files/${file.id}`,
-    expect: 'not-found',
-    unchanged: (t, file) => ownerFileKept(t, file),
-  }),
-  accessCase({
-    route: 'GET /api/files/:id/versions',
-    name: "cannot list the owner's file versions",
-    given: (t) => uploadFile(t.app, t.owner, { name: 'versioned.jpg' }),
-    asks: (file) => `/api/files/${file.id}/versions`,
-    expect: 'not-found',
-  }),
+  ownersFileNotFound(
+    'DELETE /api/files/:id',
+    "cannot delete the owner's file",
+    'survivor.jpg',
+    (id) => `/api/files/${id}`,
+    ownerFileKept,
+  ),
+  ownersFileNotFound(
+    'GET /api/files/:id/versions',
+    "cannot list the owner's file versions",
+    'versioned.jpg',
+    (id) => `/api/files/${id}/versions`,
+  ),
   accessCase({
     route: 'POST /api/files/:id/versions',
     name: "cannot add a version to the owner's file, even with an upload of their own",
@@ -171,10 +192,8 @@ export const accessCases: AccessCase[] = [
     route: 'POST /api/files/move',
     name: "cannot move the owner's files, even together with their own",
     async given(t) {
-      const file = await uploadFile(t.app, t.owner, { name: 'stays-put.jpg' });
-      const own = await uploadFile(t.app, t.stranger, { name: 'strangers-own.jpg' });
-      const into = await newFolder(t.app, t.stranger.cookie, 'Stranger bulk target');
-      return { file, own, into };
+      const files = await ownersAndStrangers(t, 'stays-put.jpg', 'strangers-own.jpg');
+      return { ...files, into: await newFolder(t.app, t.stranger.cookie, 'Stranger bulk target') };
     },
     asks: ({ file, own, into }) => ({ body: { ids: [own.id, file.id], folderId: into.id } }),
     expect: 'not-found',
@@ -185,20 +204,15 @@ export const accessCases: AccessCase[] = [
   accessCase({
     route: 'POST /api/files/delete',
     name: "cannot delete the owner's files, even together with their own",
-    async given(t) {
-      const file = await uploadFile(t.app, t.owner, { name: 'bulk-survivor.jpg' });
-      const own = await uploadFile(t.app, t.stranger, { name: 'strangers-doomed.jpg' });
-      return { file, own };
-    },
+    given: (t) => ownersAndStrangers(t, 'bulk-survivor.jpg', 'strangers-doomed.jpg'),
     asks: ({ file, own }) => ({ body: { ids: [own.id, file.id] } }),
     expect: 'not-found',
     unchanged: (t, { file }) => ownerFileKept(t, file),
   }),
-  accessCase({
-    route: 'GET /api/files/archive',
-    name: "cannot download the owner's private files in a ZIP",
-    given: (t) => uploadFile(t.app, t.owner, { name: 'zipped-private.jpg' }),
-    asks: (file) => `/api/files/archive?ids=${file.id}`,
-    expect: 'not-found',
-  }),
+  ownersFileNotFound(
+    'GET /api/files/archive',
+    "cannot download the owner's private files in a ZIP",
+    'zipped-private.jpg',
+    (id) => `/api/files/archive?ids=${id}`,
+  ),
 ];

@@ -27,6 +27,22 @@ async function sharedGallery(t: AccessHarness) {
 
 const db = (t: AccessHarness) => t.app.database.prisma;
 
+/** The owner's gallery still holds `count` photos. */
+async function itemsLeft(t: AccessHarness, gallery: { id: string }, count: number) {
+  expect(await db(t).galleryItem.count({ where: { galleryId: gallery.id } })).toBe(count);
+}
+
+/** The stranger asks at a gallery route (`:id` filled in) about the owner's gallery with a photo: not found. */
+function photoGalleryNotFound(route: string, name: string) {
+  return accessCase({
+    route,
+    name,
+    given: galleryWithPhoto,
+    asks: ({ gallery }) => route.slice(route.indexOf(' ') + 1).replace(':id', gallery.id),
+    expect: 'not-found',
+  });
+}
+
 export const accessCases: AccessCase[] = [
   accessCase({
     route: 'GET /api/galleries',
@@ -68,13 +84,7 @@ export const accessCases: AccessCase[] = [
       expect(await db(t).gallery.count({ where: { id } })).toBe(1);
     },
   }),
-  accessCase({
-    route: 'GET /api/galleries/:id/items',
-    name: "cannot list the owner's photos",
-    given: galleryWithPhoto,
-    asks: ({ gallery }) => `/api/galleries/${gallery.id}/items`,
-    expect: 'not-found',
-  }),
+  photoGalleryNotFound('GET /api/galleries/:id/items', "cannot list the owner's photos"),
   accessCase({
     route: 'POST /api/galleries/:id/items',
     name: "cannot add files to the owner's gallery",
@@ -84,9 +94,7 @@ export const accessCases: AccessCase[] = [
     },
     asks: ({ gallery, mine }) => ({ path: `/api/galleries/${gallery.id}/items`, body: { fileIds: [mine.id] } }),
     expect: 'not-found',
-    async unchanged(t, { gallery }) {
-      expect(await db(t).galleryItem.count({ where: { galleryId: gallery.id } })).toBe(0);
-    },
+    unchanged: (t, { gallery }) => itemsLeft(t, gallery, 0),
   }),
   accessCase({
     route: 'PATCH /api/galleries/:id/items/:fileId',
@@ -107,24 +115,10 @@ export const accessCases: AccessCase[] = [
     given: galleryWithPhoto,
     asks: ({ gallery, file }) => `/api/galleries/${gallery.id}/items/${file.id}`,
     expect: 'not-found',
-    async unchanged(t, { gallery }) {
-      expect(await db(t).galleryItem.count({ where: { galleryId: gallery.id } })).toBe(1);
-    },
+    unchanged: (t, { gallery }) => itemsLeft(t, gallery, 1),
   }),
-  accessCase({
-    route: 'GET /api/galleries/:id/export.zip',
-    name: "cannot download the owner's photos as a ZIP",
-    given: galleryWithPhoto,
-    asks: ({ gallery }) => `/api/galleries/${gallery.id}/export.zip`,
-    expect: 'not-found',
-  }),
-  accessCase({
-    route: 'GET /api/galleries/:id/export.pdf',
-    name: "cannot download the owner's gallery as a PDF",
-    given: galleryWithPhoto,
-    asks: ({ gallery }) => `/api/galleries/${gallery.id}/export.pdf`,
-    expect: 'not-found',
-  }),
+  photoGalleryNotFound('GET /api/galleries/:id/export.zip', "cannot download the owner's photos as a ZIP"),
+  photoGalleryNotFound('GET /api/galleries/:id/export.pdf', "cannot download the owner's gallery as a PDF"),
   accessCase({
     route: 'GET /api/galleries/:id/shares',
     name: "cannot see who the owner's gallery is shared with",

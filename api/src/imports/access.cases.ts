@@ -37,6 +37,15 @@ async function ownerFileCount(t: AccessHarness) {
   return t.app.database.prisma.file.count({ where: { ownerId: t.owner.id } });
 }
 
+/** A file the stranger dropped, and a folder or gallery of the owner's they would import it into. */
+async function droppedFor(t: AccessHarness, kind: 'folder' | 'gallery') {
+  const itemId = await dropFile(t);
+  const data = { ownerId: t.owner.id, name: 'Owner only' };
+  const db = t.app.database.prisma;
+  const target = kind === 'folder' ? await db.folder.create({ data }) : await db.gallery.create({ data });
+  return { itemId, target };
+}
+
 export const accessCases: AccessCase[] = [
   accessCase({
     route: 'GET /api/imports/sources',
@@ -102,12 +111,8 @@ export const accessCases: AccessCase[] = [
   accessCase({
     route: 'POST /api/imports',
     name: 'a stranger cannot import into the owner’s folder',
-    async given(t) {
-      const itemId = await dropFile(t);
-      const folder = await t.app.database.prisma.folder.create({ data: { ownerId: t.owner.id, name: 'Owner only' } });
-      return { itemId, folder, ownerFiles: await ownerFileCount(t) };
-    },
-    asks: ({ itemId, folder }) => ({ body: { source: 'local', itemIds: [itemId], folderId: folder.id } }),
+    given: async (t) => ({ ...(await droppedFor(t, 'folder')), ownerFiles: await ownerFileCount(t) }),
+    asks: ({ itemId, target }) => ({ body: { source: 'local', itemIds: [itemId], folderId: target.id } }),
     expect: 'not-found',
     async unchanged(t, { ownerFiles }) {
       expect(await ownerFileCount(t)).toBe(ownerFiles);
@@ -116,12 +121,8 @@ export const accessCases: AccessCase[] = [
   accessCase({
     route: 'POST /api/imports',
     name: 'a stranger cannot import into the owner’s gallery',
-    async given(t) {
-      const itemId = await dropFile(t);
-      const gallery = await t.app.database.prisma.gallery.create({ data: { ownerId: t.owner.id, name: 'Owner only' } });
-      return { itemId, gallery };
-    },
-    asks: ({ itemId, gallery }) => ({ body: { source: 'local', itemIds: [itemId], galleryId: gallery.id } }),
+    given: (t) => droppedFor(t, 'gallery'),
+    asks: ({ itemId, target }) => ({ body: { source: 'local', itemIds: [itemId], galleryId: target.id } }),
     expect: 'not-found',
     async unchanged(t) {
       const jobs = await t.app.database.prisma.importJob.count({ where: { userId: t.stranger.id } });

@@ -1,22 +1,16 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 import { listeningOverSse } from '../../test/sse.ts';
 import { makeFile } from '../galleries/testing.ts';
-import { appWithFourPeople, galleryWithPhoto, makeReviewLink, withCrew } from '../reviews/testing.ts';
+import { withFourPeople, galleryWithPhoto, makeReviewLink, withCrew } from '../reviews/testing.ts';
 
 // Issue 53, item 6: the events behind screens that stay live (the browser side is web/e2e/live-screens.e2e.ts).
 
-let app: TestApp;
-let owner: SignedInUser;
-let editor: SignedInUser;
-let reader: SignedInUser;
-let outsider: SignedInUser;
-
-beforeAll(async () => {
-  ({ app, owner, editor, reader, outsider } = await appWithFourPeople());
-}, 120_000);
-afterAll(() => app.close());
+let app: TestApp, owner: SignedInUser, editor: SignedInUser, reader: SignedInUser, outsider: SignedInUser;
+withFourPeople((people) => {
+  ({ app, owner, editor, reader, outsider } = people);
+});
 
 /** Reads a plain server-sent event stream (not GraphQL): each block's `event:` name, in order. */
 function namedEvents(response: Response) {

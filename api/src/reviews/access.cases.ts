@@ -38,6 +38,10 @@ async function reviewedCrewGallery(t: AccessHarness) {
 type Crew = Awaited<ReturnType<typeof crewGallery>>;
 type Row = Parameters<typeof accessCase<Crew>>[0];
 
+// Who gets what on a members' path: the owner and the editor manage, or the whole crew may.
+const EDITORS_ONLY = { owner: 'allowed', editor: 'allowed', reader: 'forbidden', stranger: 'not-found' } as const;
+const WHOLE_CREW = { owner: 'allowed', editor: 'allowed', reader: 'allowed', stranger: 'not-found' } as const;
+
 /** One row per role for a members' path: what each of them gets. */
 function members(
   route: string,
@@ -58,6 +62,13 @@ function members(
       ...(expect !== 'allowed' && unchanged && { unchanged }),
     }),
   );
+}
+
+/** The whole crew reads at a gallery route (`:id` filled in) of a gallery with feedback; a stranger may not. */
+function crewReads(route: string, what: string) {
+  const path = route.slice(route.indexOf(' ') + 1);
+  const asks: NonNullable<Row['asks']> = ({ gallery }) => path.replace(':id', gallery.id);
+  return members(route, what, asks, WHOLE_CREW, undefined, reviewedCrewGallery);
 }
 
 const linkStillOpen: Row['unchanged'] = async (t, { link }) => {
@@ -98,7 +109,7 @@ export const accessCases: AccessCase[] = [
     'POST /api/galleries/:id/review-links',
     'makes a review link',
     ({ gallery }) => ({ path: `/api/galleries/${gallery.id}/review-links`, body: { label: 'Director' } }),
-    { owner: 'allowed', editor: 'allowed', reader: 'forbidden', stranger: 'not-found' },
+    EDITORS_ONLY,
     async (t, { gallery }) => {
       expect(await db(t).reviewLink.count({ where: { galleryId: gallery.id } })).toBe(1);
     },
@@ -107,23 +118,16 @@ export const accessCases: AccessCase[] = [
     'GET /api/galleries/:id/review-links',
     'lists the review links',
     ({ gallery }) => `/api/galleries/${gallery.id}/review-links`,
-    { owner: 'allowed', editor: 'allowed', reader: 'forbidden', stranger: 'not-found' },
+    EDITORS_ONLY,
   ),
   ...members(
     'DELETE /api/review-links/:id',
     'revokes a review link',
     ({ link }) => `/api/review-links/${link.id}`,
-    { owner: 'allowed', editor: 'allowed', reader: 'forbidden', stranger: 'not-found' },
+    EDITORS_ONLY,
     linkStillOpen,
   ),
-  ...members(
-    'GET /api/galleries/:id/comments',
-    'reads the comments',
-    ({ gallery }) => `/api/galleries/${gallery.id}/comments`,
-    { owner: 'allowed', editor: 'allowed', reader: 'allowed', stranger: 'not-found' },
-    undefined,
-    reviewedCrewGallery,
-  ),
+  ...crewReads('GET /api/galleries/:id/comments', 'reads the comments'),
   ...members(
     'POST /api/galleries/:id/comments',
     'comments on a photo',
@@ -131,25 +135,11 @@ export const accessCases: AccessCase[] = [
       path: `/api/galleries/${gallery.id}/comments`,
       body: { fileId: file.id, body: 'Nice light' },
     }),
-    { owner: 'allowed', editor: 'allowed', reader: 'allowed', stranger: 'not-found' },
+    WHOLE_CREW,
     noComments,
   ),
-  ...members(
-    'GET /api/galleries/:id/picks',
-    'reads the picks',
-    ({ gallery }) => `/api/galleries/${gallery.id}/picks`,
-    { owner: 'allowed', editor: 'allowed', reader: 'allowed', stranger: 'not-found' },
-    undefined,
-    reviewedCrewGallery,
-  ),
-  ...members(
-    'GET /api/galleries/:id/feedback',
-    'reads the feedback totals',
-    ({ gallery }) => `/api/galleries/${gallery.id}/feedback`,
-    { owner: 'allowed', editor: 'allowed', reader: 'allowed', stranger: 'not-found' },
-    undefined,
-    reviewedCrewGallery,
-  ),
+  ...crewReads('GET /api/galleries/:id/picks', 'reads the picks'),
+  ...crewReads('GET /api/galleries/:id/feedback', 'reads the feedback totals'),
   // Only photos one added oneself go into a gallery of one's own: the crew's picks are the owner's photos.
   ...members(
     'POST /api/galleries/:id/from-picks',

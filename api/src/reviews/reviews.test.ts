@@ -1,32 +1,19 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { graphql, send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 import { listeningOverSse } from '../../test/sse.ts';
 import { makeFile } from '../galleries/testing.ts';
 import { variantKey } from '../storage/images.ts';
 import { photoFeedback } from './feedback.ts';
 import { resolveReviewLink } from './links.ts';
-import {
-  appWithFourPeople,
-  galleryWithPhoto,
-  makeReviewLink,
-  PHOTO_BYTES,
-  reviewedGallery,
-  withCrew,
-} from './testing.ts';
+import { withFourPeople, galleryWithPhoto, makeReviewLink, PHOTO_BYTES, reviewedGallery, withCrew } from './testing.ts';
 
-let app: TestApp;
-let owner: SignedInUser;
-let editor: SignedInUser;
-let reader: SignedInUser;
-let outsider: SignedInUser;
-
-beforeAll(async () => {
-  ({ app, owner, editor, reader, outsider } = await appWithFourPeople());
-}, 120_000);
-afterAll(() => app.close());
+let app: TestApp, owner: SignedInUser, editor: SignedInUser, reader: SignedInUser, outsider: SignedInUser;
+withFourPeople((people) => {
+  ({ app, owner, editor, reader, outsider } = people);
+});
 
 const db = () => app.database.prisma;
 const anonymous = (method: string, path: string, body?: unknown, cookie?: string) =>

@@ -1,23 +1,17 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { graphql, send, type SignedInUser, type TestApp } from '../../test/harness.ts';
 import { statementsOf } from '../../test/statements.ts';
 import { call, makeFile, makeGallery, shareWith } from '../galleries/testing.ts';
-import { appWithFourPeople, makeReviewLink } from './testing.ts';
+import { withFourPeople, makeReviewLink } from './testing.ts';
 
 // Feedback on the owner's grid: counts per photo, totals, the pick filter, and a new gallery from
 // the picks; who may read them and who may copy.
 
-let app: TestApp;
-let owner: SignedInUser;
-let editor: SignedInUser;
-let reader: SignedInUser;
-let outsider: SignedInUser;
-
-beforeAll(async () => {
-  ({ app, owner, editor, reader, outsider } = await appWithFourPeople());
-}, 120_000);
-afterAll(() => app.close());
+let app: TestApp, owner: SignedInUser, editor: SignedInUser, reader: SignedInUser, outsider: SignedInUser;
+withFourPeople((people) => {
+  ({ app, owner, editor, reader, outsider } = people);
+});
 
 const gid = (id: string) => encodeGlobalID('Gallery', id);
 

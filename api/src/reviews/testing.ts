@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { signedInUser, type SignedInUser, type TestApp, testApp } from '../../test/harness.ts';
 import { call, makeFile, makeGallery, shareWith } from '../galleries/testing.ts';
 
@@ -68,4 +69,17 @@ export async function appWithFourPeople(): Promise<{
     await signedInUser(app),
   ] as [SignedInUser, SignedInUser, SignedInUser, SignedInUser];
   return { app, owner, editor, reader, outsider };
+}
+
+export type FourPeople = Awaited<ReturnType<typeof appWithFourPeople>>;
+
+/** One app with the four people for a whole test file: opened before its tests, closed after; `use` takes them. */
+export function withFourPeople(use: (people: FourPeople) => void) {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    const people = await appWithFourPeople();
+    app = people.app;
+    use(people);
+  }, 120_000);
+  afterAll(() => app?.close());
 }

@@ -34,26 +34,30 @@ async function stillOwners({ app, owner }: AccessHarness, location: string) {
   expect(head.headers.get('upload-offset')).toBe('0');
 }
 
+/** A stranger asking for upload URLs gets their own (at `path`, the route's own unless given); the owner's count stays. */
+function ownUploadUrls(route: string, name: string, path?: string) {
+  return accessCase({
+    route,
+    name,
+    given: ownersUploadCount,
+    asks: path ? () => path : undefined,
+    expect: 'own-data-only',
+    async unchanged(t, before) {
+      expect(await ownersUploadCount(t)).toBe(before);
+    },
+  });
+}
+
 export const accessCases: AccessCase[] = [
-  accessCase({
-    route: 'POST /api/objects/upload',
-    name: 'a stranger gets an upload URL of their own, never one into the owner’s storage',
-    given: ownersUploadCount,
-    expect: 'own-data-only',
-    async unchanged(t, before) {
-      expect(await ownersUploadCount(t)).toBe(before);
-    },
-  }),
-  accessCase({
-    route: 'POST /api/objects/uploads',
-    name: 'a stranger gets a batch of upload URLs of their own, never into the owner’s storage',
-    given: ownersUploadCount,
-    asks: () => '/api/objects/uploads?count=3',
-    expect: 'own-data-only',
-    async unchanged(t, before) {
-      expect(await ownersUploadCount(t)).toBe(before);
-    },
-  }),
+  ownUploadUrls(
+    'POST /api/objects/upload',
+    'a stranger gets an upload URL of their own, never one into the owner’s storage',
+  ),
+  ownUploadUrls(
+    'POST /api/objects/uploads',
+    'a stranger gets a batch of upload URLs of their own, never into the owner’s storage',
+    '/api/objects/uploads?count=3',
+  ),
   accessCase({
     route: 'GET /api/storage/usage',
     name: 'a stranger sees their own usage, not the owner’s',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
+import { docxParts } from '../../test/docx.ts';
 import type { SignedInUser as User, TestApp } from '../../test/harness.ts';
 import { anyone, appWithPeople } from '../../test/harness.ts';
 import { createPreviewCache, DOC_TYPE, DOCX_TYPE, noPreviewReason, sanitizePreviewHtml } from './documents.ts';
@@ -13,33 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const NS =
-  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
-  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-
 /** A .docx (a ZIP of XML parts) with `body` as its document's body and `links` as its hyperlinks. */
 async function docx(body: string, { links = {} as Record<string, string>, extra = {} as Record<string, Buffer> } = {}) {
-  const parts: Record<string, string | Buffer> = {
-    '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
-    'word/_rels/document.xml.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      `<Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/>` +
-      Object.entries(links)
-        .map(([id, url]) => `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${url}" TargetMode="External"/>`)
-        .join('') +
-      '</Relationships>',
-    'word/styles.xml': `<?xml version="1.0" encoding="UTF-8"?><w:styles ${NS}><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`,
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><w:document ${NS}><w:body>${body}</w:body></w:document>`,
-    ...extra,
-  };
+  const parts: Record<string, string | Buffer> = { ...docxParts(body, links), ...extra };
   const zip = new ZipFile();
   for (const [name, content] of Object.entries(parts)) zip.addBuffer(Buffer.from(content), name);
   zip.end();

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
-import { BASE, CookieJar, csrfToken, type TestApp } from '../harness.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { BASE, CookieJar, csrfToken, testApp, type TestApp } from '../harness.ts';
 
 export interface IssuerAccount {
   sub: string;
@@ -11,6 +12,19 @@ export interface IssuerAccount {
   given_name: string;
   family_name: string;
   picture?: string;
+}
+
+/** An identity the issuer vouches for: `name`'s first word is the given name, its last the family name. */
+export function identity(sub: string, email: string, name: string, verified = true): IssuerAccount {
+  const words = name.split(' ');
+  return {
+    sub,
+    email,
+    email_verified: verified,
+    name,
+    given_name: words[0] as string,
+    family_name: words.at(-1) as string,
+  };
 }
 
 /**
@@ -127,4 +141,61 @@ export async function signInThroughIssuer(
   const callback = await app.request(location.slice(BASE.length), { cookie: appJar.header });
   appJar.store(callback);
   return { jar: appJar, callback, authorize, returnedTo: location };
+}
+
+type IssuerClient = Parameters<typeof startOidcIssuer>[0];
+
+/** The app's Google client, as the local issuer knows it. */
+export const googleClient: IssuerClient = {
+  clientId: 'scoutbase-test',
+  clientSecret: 'a-client-secret-for-tests',
+  redirectUri: `${BASE}/api/auth/callback/google`,
+};
+
+/** The settings that send the app's Google sign-in to the local issuer. */
+export const googleSettings = (issuer: OidcIssuer) => ({
+  AUTH_GOOGLE_ID: googleClient.clientId,
+  AUTH_GOOGLE_SECRET: googleClient.clientSecret,
+  AUTH_GOOGLE_ISSUER: issuer.issuer,
+});
+
+/**
+ * For one test file: a local issuer that knows `client` and an app with `settings(issuer)`, started
+ * before its tests (`use` takes them) and closed after them.
+ */
+export function appWithIssuer(
+  client: IssuerClient,
+  settings: (issuer: OidcIssuer) => Record<string, string>,
+  use: (app: TestApp, issuer: OidcIssuer) => void,
+) {
+  let issuer: OidcIssuer | undefined;
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    issuer = await startOidcIssuer(client);
+    app = await testApp(settings(issuer));
+    use(app, issuer);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await issuer?.close();
+  });
+}
+
+/**
+ * signInThroughIssuer() with the checks every provider's authorization request must pass: the
+ * issuer's endpoint, the OpenID scopes, PKCE, and the way back to the app at `redirectUri`.
+ */
+export async function checkedSignIn(
+  app: TestApp,
+  issuer: OidcIssuer,
+  provider: 'google' | 'oidc',
+  sub: string,
+  redirectUri: string,
+) {
+  const flow = await signInThroughIssuer(app, issuer, provider, sub);
+  expect(flow.authorize.toString().startsWith(`${issuer.issuer}/auth?`)).toBe(true);
+  expect(flow.authorize.searchParams.get('scope')).toBe('openid email profile');
+  expect(flow.authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(flow.returnedTo.startsWith(redirectUri)).toBe(true);
+  return flow;
 }

@@ -1,8 +1,7 @@
 // The findings of the outside attack run of issue 52, each replayed: the session cookie over https,
 // the data folder's permissions, a broken multipart body, the owner's folder on a shared file,
 // schema suggestions in production errors, the review API's referrer policy, and a refused restore.
-import { chmod, lstat, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, lstat, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -16,21 +15,14 @@ import { call, makeGallery } from '../../src/galleries/testing.ts';
 import { reviewedGallery } from '../../src/reviews/testing.ts';
 import { crewProject } from '../fixtures.ts';
 import { CookieJar, graphql, person, send, settingsFor, signedInUser, testApp, type TestApp } from '../harness.ts';
+import { scratchFolders } from '../scratch.ts';
 import { productionSettings, runScript, signInOver, startServer } from '../server-process.ts';
 import { keepFilesPrivate } from '../../src/infra/private-files.ts';
 
 // Each test starts an app of its own (or a server): slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-const scratch: string[] = [];
-afterAll(async () => {
-  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
-});
-async function folder(name: string) {
-  const dir = await mkdtemp(path.join(tmpdir(), `scoutbase-${name}-`));
-  scratch.push(dir);
-  return dir;
-}
+const folder = scratchFolders();
 
 /** The Set-Cookie lines of an answer, by cookie name. */
 function setCookies(response: Response) {
@@ -361,7 +353,7 @@ async function zipFile(dir: string, entries: Record<string, string>) {
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  const file = path.join(dir, `archive-${scratch.length}-${Math.random().toString(36).slice(2)}.zip`);
+  const file = path.join(dir, `archive-${Math.random().toString(36).slice(2)}.zip`);
   await writeFile(file, Buffer.concat(chunks));
   return file;
 }

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { type GraphQLInputType, getNamedType, isListType, isNonNullType, isScalarType, isEnumType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
-import type { AccessCase, AccessHarness } from '../access.ts';
-import { signedInUser, testApp, type TestApp } from '../harness.ts';
+import { type AccessCase, type AccessHarness, accessHarness } from '../access.ts';
+import { testApp, type TestApp } from '../harness.ts';
 
 // Random and hostile input at every REST route and GraphQL mutation, sent by a signed-in stranger:
 // the answer is a success or a 4xx with a message, never a 500 or a hang, and the owner's data
@@ -40,14 +40,9 @@ async function ownerSnapshot() {
 }
 
 beforeAll(async () => {
-  app = await testApp();
-  t = {
-    app,
-    owner: await signedInUser(app),
-    stranger: await signedInUser(app),
-    editor: await signedInUser(app),
-    reader: await signedInUser(app),
-  };
+  // Due reminders would add their own notifications to the owner's data mid-test on a slow machine.
+  app = await testApp({ DUE_REMINDER_INTERVAL_SECONDS: '0' });
+  t = await accessHarness(app);
   // The authorization suite's rows give the owner one of everything; their paths hold real ids.
   for (const row of cases) {
     const request = await row.arrange(t);

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
-import { person, signedInUser, signIn, testApp, type TestApp } from '../harness.ts';
+import { person, randomAddress, signedInUser, signIn, signUpFrom, testApp, type TestApp } from '../harness.ts';
 
 // Small budgets so a test can exhaust them; addresses come from X-Forwarded-For (TRUST_PROXY).
 function tight(config: Config): Config {
@@ -16,7 +15,7 @@ function tight(config: Config): Config {
   return config;
 }
 
-const address = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]).join('.')}`;
+const address = randomAddress;
 
 async function expectRefused(response: Response) {
   expect(response.status).toBe(429);
@@ -24,14 +23,6 @@ async function expectRefused(response: Response) {
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
   expect(await response.json()).toEqual({ message: 'Too many requests. Please wait a moment and try again.' });
-}
-
-function signUp(app: TestApp, from: string) {
-  return app.request('/api/auth/signup', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-    body: JSON.stringify(person()),
-  });
 }
 
 function uploadUrl(app: TestApp, cookie: string, from: string) {
@@ -93,10 +84,10 @@ describe('in memory (one instance)', () => {
 
   it('limits sign-ups per address, and other addresses still sign up', async () => {
     const from = address();
-    expect((await signUp(app, from)).status).toBe(202);
-    expect((await signUp(app, from)).status).toBe(202);
-    await expectRefused(await signUp(app, from));
-    expect((await signUp(app, address())).status).toBe(202);
+    expect((await signUpFrom(app, from)).status).toBe(202);
+    expect((await signUpFrom(app, from)).status).toBe(202);
+    await expectRefused(await signUpFrom(app, from));
+    expect((await signUpFrom(app, address())).status).toBe(202);
   });
   // Password sign-in has its own throttle that forgives: signin-throttle.test.ts.
 
@@ -226,21 +217,16 @@ describe('in Redis (shared by instances)', () => {
 
   it('counts one budget across two instances', async () => {
     const from = address();
-    expect((await signUp(a, from)).status).toBe(202);
-    expect((await signUp(b, from)).status).toBe(202);
-    await expectRefused(await signUp(a, from));
-    await expectRefused(await signUp(b, from));
+    expect((await signUpFrom(a, from)).status).toBe(202);
+    expect((await signUpFrom(b, from)).status).toBe(202);
+    await expectRefused(await signUpFrom(a, from));
+    await expectRefused(await signUpFrom(b, from));
   });
 
   it('counts a batch of upload URLs as that many URLs in Redis', async () => {
     // Signed up from an address of its own: the harness's one address has spent its sign-ups here.
     const who = person();
-    const created = await a.request('/api/auth/signup', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
-      body: JSON.stringify(who),
-    });
-    expect(created.status).toBe(202);
+    expect((await signUpFrom(a, address(), who)).status).toBe(202);
     const { jar } = await signIn(a, who);
     const batch = await a.request('/api/objects/uploads?count=3', {
       method: 'POST',

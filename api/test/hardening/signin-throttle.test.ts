@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config, SignInThrottle } from '../../src/config.ts';
-import { CookieJar, person, type Person, testApp, type TestApp } from '../harness.ts';
+import { CookieJar, person, type Person, randomAddress, signUpFrom, testApp, type TestApp } from '../harness.ts';
 
 // Password sign-in throttling that forgives (issue 17, item 4): failures count against the
 // account tried and the address they come from, and drain away with time. One person's typos
 // never lock out everyone behind the same address (an office's NAT), a successful sign-in takes
 // that person's failures back, and the counts hold across instances through Redis.
 
-const address = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]).join('.')}`;
+const address = randomAddress;
 
 type Outcome = 'signed-in' | 'wrong' | `locked:${number}`;
 
@@ -36,12 +35,7 @@ const wrong = (who: Person, i = 0) => ({ email: who.email, password: `not it ${i
 
 async function account(app: TestApp): Promise<Person> {
   const who = person();
-  const created = await app.request('/api/auth/signup', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
-    body: JSON.stringify(who),
-  });
-  expect(created.status).toBe(202);
+  expect((await signUpFrom(app, address(), who)).status).toBe(202);
   return who;
 }
 

@@ -13,6 +13,7 @@ import {
   signedInUser,
   testApp,
   type TestApp,
+  borrowedDatabase,
 } from '../../../test/harness.ts';
 import { bucketSettings, startBucket, type TestBucket } from '../../../test/s3.ts';
 import { runScript } from '../../../test/server-process.ts';
@@ -138,7 +139,7 @@ describe('pnpm storage:migrate', () => {
         storage: { ...app.config.storage, s3: bucketSettings(bucket, 'migrated') },
       },
       {
-        database: app.databaseSource.kind === 'pglite' ? borrowed(app.databaseSource) : app.databaseSource,
+        database: borrowedDatabase(app),
         logger: pino({ level: 'silent' }),
       },
     );
@@ -191,15 +192,3 @@ describe('pnpm storage:migrate', () => {
     expect(noBucket.stderr).toContain('Set S3_BUCKET');
   });
 });
-
-/** The embedded database as the second app sees it: it may use it, but its close leaves it open. */
-function borrowed(source: Extract<TestApp['databaseSource'], { kind: 'pglite' }>) {
-  const client = new Proxy(source.client, {
-    get(target, property) {
-      if (property === 'close') return async () => {};
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { kind: 'pglite' as const, client };
-}
