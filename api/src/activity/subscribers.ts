@@ -1,75 +1,85 @@
-import { type DomainEventType, type EventOf, subscribe } from '../domain-events/events.ts';
-import { type ActivityInput, recordActivity } from './rules.ts';
+import { subscribe } from '../domain-events/events.ts';
+import { recordActivity } from './rules.ts';
 
-// The activity feed's row for each event other domains record, by event type.
-const rows: { [T in DomainEventType]?: (event: EventOf<T>) => ActivityInput } = {
-  'gallery.created': (e) => ({
-    userId: e.actorId,
-    action: 'gallery_created',
-    resourceType: 'gallery',
-    resourceId: e.galleryId,
-    resourceName: e.galleryName,
-  }),
-  'folder.created': (e) => ({
-    userId: e.actorId,
-    action: 'folder_created',
-    resourceType: 'folder',
-    resourceId: e.folderId,
-    resourceName: e.folderName,
-  }),
-  'gallery.shared': (e) => ({
-    userId: e.actorId,
-    action: 'gallery_shared',
-    resourceType: 'gallery',
-    resourceId: e.galleryId,
-    resourceName: e.galleryName,
-    metadata: {
-      sharedWith: e.memberIds.length,
-      projectId: e.projectId,
-      projectName: e.projectName,
-      permission: e.permission,
-    },
-  }),
-  'gallery.photos_added': (e) => ({
-    userId: e.actorId,
-    action: 'file_added_to_gallery',
-    resourceType: 'gallery',
-    resourceId: e.galleryId,
-    resourceName: e.galleryName,
-    metadata: { fileCount: e.files.length, fileNames: e.files.slice(0, 10).map((f) => f.name) },
-  }),
-  'comment.added': (e) => ({
-    userId: e.actorId,
-    action: 'photo_commented',
-    resourceType: 'gallery',
-    resourceId: e.galleryId,
-    resourceName: e.galleryName,
-    metadata: { fileId: e.fileId, commentId: e.commentId },
-  }),
-  'task.created': (e) => ({
-    userId: e.actorId,
-    action: 'task_created',
-    resourceType: 'task',
-    resourceId: e.taskId,
-    resourceName: e.taskTitle,
-    metadata: { priority: e.priority, ...(e.assigneeId ? { assigneeId: e.assigneeId } : {}) },
-  }),
-  'task.completed': (e) => ({
-    userId: e.actorId,
-    action: 'task_completed',
-    resourceType: 'task',
-    resourceId: e.taskId,
-    resourceName: e.taskTitle,
-  }),
-};
-
-/** Subscribes the feed to every event it has a row for. */
+/** The activity feed's rows for what other domains record. */
 export function subscribeActivity() {
-  for (const type of Object.keys(rows) as DomainEventType[]) {
-    const row = rows[type] as (event: EventOf<DomainEventType>) => ActivityInput;
-    subscribe(type, 'activity', async (tx, event) => {
-      await recordActivity(tx, row(event));
-      return undefined;
+  subscribe('gallery.created', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'gallery_created',
+      resourceType: 'gallery',
+      resourceId: event.galleryId,
+      resourceName: event.galleryName,
     });
-  }
+    return undefined;
+  });
+  subscribe('folder.created', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'folder_created',
+      resourceType: 'folder',
+      resourceId: event.folderId,
+      resourceName: event.folderName,
+    });
+    return undefined;
+  });
+  subscribe('gallery.shared', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'gallery_shared',
+      resourceType: 'gallery',
+      resourceId: event.galleryId,
+      resourceName: event.galleryName,
+      metadata: {
+        sharedWith: event.memberIds.length,
+        projectId: event.projectId,
+        projectName: event.projectName,
+        permission: event.permission,
+      },
+    });
+    return undefined;
+  });
+  subscribe('task.created', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'task_created',
+      resourceType: 'task',
+      resourceId: event.taskId,
+      resourceName: event.taskTitle,
+      metadata: { priority: event.priority, ...(event.assigneeId ? { assigneeId: event.assigneeId } : {}) },
+    });
+    return undefined;
+  });
+  subscribe('task.completed', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'task_completed',
+      resourceType: 'task',
+      resourceId: event.taskId,
+      resourceName: event.taskTitle,
+    });
+    return undefined;
+  });
+  subscribe('gallery.photos_added', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'file_added_to_gallery',
+      resourceType: 'gallery',
+      resourceId: event.galleryId,
+      resourceName: event.galleryName,
+      metadata: { fileCount: event.files.length, fileNames: event.files.slice(0, 10).map((f) => f.name) },
+    });
+    return undefined;
+  });
+  subscribe('comment.added', 'activity', async (tx, event) => {
+    await recordActivity(tx, {
+      userId: event.actorId,
+      action: 'photo_commented',
+      resourceType: 'gallery',
+      resourceId: event.galleryId,
+      resourceName: event.galleryName,
+      metadata: { fileId: event.fileId, commentId: event.commentId },
+    });
+    return undefined;
+  });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { record } from '../domain-events/events.ts';
-import { personName } from '../projects/rules.ts';
+import { nameOf, userNameSelect } from '../projects/rules.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { parse } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -107,10 +107,11 @@ export async function addFilesToGallery(ctx: ViewerContext, galleryId: string, f
       skipDuplicates: true,
     });
     const names = new Map(files.map((f) => [f.id, f.name]));
+    const adder = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
     const afterCommit = await record(tx, ctx, {
       type: 'gallery.photos_added',
       actorId: ctx.viewer.id,
-      actorName: await personName(tx, ctx.viewer.id),
+      actorName: nameOf(adder),
       galleryId,
       galleryName: gallery.name,
       ownerId: gallery.ownerId,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { ViewerContext } from '../context.ts';
 import { record } from '../domain-events/events.ts';
-import { announceAccessChange, memberIdsOf, personName, projectForViewer } from '../projects/rules.ts';
+import { announceAccessChange, memberIdsOf, nameOf, projectForViewer, userNameSelect } from '../projects/rules.ts';
 import { ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -63,10 +63,11 @@ export async function shareGallery(ctx: ViewerContext, galleryId: string, input:
       include: shareInclude,
     });
     const memberIds = await memberIdsOf(tx, project.id);
+    const sharer = await tx.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
     const afterCommit = await record(tx, ctx, {
       type: 'gallery.shared',
       actorId: ctx.viewer.id,
-      actorName: await personName(tx, ctx.viewer.id),
+      actorName: nameOf(sharer),
       galleryId,
       galleryName: gallery.name,
       projectId: project.id,

@@ -8,7 +8,6 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { optionalText, parse, requiredText } from '../shared/validation.ts';
 import { isUuid } from '../shared/ids.ts';
 import { normalizeEmail, sameEmail } from '../shared/email.ts';
-import { nameOf, userNameSelect } from '../users/names.ts';
 
 export const PROJECT_TYPES = ['campaign', 'movie', 'tv_show', 'commercial'] as const satisfies readonly ProjectType[];
 
@@ -41,8 +40,17 @@ export const invitationInput = z.strictObject({
     .transform((v) => v ?? 'member'),
 });
 
-// Where other domains have always found them.
-export { nameOf, personName, userNameSelect } from '../users/names.ts';
+/** The person's name as others see it. */
+export function nameOf(user: {
+  displayName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+}) {
+  return user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email);
+}
+
+export const userNameSelect = { displayName: true, firstName: true, lastName: true, email: true } as const;
 
 /** A project the viewer belongs to, or a 404 (whether it exists elsewhere is none of their business). */
 export async function projectForViewer(ctx: ViewerContext, projectId: string, db: Prisma.TransactionClient = ctx.db) {

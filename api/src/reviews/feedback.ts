@@ -8,7 +8,7 @@ import { publishNotifications, writeNotification } from '../notifications/rules.
 import { galleryReaders } from '../access/rules.ts';
 import { galleryFor } from '../galleries/viewer-access.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
-import { personName, userNameSelect } from '../projects/rules.ts';
+import { nameOf, userNameSelect } from '../projects/rules.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { appLink } from '../shared/links.ts';
@@ -142,7 +142,7 @@ export async function addGalleryComment(ctx: ViewerContext, galleryId: string, i
   const gallery = await galleryFor(ctx, galleryId);
   const fileId = await photoOf(ctx.db, galleryId, data.fileId);
   const mentioned = await mentionedIn(ctx.db, galleryId, data.body, ctx.viewer.id);
-  const author = await personName(ctx.db, ctx.viewer.id);
+  const author = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.viewer.id }, select: userNameSelect });
   const { comment, afterCommit } = await ctx.db.$transaction(async (tx) => {
     const comment = await tx.photoComment.create({
       data: { galleryId, fileId, authorId: ctx.viewer.id, body: data.body },
@@ -151,7 +151,7 @@ export async function addGalleryComment(ctx: ViewerContext, galleryId: string, i
     const afterCommit = await record(tx, ctx, {
       type: 'comment.added',
       actorId: ctx.viewer.id,
-      actorName: author,
+      actorName: nameOf(author),
       galleryId,
       galleryName: gallery.name,
       fileId,

@@ -22,7 +22,6 @@ import { appLink } from '../shared/links.ts';
 import { timeSpan } from '../shared/timeWords.ts';
 import { parse } from '../shared/validation.ts';
 import { emailFor, nameToShow } from '../users/rules.ts';
-import { personName } from '../users/names.ts';
 import { isUuid } from '../shared/ids.ts';
 
 // ───────────────────────────── who sees what ─────────────────────────────
@@ -134,6 +133,15 @@ function taskSelect(viewerId: string) {
 
 type TaskRow = Prisma.TaskGetPayload<{ select: ReturnType<typeof taskSelect> }>;
 
+export function nameOf(user: {
+  email: string;
+  displayName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+}) {
+  return user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email);
+}
+
 async function present(ctx: Pick<ViewerContext, 'db' | 'viewer'>, task: TaskRow, now = new Date()) {
   const viewerId = ctx.viewer.id;
   // A task outlives the project its two people shared; the e-mail follows users/rules.ts.
@@ -232,6 +240,15 @@ async function checkAssignee(db: Db | Prisma.TransactionClient, viewer: Viewer, 
 async function checkGallery(db: Db | Prisma.TransactionClient, userId: string, galleryId: string) {
   const found = await db.gallery.count({ where: { id: galleryId, AND: [galleryAccessWhere(userId, 'read')] } });
   if (!found) throw new ValidationError(galleryMessage, 'galleryId');
+}
+
+async function personName(tx: Prisma.TransactionClient, userId: string) {
+  return nameOf(
+    await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { email: true, displayName: true, firstName: true, lastName: true },
+    }),
+  );
 }
 
 /** Who did something to which task, as every task event says it. */
